@@ -1,0 +1,49 @@
+// Bundles every entry point into dist/ as self-contained CommonJS (no node_modules at run time)
+// and copies the sql.js wasm beside the bundles. `node esbuild.mjs --watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const watch = process.argv.includes('--watch');
+
+const entries = {
+  cli: 'src/cli/main.ts',
+  service: 'src/service/main.ts',
+};
+
+/** @type {esbuild.BuildOptions} */
+const options = {
+  entryPoints: Object.fromEntries(Object.entries(entries).filter(([, file]) => fs.existsSync(file))),
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  external: ['vscode'],
+  define: { RECALL_VERSION: JSON.stringify(pkg.version) },
+  logLevel: 'warning',
+};
+
+function copyAssets() {
+  fs.mkdirSync('dist', { recursive: true });
+  const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+  fs.copyFileSync(wasm, 'dist/sql-wasm.wasm');
+  // The CLI is run directly as `recall`.
+  const cli = 'dist/cli.js';
+  const body = fs.readFileSync(cli, 'utf8');
+  if (!body.startsWith('#!')) fs.writeFileSync(cli, `#!/usr/bin/env node\n${body}`);
+  fs.chmodSync(cli, 0o755);
+}
+
+if (watch) {
+  const ctx = await esbuild.context({ ...options, plugins: [{ name: 'assets', setup: (b) => b.onEnd(copyAssets) }] });
+  await ctx.watch();
+} else {
+  fs.rmSync('dist', { recursive: true, force: true });
+  await esbuild.build(options);
+  copyAssets();
+}

@@ -1,0 +1,278 @@
+/**
+ * The `recall` command: a person's way into a memory. It is a client of the memory service like
+ * every other surface; its corrections carry human authority because a person typed them.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MemoryError } from '../core/errors.js';
+import { MemoryClient } from '../service/client.js';
+import { resolveMemoryFolder, socketPath } from '../service/paths.js';
+import { isServiceRunning, stopService } from '../service/control.js';
+import * as render from '../tools/render.js';
+import { readTranscriptFile } from './ingest-files.js';
+import { USAGE } from './usage.js';
+
+const OPTIONS = {
+  memory: { type: 'string' },
+  entity: { type: 'string', multiple: true },
+  source: { type: 'string' },
+  session: { type: 'string' },
+  limit: { type: 'string' },
+  history: { type: 'boolean' },
+  json: { type: 'boolean' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  depth: { type: 'string' },
+  evidence: { type: 'string', multiple: true },
+  prior: { type: 'string' },
+  wrong: { type: 'boolean' },
+  confirm: { type: 'boolean' },
+  reason: { type: 'string' },
+  out: { type: 'string' },
+  data: { type: 'string' },
+  k: { type: 'string' },
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** A mistake in how the command was called: exit 2 with the usage line. */
+class UsageError extends Error {}
+
+const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+const err = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/\. To specify.*$/s, '.'));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  if (values.help || !command || command === 'help') {
+    out(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const memory = resolveMemoryFolder(values.memory);
+  const connect = (): Promise<MemoryClient> =>
+    MemoryClient.connect({ memory, surface: 'cli', serviceScript: path.join(__dirname, 'service.js'), log: err });
+
+  const withClient = async <T>(fn: (c: MemoryClient) => Promise<T>): Promise<T> => {
+    const client = await connect();
+    try {
+      return await fn(client);
+    } finally {
+      client.close();
+    }
+  };
+  const print = (json: unknown, text: () => string): void => out(values.json ? JSON.stringify(json, null, 2) : text());
+
+  switch (command) {
+    case 'remember': {
+      const text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
+      const r = await withClient((c) =>
+        c.call('remember', { text, entities: values.entity, source: values.source ?? 'cli', session: values.session }),
+      );
+      print(r, () => r.id + (r.duplicate ? ' (already remembered)' : ''));
+      return 0;
+    }
+    case 'ingest':
+      return ingest(args, values, connect);
+    case 'query': {
+      const query = one(args, 'TEXT', 'query "which database did we choose?"');
+      const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history }));
+      print(r, () => render.renderQuery(r));
+      return 0;
+    }
+    case 'search': {
+      const query = one(args, 'TEXT', 'search sqlite');
+      const r = await withClient((c) => c.call('search', { query, limit: int(values.limit, 'limit') }));
+      print(r, () => render.renderEntities(r, query));
+      return 0;
+    }
+    case 'episodes': {
+      if (args.length > 1) throw new UsageError('episodes takes at most one TEXT; quote it.');
+      const r = await withClient((c) =>
+        c.call('episodes', {
+          query: args[0],
+          since: values.since,
+          until: values.until,
+          session: values.session,
+          source: values.source,
+          limit: int(values.limit, 'limit'),
+        }),
+      );
+      print(r, () => render.renderEpisodes(r));
+      return 0;
+    }
+    case 'traverse': {
+      const entity = one(args, 'ENTITY', 'traverse Recall --depth 2');
+      const r = await withClient((c) => c.call('traverse', { entity, depth: int(values.depth, 'depth'), history: values.history }));
+      print(r, () => render.renderTraverse(r));
+      return 0;
+    }
+    case 'relate': {
+      if (args.length !== 3) throw new UsageError('relate needs SUBJECT PREDICATE OBJECT, e.g. relate Recall uses sql.js');
+      const prior = values.prior as 'explicit' | 'inferred' | 'speculative' | undefined;
+      if (prior && !['explicit', 'inferred', 'speculative'].includes(prior)) {
+        throw new UsageError('--prior is one of explicit, inferred, speculative.');
+      }
+      const [subject, predicate, object] = args as [string, string, string];
+      const r = await withClient((c) => c.call('relate', { subject, predicate, object, evidence: values.evidence, prior }));
+      print(r, () => r.id);
+      return 0;
+    }
+    case 'correct': {
+      const id = one(args, 'RELATIONSHIP_ID', 'correct --wrong rel_12');
+      if (values.wrong === values.confirm) throw new UsageError('correct needs exactly one of --wrong or --confirm.');
+      const r = await withClient((c) => c.call('correct', { id, verdict: values.wrong ? 'wrong' : 'confirm', reason: values.reason }));
+      print(r, () => render.renderFact(r));
+      return 0;
+    }
+    case 'forget': {
+      const entity = one(args, 'ENTITY', 'forget "Old Project" --confirm');
+      if (!values.confirm) {
+        const plan = await withClient((c) => c.call('forget.plan', { entity }));
+        print(plan, () => `${render.renderForgetPlan(plan)}\n\nNothing was removed. To erase all of this, run again with --confirm.`);
+        return 0;
+      }
+      const done = await withClient((c) => c.call('forget', { entity }));
+      print(done, () => `Forgot "${done.entity.name}": ${done.relationships.length} relationship(s), ${done.episodes.length} episode(s) erased.`);
+      return 0;
+    }
+    case 'status': {
+      const r = await withClient((c) => c.call('status', {}));
+      print(r, () =>
+        [
+          `memory        ${r.memory}`,
+          `episodes      ${r.episodes}`,
+          `entities      ${r.entities}`,
+          `relationships ${r.relationships} (${r.current_relationships} current)`,
+          `last write    ${r.last_write ?? 'never'}`,
+          `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
+          `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
+        ].join('\n'),
+      );
+      return 0;
+    }
+    case 'export': {
+      if (args.length) throw new UsageError('export takes no arguments; use --out FILE to write a file.');
+      const r = await withClient((c) => c.call('export', { history: values.history }));
+      const body = JSON.stringify(r, null, 2) + '\n';
+      if (values.out) {
+        fs.writeFileSync(values.out, body);
+        err(`wrote ${r.episodes.length} episode(s), ${r.entities.length} entit(ies), ${r.facts.length} fact(s) to ${values.out}`);
+      } else out(body);
+      return 0;
+    }
+    case 'service':
+      return service(args, values, memory, connect);
+    case 'mcp': {
+      if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token T] for HTTP.');
+      const { runMcp } = await import('./mcp.js');
+      return runMcp({ memory, http: values.http, port: values.port, host: values.host, token: values.token }, err);
+    }
+    case 'bench': {
+      const { runBench } = await import('./bench.js');
+      return runBench(args, values, out, err);
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}". Run \`recall --help\` for the list.`);
+  }
+}
+
+async function ingest(files: string[], values: Values, connect: () => Promise<MemoryClient>): Promise<number> {
+  if (files.length === 0) throw new UsageError('ingest needs at least one FILE (JSONL, markdown or LoCoMo JSON).');
+  const parsed = files.map((f) => ({ file: f, ...readTranscriptFile(f) }));
+  const client = await connect();
+  const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
+  const BATCH = 500;
+  try {
+    for (const p of parsed) {
+      let added = 0;
+      let skipped = 0;
+      for (let i = 0; i < p.episodes.length; i += BATCH) {
+        const r = await client.call('ingest', { episodes: p.episodes.slice(i, i + BATCH) });
+        added += r.added;
+        skipped += r.skipped;
+        if (p.episodes.length > BATCH) err(`${p.file}: ${Math.min(i + BATCH, p.episodes.length)}/${p.episodes.length} turns`);
+      }
+      totals.files++;
+      totals.turns += p.episodes.length;
+      totals.added += added;
+      totals.skipped += skipped;
+      if (!values.json) out(`${p.file}: ${p.format}, ${p.episodes.length} turns, ${added} added, ${skipped} already there`);
+    }
+  } finally {
+    client.close();
+  }
+  if (values.json) out(JSON.stringify(totals));
+  else if (parsed.length > 1) out(`total: ${totals.turns} turns, ${totals.added} added, ${totals.skipped} already there`);
+  return 0;
+}
+
+async function service(args: string[], values: Values, memory: string, connect: () => Promise<MemoryClient>): Promise<number> {
+  const action = args[0];
+  const print = (json: unknown, text: string): void => out(values.json ? JSON.stringify(json) : text);
+  switch (action) {
+    case 'start': {
+      const client = await connect();
+      const s = await client.call('status', {});
+      client.close();
+      print({ running: true, pid: s.service_pid, memory }, `memory service running (pid ${s.service_pid}) for ${memory}`);
+      return 0;
+    }
+    case 'stop': {
+      const stopped = await stopService(memory);
+      print({ running: false, stopped }, stopped ? `memory service for ${memory} stopped` : `no memory service was running for ${memory}`);
+      return 0;
+    }
+    case 'status': {
+      const pid = await isServiceRunning(memory);
+      print(
+        { running: pid !== undefined, pid: pid ?? null, memory, socket: socketPath(memory) },
+        pid !== undefined ? `running (pid ${pid}) for ${memory}` : `not running for ${memory}`,
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError('service needs one of: start, stop, status.');
+  }
+}
+
+function one(args: string[], what: string, example: string): string {
+  if (args.length !== 1) throw new UsageError(`Expected one ${what} (quote it if it has spaces), e.g. recall ${example}`);
+  return args[0]!;
+}
+
+function int(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number, got "${v}".`);
+  return Number(v);
+}
+
+// exitCode, not exit(): exit() can cut off a large piped stdout mid-write.
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    if (e instanceof UsageError) {
+      err(`recall: ${e.message}\nRun \`recall --help\` for usage.`);
+      return void (process.exitCode = 2);
+    }
+    if (e instanceof MemoryError) {
+      err(`recall: ${e.message}${e.hint ? `\n${e.hint}` : ''}`);
+      return void (process.exitCode = 1);
+    }
+    err(`recall: ${(e as Error).message ?? e}`);
+    process.exitCode = 1;
+  },
+);
+
+export { UsageError };

@@ -1,0 +1,48 @@
+/**
+ * `recall mcp`: the MCP server over stdio (default) or Streamable HTTP. A client of the memory
+ * service like every surface; it never opens the store. Logs go to stderr: stdout is the protocol.
+ */
+import * as path from 'node:path';
+import { startHttpServer } from '../mcp/http.js';
+import { LazyMemory } from '../mcp/memory.js';
+import { createMcpServer } from '../mcp/server.js';
+import { RobustStdioTransport } from '../mcp/stdio.js';
+
+export interface McpCommandOptions {
+  memory: string;
+  http?: boolean;
+  port?: string;
+  host?: string;
+  token?: string;
+}
+
+export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void): Promise<number> {
+  const memory = new LazyMemory(opts.memory, path.join(__dirname, 'service.js'), (m) => log(`recall mcp: ${m}`));
+  if (!opts.http) {
+    const server = createMcpServer(memory);
+    const transport = new RobustStdioTransport();
+    const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+    await server.connect(transport);
+    await closed;
+    await memory.close();
+    return 0;
+  }
+  const port = opts.port === undefined ? 8788 : Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${opts.port}".`);
+  const running = await startHttpServer({
+    memory,
+    port,
+    host: opts.host ?? '127.0.0.1',
+    token: opts.token ?? process.env.RECALL_MCP_TOKEN,
+    log: (m) => log(`recall mcp: ${m}`),
+  });
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  log('recall mcp: shutting down');
+  await running.close();
+  await memory.close();
+  return 0;
+}

@@ -1,0 +1,20 @@
+export const USAGE = `recall — long-term memory for coding agents
+
+usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else ~/.recall)
+
+  remember TEXT [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
+  ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
+  query TEXT [--limit N] [--history] [--json]      best evidence (facts, entities, episodes), cited
+  search TEXT [--json]                 entities by name or description
+  episodes [TEXT] [--since D] [--until D] [--session ID] [--json]
+  traverse ENTITY [--depth N] [--json] an entity's neighbourhood
+  relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior explicit|inferred|speculative]
+                                       assert a fact; prints the relationship id
+  correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
+  forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
+  status [--json]                      counts, memory folder, service
+  export [--out FILE] [--history]      the whole memory as JSON
+  service (start|stop|status) [--json]
+  mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
+  bench locomo --data FILE [--k N] [--json]
+`;

@@ -1,0 +1,58 @@
+/**
+ * The journal's vocabulary. State is a fold over these events (DESIGN.md), so every change to
+ * the memory is one of them, carrying its id, time and provenance.
+ */
+import type { Authority, PriorKind } from './config.js';
+
+export interface Provenance {
+  /** Who asserted it; decided by the connection's surface, never by a tool's arguments. */
+  authority: Authority;
+  /** Where it came from: a file, a tool, the CLI. */
+  source?: string;
+  session?: string;
+}
+
+export interface EpisodeInput {
+  text: string;
+  speaker?: string;
+  role?: string;
+  source?: string;
+  session?: string;
+  /** Turn coordinates inside the source, e.g. a LoCoMo dia_id or a line number. */
+  ref?: string;
+  /** ISO time the episode happened; defaults to the event time. */
+  time?: string;
+  entities?: string[];
+  /** Authority of this turn when it differs from the connection's (an imported assistant turn is `agent`). */
+  authority?: Authority;
+}
+
+export interface EpisodeRecord extends EpisodeInput {
+  id: string;
+  hash: string;
+  authority: Authority;
+}
+
+export type EventBody =
+  | { type: 'episodes.add'; episodes: EpisodeRecord[] }
+  | { type: 'entity.upsert'; name: string; entityType?: string; aliases?: string[]; summary?: string }
+  | {
+      type: 'relationship.assert';
+      id: string;
+      subject: string;
+      predicate: string;
+      object: string;
+      prior: PriorKind;
+      evidence?: string[];
+    }
+  | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1 }
+  | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
+  | { type: 'entity.forget'; name: string; episodes: string[]; relationships: string[] };
+
+export type MemoryEvent = EventBody & {
+  /** Position in the journal, 1-based and dense. */
+  seq: number;
+  /** ISO time the event was recorded. */
+  at: string;
+  by: Provenance;
+};

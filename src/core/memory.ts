@@ -1,0 +1,506 @@
+/**
+ * The memory: a journal (source of truth), a graph folded from it (sql.js, snapshotted) and the
+ * operations every surface uses. One Memory per folder, owned by the memory service.
+ */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { resolveConfig, type Authority, type ConfigOverride, type MemoryConfig, type PriorKind } from './config.js';
+import { invalid, MemoryError, notFound } from './errors.js';
+import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from './events.js';
+import { all, entityKey, Graph, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
+import { Journal, writeFileDurably } from './journal.js';
+import { entitiesInText, retrieve, type Retrieved } from './retrieval.js';
+import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { loadSqlJs, type Database } from './sqlite.js';
+import { queryTerms } from './text.js';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+export const SNAPSHOT_FILE = 'snapshot.sqlite';
+
+const LIMITS = { query: 50, search: 100, episodes: 500, depth: 3 };
+
+export interface QueryResult extends Retrieved {
+  query: string;
+}
+
+export interface ForgetPlan {
+  entity: EntityView;
+  relationships: FactView[];
+  episodes: { id: string; text: string }[];
+  /** Episodes that mention this entity and something else: they stay, unlinked from it. */
+  kept_episodes: number;
+}
+
+export interface TraverseResult {
+  root: EntityView;
+  facts: (FactView & { depth: number })[];
+  entities: EntityView[];
+}
+
+export interface OpenReport {
+  rebuilt: boolean;
+  replayed: number;
+  reason?: string;
+}
+
+export class Memory {
+  private eventsSinceSnapshot = 0;
+  private lastWrite: string | null = null;
+
+  private constructor(
+    readonly folder: string,
+    readonly config: MemoryConfig,
+    private db: Database,
+    private graph: Graph,
+    private journal: Journal,
+    private readonly log: (msg: string) => void,
+    readonly openReport: OpenReport,
+  ) {}
+
+  static async open(folder: string, override: ConfigOverride = {}, log: (msg: string) => void = () => {}): Promise<Memory> {
+    const config = resolveConfig(override);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const SQL = await loadSqlJs();
+    const { journal, read } = Journal.open(path.join(folder, JOURNAL_FILE), log);
+    const snapshotPath = path.join(folder, SNAPSHOT_FILE);
+
+    let db: Database | undefined;
+    let replayFrom = 0;
+    let reason: string | undefined;
+    if (fs.existsSync(snapshotPath)) {
+      try {
+        db = new SQL.Database(fs.readFileSync(snapshotPath));
+        if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
+        const position = Number(scalar(db, "SELECT value FROM meta WHERE key = 'journal_position'"));
+        const seq = Number(scalar(db, "SELECT value FROM meta WHERE key = 'seq'") ?? 0);
+        if (!(position >= 0 && position <= read.end)) throw new Error('it covers more journal than exists');
+        const next = journal.readFrom(position).events[0];
+        if (next && next.seq !== seq + 1) throw new Error('it does not line up with the journal');
+        replayFrom = position;
+      } catch (err) {
+        reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
+        log(reason);
+        db?.close();
+        db = undefined;
+      }
+    }
+    const rebuilt = db === undefined;
+    if (!db) {
+      db = new SQL.Database();
+      Graph.createSchema(db);
+    }
+    registerRanking(db, { k1: 1.2, b: 0.75 });
+    const graph = new Graph(db, config);
+    const tail = replayFrom === 0 ? read.events : journal.readFrom(replayFrom).events;
+    db.exec('BEGIN');
+    for (const e of tail) graph.apply(e);
+    if (tail.length > 0) graph.setMeta('seq', tail[tail.length - 1]!.seq);
+    db.exec('COMMIT');
+    const memory = new Memory(folder, config, db, graph, journal, log, { rebuilt, replayed: tail.length, reason });
+    memory.eventsSinceSnapshot = tail.length;
+    if (tail.length > 0) memory.lastWrite = tail[tail.length - 1]!.at;
+    return memory;
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  /**
+   * Applies events inside a transaction, appends them to the journal (fsynced), then commits:
+   * if the append fails nothing changes; once this returns the write is durable.
+   */
+  private commit(bodies: EventBody[], by: Provenance): MemoryEvent[] {
+    if (bodies.length === 0) return [];
+    const at = new Date().toISOString();
+    let seq = Number(this.graph.getMeta('seq') ?? 0);
+    const events = bodies.map((b) => ({ ...b, seq: ++seq, at, by }) as MemoryEvent);
+    this.db.exec('SAVEPOINT write');
+    try {
+      for (const e of events) this.graph.apply(e);
+      this.graph.setMeta('seq', seq);
+      this.journal.append(events);
+      this.db.exec('RELEASE write');
+    } catch (err) {
+      this.db.exec('ROLLBACK TO write');
+      this.db.exec('RELEASE write');
+      throw err;
+    }
+    this.eventsSinceSnapshot += events.length;
+    this.lastWrite = at;
+    return events;
+  }
+
+  /** Stores one note or observation. The authority comes from the caller's surface. */
+  remember(input: EpisodeInput, by: Provenance): { id: string; duplicate: boolean } {
+    const [result] = this.ingest([input], by).results;
+    return result!;
+  }
+
+  /** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */
+  ingest(inputs: EpisodeInput[], by: Provenance): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
+    if (!Array.isArray(inputs) || inputs.length === 0) throw invalid('Nothing to store: give at least one episode.');
+    const records: EpisodeRecord[] = [];
+    const results: { id: string; duplicate: boolean }[] = [];
+    const seen = new Map<string, string>();
+    for (const input of inputs) {
+      const record = this.validateEpisode(input, by, records.length);
+      const existing = seen.get(record.hash) ?? this.existingEpisodeId(record.hash);
+      if (existing) {
+        results.push({ id: existing, duplicate: true });
+        continue;
+      }
+      seen.set(record.hash, record.id);
+      records.push(record);
+      results.push({ id: record.id, duplicate: false });
+    }
+    if (records.length > 0) this.commit([{ type: 'episodes.add', episodes: records }], by);
+    return { added: records.length, skipped: inputs.length - records.length, results };
+  }
+
+  private existingEpisodeId(hash: string): string | undefined {
+    const v = scalar(this.db, 'SELECT id FROM episodes WHERE hash = ?', [hash]);
+    return v === undefined ? undefined : String(v);
+  }
+
+  private validateEpisode(input: EpisodeInput, by: Provenance, offset: number): EpisodeRecord {
+    if (input === null || typeof input !== 'object') throw invalid('An episode must be an object with a "text".');
+    const text = typeof input.text === 'string' ? input.text.trim() : '';
+    if (!text) throw invalid('Episode text is empty: give the words to remember.');
+    if (text.length > this.config.maxTextChars) {
+      throw invalid(
+        `Episode text is ${text.length} characters; the limit is ${this.config.maxTextChars}.`,
+        'Split it into smaller episodes (for example one per paragraph or turn).',
+      );
+    }
+    const time = input.time === undefined || input.time === null ? new Date().toISOString() : normaliseTime(input.time);
+    const entities = (input.entities ?? []).map((n) => validName(n, 'entity'));
+    // A person's own note is what they said (`user` evidence); human authority is for corrections.
+    const authority = input.authority ?? (by.authority === 'human' ? 'user' : by.authority);
+    // A surface may lower an imported turn's authority (an assistant's words are the agent's), never raise it.
+    if (rank(authority) > rank(by.authority)) {
+      throw new MemoryError('forbidden', `This connection cannot store episodes at "${authority}" authority.`);
+    }
+    const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const record: EpisodeRecord = {
+      id: this.graph.nextId('ep', offset),
+      text,
+      speaker: str(input.speaker),
+      role: str(input.role),
+      source: str(input.source) ?? by.source,
+      session: str(input.session) ?? by.session,
+      ref: str(input.ref),
+      time,
+      entities: entities.length ? [...new Set(entities)] : undefined,
+      authority,
+      hash: '',
+    };
+    record.hash = crypto
+      .createHash('sha256')
+      .update(JSON.stringify([record.source ?? '', record.session ?? '', record.ref ?? '', record.speaker ?? '', text]))
+      .digest('hex')
+      .slice(0, 32);
+    return record;
+  }
+
+  /** Asserts a fact (subject, predicate, object); prints the relationship id. */
+  relate(
+    input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
+    by: Provenance,
+  ): { id: string } {
+    const subject = validName(input.subject, 'subject');
+    const object = validName(input.object, 'object');
+    const predicate = validName(input.predicate, 'predicate').toLowerCase();
+    const prior = input.prior ?? 'explicit';
+    if (!(prior in this.config.confidence.priors)) {
+      throw invalid(`Unknown prior "${prior}".`, 'Use one of: explicit, inferred, speculative.');
+    }
+    for (const ep of input.evidence ?? []) {
+      if (!this.graph.episodeExists(ep)) throw notFound(`No episode "${ep}".`, 'Use an id printed by `recall remember` or shown in query results.');
+    }
+    const id = this.graph.nextId('rel');
+    this.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence }], by);
+    return { id };
+  }
+
+  /** Adds corroborating or contradicting evidence to a fact. */
+  addEvidence(input: { id: string; episode: string; polarity: 1 | -1 }, by: Provenance): FactView {
+    this.requireFact(input.id);
+    if (!this.graph.episodeExists(input.episode)) throw notFound(`No episode "${input.episode}".`);
+    this.commit([{ type: 'relationship.evidence', id: input.id, episode: input.episode, polarity: input.polarity }], by);
+    return this.graph.factById(input.id)!;
+  }
+
+  /** A person's correction: only human authority may call this. */
+  correct(input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance): FactView {
+    requireHuman(by, 'correct a fact');
+    if (input.verdict !== 'wrong' && input.verdict !== 'confirm') throw invalid('A correction is either "wrong" or "confirm".');
+    this.requireFact(input.id);
+    this.commit([{ type: 'relationship.correct', id: input.id, verdict: input.verdict, reason: input.reason }], by);
+    return this.graph.factById(input.id)!;
+  }
+
+  /** Step one of forgetting: what would go. Nothing changes. */
+  forgetPlan(name: string): ForgetPlan {
+    const id = this.requireEntity(name);
+    const entity = this.graph.entityView(id)!;
+    const relationships = this.graph.factsOf(id, { history: true });
+    const episodes = all(
+      this.db,
+      `SELECT e.id, e.text FROM mentions m JOIN episodes e ON e.rowid = m.episode_rowid
+        WHERE m.entity_id = ? AND NOT EXISTS (SELECT 1 FROM mentions o WHERE o.episode_rowid = m.episode_rowid AND o.entity_id != ?)
+        ORDER BY e.rowid`,
+      [id, id],
+    ).map((r) => ({ id: String(r.id), text: String(r.text) }));
+    const mentioned = Number(scalar(this.db, 'SELECT COUNT(*) FROM mentions WHERE entity_id = ?', [id]));
+    return { entity, relationships, episodes, kept_episodes: mentioned - episodes.length };
+  }
+
+  /**
+   * Step two: erases the entity, its relationships and the episodes that mention nothing else,
+   * from the graph and from the journal (rewritten), then snapshots so no copy of them remains.
+   */
+  forget(name: string, by: Provenance): ForgetPlan {
+    requireHuman(by, 'forget an entity');
+    const plan = this.forgetPlan(name);
+    const episodes = plan.episodes.map((e) => e.id);
+    const relationships = plan.relationships.map((r) => r.id);
+    this.commit([{ type: 'entity.forget', name: plan.entity.name, episodes, relationships }], by);
+    const goneEpisodes = new Set(episodes);
+    const goneRelationships = new Set(relationships);
+    const key = entityKey(plan.entity.name);
+    this.journal.rewrite((e) => {
+      switch (e.type) {
+        case 'episodes.add': {
+          const kept = e.episodes.filter((ep) => !goneEpisodes.has(ep.id));
+          if (kept.length === e.episodes.length) return e;
+          return kept.length ? { ...e, episodes: kept } : null;
+        }
+        case 'relationship.assert':
+        case 'relationship.evidence':
+        case 'relationship.correct':
+          return goneRelationships.has(e.id) ? null : e;
+        case 'entity.upsert':
+          return entityKey(e.name) === key ? null : e;
+        default:
+          return e;
+      }
+    });
+    // Dropped events leave gaps in seq; renumbering would only hide what happened.
+    this.db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('optimize')");
+    this.db.exec("INSERT INTO entities_fts(entities_fts) VALUES('optimize')");
+    this.db.exec('VACUUM');
+    this.snapshot();
+    return plan;
+  }
+
+  // ---- reading ----------------------------------------------------------------------------
+
+  query(input: { query: string; limit?: number; history?: boolean }): QueryResult {
+    const text = requireText(input.query, 'query');
+    const limit = boundLimit(input.limit, 10, LIMITS.query);
+    return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now() }) };
+  }
+
+  search(input: { query: string; limit?: number }): EntityView[] {
+    const text = requireText(input.query, 'query');
+    const limit = boundLimit(input.limit, 10, LIMITS.search);
+    const hits = keywordEntities(this.db, text, limit);
+    const scores = new Map(hits.map((h) => [h.rowid, h.score]));
+    const ids = entitiesInText(this.db, text, limit);
+    return ids.map((id) => ({ ...this.graph.entityView(id)!, score: round(scores.get(id) ?? 0) }));
+  }
+
+  episodes(input: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number }): EpisodeView[] {
+    const limit = boundLimit(input.limit, 20, LIMITS.episodes);
+    const filter: EpisodeFilter = {
+      since: input.since !== undefined ? Date.parse(normaliseTime(input.since, 'since')) : undefined,
+      until: input.until !== undefined ? Date.parse(normaliseTime(input.until, 'until', true)) : undefined,
+      session: input.session,
+      source: input.source,
+    };
+    if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) {
+      throw invalid('"since" is after "until": nothing can match.', 'Swap the two dates.');
+    }
+    if (input.query !== undefined && input.query.trim() !== '' && queryTerms(input.query).length > 0) {
+      const hits = keywordEpisodes(this.db, input.query, limit, filter);
+      const views = this.graph.episodesByRowids(hits.map((h) => h.rowid));
+      return views.map((v, i) => ({ ...v, score: round(hits[i]!.score) }));
+    }
+    const { where, params } = filterSql(filter);
+    const rows = all(this.db, `SELECT * FROM episodes e ${where ? 'WHERE ' + where : ''} ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?`, [
+      ...params,
+      limit,
+    ]);
+    return rows.map((r) => this.graph.episodeView(r));
+  }
+
+  traverse(input: { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
+    const rootId = this.requireEntity(input.entity);
+    const depth = boundLimit(input.depth, 1, LIMITS.depth);
+    const floor = input.min_confidence ?? 0;
+    if (!(floor >= 0 && floor <= 1)) throw invalid('min_confidence must be between 0 and 1.');
+    const now = Date.now();
+    const seen = new Set<number>([rootId]);
+    const facts = new Map<string, FactView & { depth: number }>();
+    let frontier = [rootId];
+    for (let d = 1; d <= depth && frontier.length > 0; d++) {
+      const next: number[] = [];
+      for (const id of frontier) {
+        for (const f of this.graph.factsOf(id, { history: input.history, now })) {
+          if (facts.has(f.id) || f.effective_confidence < floor) continue;
+          facts.set(f.id, { ...f, depth: d });
+          for (const name of [f.subject, f.object]) {
+            const other = this.graph.entityIdOf(name)!;
+            if (!seen.has(other)) (seen.add(other), next.push(other));
+          }
+        }
+      }
+      frontier = next;
+      if (facts.size > 500) break; // bounded: a hub entity must not dump the graph
+    }
+    return {
+      root: this.graph.entityView(rootId)!,
+      facts: [...facts.values()],
+      entities: [...seen].map((id) => this.graph.entityView(id)!).filter(Boolean),
+    };
+  }
+
+  overview(input: { limit?: number } = {}): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
+    const limit = boundLimit(input.limit, 10, 50);
+    const top = all(
+      this.db,
+      `SELECT e.id, (SELECT COUNT(*) FROM mentions m WHERE m.entity_id = e.id)
+              + 2 * (SELECT COUNT(*) FROM relationships r WHERE (r.subject_id = e.id OR r.object_id = e.id) AND r.valid_to IS NULL) AS weight
+         FROM entities e ORDER BY weight DESC, e.name LIMIT ?`,
+      [limit],
+    );
+    const sessions = all(
+      this.db,
+      `SELECT session, COUNT(*) AS n, MAX(time) AS last FROM episodes WHERE session IS NOT NULL
+        GROUP BY session ORDER BY MAX(time_ms) DESC LIMIT ?`,
+      [limit],
+    ).map((r) => ({ session: String(r.session), episodes: Number(r.n), last: String(r.last) }));
+    return { entities: top.map((r) => this.graph.entityView(Number(r.id))!), sessions };
+  }
+
+  fact(id: string): FactView {
+    this.requireFact(id);
+    return this.graph.factById(id)!;
+  }
+
+  status(): {
+    episodes: number;
+    entities: number;
+    relationships: number;
+    current_relationships: number;
+    memory: string;
+    journal_bytes: number;
+    snapshot_bytes: number;
+    events_since_snapshot: number;
+    last_write: string | null;
+  } {
+    const snapshotPath = path.join(this.folder, SNAPSHOT_FILE);
+    return {
+      ...this.graph.counts(),
+      memory: this.folder,
+      journal_bytes: this.journal.position,
+      snapshot_bytes: fs.existsSync(snapshotPath) ? fs.statSync(snapshotPath).size : 0,
+      events_since_snapshot: this.eventsSinceSnapshot,
+      last_write: this.lastWrite,
+    };
+  }
+
+  /** The whole memory as plain data. Without history, ended facts are left out. */
+  export(input: { history?: boolean } = {}): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
+    const entities = all(this.db, 'SELECT id FROM entities ORDER BY name').map((r) => this.graph.entityView(Number(r.id))!);
+    const episodes = all(this.db, 'SELECT * FROM episodes ORDER BY rowid').map((r) => this.graph.episodeView(r));
+    return { entities, facts: this.graph.allFacts({ history: input.history }), episodes };
+  }
+
+  // ---- persistence ------------------------------------------------------------------------
+
+  /** Position of the last event: grows with every write. */
+  get seq(): number {
+    return Number(this.graph.getMeta('seq') ?? 0);
+  }
+
+  get pendingSnapshotEvents(): number {
+    return this.eventsSinceSnapshot;
+  }
+
+  /** Writes the snapshot atomically, recording the journal position it covers. Blocks; call when idle. */
+  snapshot(): void {
+    const started = Date.now();
+    this.graph.setMeta('journal_position', this.journal.position);
+    const bytes = this.db.export();
+    // export() drops create_function registrations in sql.js: register again.
+    registerRanking(this.db, { k1: 1.2, b: 0.75 });
+    writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
+    this.eventsSinceSnapshot = 0;
+  }
+
+  close(opts: { snapshot?: boolean } = {}): void {
+    if (opts.snapshot && this.eventsSinceSnapshot > 0) this.snapshot();
+    this.journal.close();
+    this.db.close();
+  }
+
+  private requireEntity(name: string): number {
+    const text = requireText(name, 'entity');
+    const id = this.graph.entityIdOf(text);
+    if (id !== undefined) return id;
+    const near = keywordEntities(this.db, text, 5).map((h) => this.graph.entityView(h.rowid)!.name);
+    throw notFound(`No entity named "${text}".`, near.length ? `Did you mean: ${near.join(', ')}?` : 'Search for it with recall_search first.');
+  }
+
+  private requireFact(id: string): void {
+    if (typeof id !== 'string' || !/^rel_\d+$/.test(id)) throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
+    if (!this.graph.relationshipExists(id)) throw notFound(`No relationship "${id}".`, 'Ids look like rel_12; `recall query` shows them.');
+  }
+}
+
+// ---- validation helpers -------------------------------------------------------------------
+
+const AUTHORITY_RANK: Record<Authority, number> = { agent: 0, user: 1, external: 2, human: 3 };
+const rank = (a: Authority): number => AUTHORITY_RANK[a] ?? -1;
+
+function requireHuman(by: Provenance, what: string): void {
+  if (by.authority !== 'human') {
+    throw new MemoryError('forbidden', `Only a person can ${what}.`, 'Use the Recall commands in VS Code or the `recall` CLI.');
+  }
+}
+
+function requireText(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty: give some words to look for.`);
+  if (v.length > 10_000) throw invalid(`The ${what} is ${v.length} characters; keep it under 10000.`, 'Ask with the question itself, not a document.');
+  return v.trim();
+}
+
+function validName(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty.`);
+  if (v.length > 200) throw invalid(`The ${what} is ${v.length} characters long; names are at most 200.`);
+  return v.trim().replace(/\s+/g, ' ');
+}
+
+function boundLimit(v: unknown, dflt: number, max: number): number {
+  if (v === undefined || v === null) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalid(`The limit must be a whole number from 1 to ${max}, got ${String(v)}.`);
+  return n;
+}
+
+/** Accepts ISO dates and times (a bare date is midnight UTC, or the day's end for an upper bound). */
+export function normaliseTime(v: unknown, what = 'time', endOfDay = false): string {
+  if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty or not text.`);
+  const s = v.trim();
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(s);
+  const ms = Date.parse(dateOnly ? `${s}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : s);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(s) || Number.isNaN(ms)) {
+    throw invalid(`"${s}" is not a valid ${what}.`, 'Use an ISO date such as 2024-05-01 or 2024-05-01T14:30:00Z.');
+  }
+  return new Date(ms).toISOString();
+}
+
+const round = (x: number): number => Math.round(x * 1e4) / 1e4;

@@ -1,0 +1,82 @@
+/**
+ * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
+ * changes; a snapshot of another version is discarded and rebuilt from the journal.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE entities (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  key TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL DEFAULT 'thing',
+  summary TEXT NOT NULL DEFAULT '',
+  created TEXT NOT NULL,
+  updated TEXT NOT NULL
+);
+CREATE TABLE aliases (key TEXT PRIMARY KEY, alias TEXT NOT NULL, entity_id INTEGER NOT NULL);
+CREATE INDEX aliases_entity ON aliases(entity_id);
+
+CREATE TABLE episodes (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  text TEXT NOT NULL,
+  speaker TEXT,
+  role TEXT,
+  authority TEXT NOT NULL,
+  source TEXT,
+  session TEXT,
+  ref TEXT,
+  time TEXT NOT NULL,
+  time_ms INTEGER NOT NULL,
+  hash TEXT NOT NULL UNIQUE
+);
+CREATE INDEX episodes_session ON episodes(session, time_ms);
+CREATE INDEX episodes_time ON episodes(time_ms);
+CREATE INDEX episodes_source ON episodes(source);
+
+CREATE TABLE mentions (episode_rowid INTEGER NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (episode_rowid, entity_id));
+CREATE INDEX mentions_entity ON mentions(entity_id);
+
+CREATE TABLE relationships (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  subject_id INTEGER NOT NULL,
+  predicate TEXT NOT NULL,
+  object_id INTEGER NOT NULL,
+  prior_kind TEXT NOT NULL,
+  prior REAL NOT NULL,
+  alpha REAL NOT NULL,
+  beta REAL NOT NULL,
+  corroborated INTEGER NOT NULL DEFAULT 0,
+  corroborated_by_non_agent INTEGER NOT NULL DEFAULT 0,
+  authority TEXT NOT NULL,
+  valid_from TEXT NOT NULL,
+  valid_to TEXT,
+  ended_by TEXT,
+  ended_reason TEXT,
+  pinned INTEGER NOT NULL DEFAULT 0,
+  last_reinforced_ms INTEGER NOT NULL
+);
+CREATE INDEX relationships_subject ON relationships(subject_id);
+CREATE INDEX relationships_object ON relationships(object_id);
+
+CREATE TABLE evidence (
+  relationship_rowid INTEGER NOT NULL,
+  episode_id TEXT,
+  polarity INTEGER NOT NULL,
+  authority TEXT NOT NULL,
+  at TEXT NOT NULL,
+  note TEXT
+);
+CREATE INDEX evidence_relationship ON evidence(relationship_rowid);
+CREATE INDEX evidence_episode ON evidence(episode_id);
+
+-- docid = episodes.rowid. 'context' holds words that help find a turn but are not its text
+-- (who spoke, the neighbouring turns).
+CREATE VIRTUAL TABLE episodes_fts USING fts4(text, context, tokenize=porter);
+-- docid = entities.id
+CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
+`;

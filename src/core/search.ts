@@ -1,0 +1,239 @@
+/**
+ * Keyword retrieval over FTS4, ranked by BM25 computed from matchinfo('pcnalx') — sql.js has no
+ * FTS5, so the ranking function is ours. This is the offline floor every query stands on.
+ *
+ * Every number retrieval depends on lives in RETRIEVAL below: what the index holds, how BM25
+ * weighs it, and how retrieval.ts re-ranks the keyword hits.
+ */
+import type { Database } from './sqlite.js';
+import type { EpisodeRecord } from './events.js';
+import { all } from './graph.js';
+import { ftsOr, queryTerms } from './text.js';
+
+export interface RetrievalConfig {
+  bm25: { k1: number; b: number };
+  /** What the FTS 'context' column of an episode holds: words that help find a turn but are not its text. */
+  index: {
+    /** The speaker's name: a question naming someone then also matches what they said. */
+    speaker: boolean;
+    /** Turns of the same session before / after it: a reply ("adoption agencies!") is found by its question. */
+    before: number;
+    after: number;
+  };
+  /** BM25 weight of each FTS column. */
+  columns: { text: number; context: number };
+  query: {
+    /** Drop function words from the question (text.ts STOP_WORDS). */
+    stopWords: boolean;
+    /** Leave calendar dates out of the keywords (they are matched against episode times instead). */
+    dropDates: boolean;
+    /** Leave names of entities the question names out of the keywords (the `named` boost finds their episodes). */
+    dropNamed: boolean;
+  };
+  /** Re-ranking multipliers: a keyword hit's score is multiplied by (1 + boost) for each that applies. */
+  boosts: {
+    /** The episode mentions an entity the question names (for a conversation turn: its speaker). */
+    named: number;
+    /** The episode's time falls within a calendar date the question names, give or take the slack. */
+    dated: number;
+    dateSlackDays: number;
+  };
+  /** Pseudo-relevance feedback: `terms` words from the top `docs` hits are added at `weight` (0 = off). */
+  feedback: { docs: number; terms: number; weight: number };
+  /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
+  candidates: number;
+}
+
+export const RETRIEVAL: RetrievalConfig = {
+  bm25: { k1: 1.2, b: 0.75 },
+  index: { speaker: true, before: 2, after: 2 },
+  columns: { text: 1, context: 0.7 },
+  query: { stopWords: true, dropDates: false, dropNamed: false },
+  boosts: { named: 1, dated: 1, dateSlackDays: 7 },
+  feedback: { docs: 0, terms: 0, weight: 0 },
+  candidates: 50,
+};
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+  /** One weight per FTS column, in column order. */
+  columnWeights: number[];
+  /** One weight per query phrase, in MATCH order (1 when absent). */
+  termWeights?: number[];
+}
+
+/**
+ * BM25 from matchinfo 'pcnalx': p phrases, c columns, n rows, a[c] average column lengths,
+ * l[c] this row's column lengths, x[3*p*c] (hits in row, hits in all rows, rows with hits).
+ * Each column is scored as its own field and the fields summed with their weights.
+ */
+export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
+  const m = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength / 4);
+  const p = m[0]!;
+  const c = m[1]!;
+  const n = m[2]!;
+  const avg = 2 + 1; // a[] starts after p, c, n
+  const len = avg + c;
+  const x = len + c;
+  let score = 0;
+  for (let i = 0; i < p; i++) {
+    const tw = params.termWeights?.[i] ?? 1;
+    if (tw === 0) continue;
+    for (let j = 0; j < c; j++) {
+      const w = params.columnWeights[j] ?? 1;
+      if (w === 0) continue;
+      const base = x + 3 * (i * c + j);
+      const tf = m[base]!;
+      if (tf === 0) continue;
+      const df = m[base + 2]!;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const norm = 1 - params.b + params.b * (m[len + j]! / Math.max(1, m[avg + j]!));
+      score += tw * w * idf * ((tf * (params.k1 + 1)) / (tf + params.k1 * norm));
+    }
+  }
+  return score;
+}
+
+/**
+ * Registers `recall_bm25(matchinfo(t, 'pcnalx'), columnWeights, termWeights)`: both weight lists
+ * are comma-separated text ('' = all 1), so every FTS table and query states its own. k1 and b
+ * come from RETRIEVAL unless given here.
+ */
+export function registerRanking(db: Database, params: Partial<Pick<Bm25Params, 'k1' | 'b'>> = {}): void {
+  // Called once per matching row: the weight lists are parsed once per query, not per row.
+  let key = '';
+  let full: Bm25Params = { ...RETRIEVAL.bm25, ...params, columnWeights: [] };
+  db.create_function('recall_bm25', (mi: Uint8Array, columns: string, terms: string) => {
+    if (columns + '|' + terms !== key) {
+      key = columns + '|' + terms;
+      const parse = (s: string): number[] => (s ? s.split(',').map(Number) : []);
+      full = { ...RETRIEVAL.bm25, ...params, columnWeights: parse(columns), termWeights: parse(terms) };
+    }
+    return bm25(mi, full);
+  });
+}
+
+// ---- the episode index ----------------------------------------------------------------------
+
+interface Turn {
+  rowid: number;
+  text: string;
+  speaker: string | null;
+  session: string | null;
+  time_ms: number;
+}
+
+function turn(db: Database, rowid: number): Turn | undefined {
+  return all(db, 'SELECT rowid, text, speaker, session, time_ms FROM episodes WHERE rowid = ?', [rowid])[0] as unknown as Turn | undefined;
+}
+
+/** Up to n turns of the same session just before (or after) a turn, nearest first, in (time, rowid) order. */
+function neighbours(db: Database, t: Turn, side: 'before' | 'after', n: number, exclude = -1): Turn[] {
+  if (n <= 0 || t.session === null) return [];
+  const [cmp, dir] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
+  return all(
+    db,
+    `SELECT rowid, text, speaker, session, time_ms FROM episodes
+      WHERE session = ? AND (time_ms ${cmp} ? OR (time_ms = ? AND rowid ${cmp} ?)) AND rowid != ?
+      ORDER BY time_ms ${dir}, rowid ${dir} LIMIT ?`,
+    [t.session, t.time_ms, t.time_ms, t.rowid, exclude, n],
+  ) as unknown as Turn[];
+}
+
+function contextOf(db: Database, t: Turn, exclude = -1): string {
+  const { speaker, before, after } = RETRIEVAL.index;
+  return [
+    speaker ? (t.speaker ?? '') : '',
+    ...neighbours(db, t, 'before', before, exclude).map((x) => x.text),
+    ...neighbours(db, t, 'after', after, exclude).map((x) => x.text),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Turns whose context lists `t` as a neighbour. */
+function contextHolders(db: Database, t: Turn, exclude = -1): Turn[] {
+  const { before, after } = RETRIEVAL.index;
+  return [...neighbours(db, t, 'before', after, exclude), ...neighbours(db, t, 'after', before, exclude)];
+}
+
+/**
+ * Adds an episode (already in `episodes`) to the keyword index: its text, and in 'context' its
+ * speaker and neighbouring turns. The neighbours' own contexts now include it, so they are refreshed.
+ */
+export function indexEpisode(db: Database, rowid: number, _ep: EpisodeRecord): void {
+  const t = turn(db, rowid);
+  if (!t) return;
+  db.run('INSERT INTO episodes_fts(docid, text, context) VALUES (?, ?, ?)', [rowid, t.text, contextOf(db, t)]);
+  for (const h of contextHolders(db, t)) db.run('UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextOf(db, h), h.rowid]);
+}
+
+/**
+ * Removes an episode from the keyword index, and its words from its neighbours' contexts (a
+ * forgotten turn must not stay findable through them). Call before the episodes row is deleted.
+ */
+export function unindexEpisode(db: Database, rowid: number): void {
+  db.run('DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
+  const t = turn(db, rowid);
+  if (!t) return;
+  for (const h of contextHolders(db, t, rowid)) db.run('UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextOf(db, h, rowid), h.rowid]);
+}
+
+// ---- searching ------------------------------------------------------------------------------
+
+export interface Hit {
+  rowid: number;
+  score: number;
+}
+
+export interface EpisodeFilter {
+  since?: number;
+  until?: number;
+  session?: string;
+  source?: string;
+}
+
+/** Top episodes for weighted keyword terms by BM25, optionally filtered. */
+export function bm25Episodes(db: Database, terms: { term: string; weight: number }[], limit: number, filter: EpisodeFilter = {}): Hit[] {
+  if (terms.length === 0) return [];
+  const { where, params } = filterSql(filter);
+  const { text, context } = RETRIEVAL.columns;
+  const rows = all(
+    db,
+    `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?, ?) AS score
+       FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
+      WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
+      ORDER BY score DESC LIMIT ?`,
+    [`${text},${context}`, terms.map((t) => t.weight).join(','), ftsOr(terms.map((t) => t.term)), ...params, limit],
+  );
+  return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+}
+
+/** Top episodes for a free-text query by BM25, optionally filtered. */
+export function keywordEpisodes(db: Database, text: string, limit: number, filter: EpisodeFilter = {}): Hit[] {
+  const terms = queryTerms(text, RETRIEVAL.query).map((term) => ({ term, weight: 1 }));
+  return bm25Episodes(db, terms, limit, filter);
+}
+
+/** Entities whose name or summary matches the query. */
+export function keywordEntities(db: Database, text: string, limit: number): Hit[] {
+  const terms = queryTerms(text);
+  if (terms.length === 0) return [];
+  return all(
+    db,
+    `SELECT docid AS rowid, recall_bm25(matchinfo(entities_fts, 'pcnalx'), '2,1', '') AS score
+       FROM entities_fts WHERE entities_fts MATCH ? ORDER BY score DESC LIMIT ?`,
+    [ftsOr(terms), limit],
+  ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+}
+
+export function filterSql(filter: EpisodeFilter): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.since !== undefined) (clauses.push('e.time_ms >= ?'), params.push(filter.since));
+  if (filter.until !== undefined) (clauses.push('e.time_ms <= ?'), params.push(filter.until));
+  if (filter.session !== undefined) (clauses.push('e.session = ?'), params.push(filter.session));
+  if (filter.source !== undefined) (clauses.push('e.source = ?'), params.push(filter.source));
+  return { where: clauses.join(' AND '), params };
+}

@@ -1,0 +1,85 @@
+/**
+ * Turning free text into keyword-search terms. FTS4's porter tokenizer stems both sides; what
+ * is done here is what FTS4 cannot: dropping words that carry no evidence, and quoting terms so
+ * no user text is ever parsed as FTS query syntax.
+ */
+
+// Function words and question words: they appear in nearly every turn, so a question made of
+// them ("what did she say about it") would otherwise rank by noise.
+export const STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing down during each few for from further had has have ' +
+    'having he her here hers herself him himself his how i if in into is it its itself just me more most ' +
+    'my myself no nor not now of off on once only or other our ours ourselves out over own same she should ' +
+    'so some such than that the their theirs them themselves then there these they this those through to ' +
+    'too under until up very was we were what when where which while who whom why will with would you your ' +
+    'yours yourself yourselves also ever get got gotten let lets may might must shall us something anything ' +
+    "thing things really much many one ones yeah yes oh okay ok hey hi like well would've im i'm it's that's"
+  ).split(/\s+/),
+);
+
+/** Lower-cased word tokens (letters and digits, any script). */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+}
+
+/** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
+export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
+  const tokens = tokenize(text).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
+  const content = tokens.filter((t) => t.length > 0 && (opts.stopWords === false || !STOP_WORDS.has(t)));
+  return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];
+}
+
+/** An FTS4 MATCH expression that ORs the terms, each quoted so it is a plain word. */
+export function ftsOr(terms: string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '')}"`).join(' OR ');
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const DATE_PATTERNS: { re: RegExp; unit: 'day' | 'month' | 'year'; parts: (m: RegExpExecArray) => [number, number, number] }[] = [
+  // 16 November, 2023
+  { re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'), unit: 'day', parts: (m) => [+m[3]!, month(m[2]!), +m[1]!] },
+  // November 16, 2023
+  { re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), unit: 'day', parts: (m) => [+m[3]!, month(m[1]!), +m[2]!] },
+  // November 2023
+  { re: new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'gi'), unit: 'month', parts: (m) => [+m[2]!, month(m[1]!), 1] },
+  // 2023
+  { re: /\b((?:19|20)\d{2})\b/g, unit: 'year', parts: (m) => [+m[1]!, 0, 1] },
+];
+
+function month(name: string): number {
+  return MONTHS.indexOf(name.toLowerCase().slice(0, 3));
+}
+
+export interface DateMention {
+  /** The words as written, e.g. "16 November, 2023". */
+  text: string;
+  /** [start, end) in ms since the epoch, UTC. */
+  start: number;
+  end: number;
+  unit: 'day' | 'month' | 'year';
+}
+
+/**
+ * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
+ * precise first; a span already read as a precise date is not read again as a vaguer one.
+ * Relative dates ("last week") are left alone: they need the time the question was asked about.
+ */
+export function dateMentions(text: string): DateMention[] {
+  const found: DateMention[] = [];
+  const taken: [number, number][] = [];
+  for (const p of DATE_PATTERNS) {
+    for (const m of text.matchAll(p.re)) {
+      const at = m.index!;
+      if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
+      const [y, mo, d] = p.parts(m as RegExpExecArray);
+      const start = Date.UTC(y, mo, d);
+      const end = p.unit === 'day' ? Date.UTC(y, mo, d + 1) : p.unit === 'month' ? Date.UTC(y, mo + 1, 1) : Date.UTC(y + 1, 0, 1);
+      taken.push([at, at + m[0].length]);
+      found.push({ text: m[0], start, end, unit: p.unit });
+    }
+  }
+  return found;
+}

@@ -1,0 +1,139 @@
+/**
+ * MCP over Streamable HTTP at /mcp. Loopback by default; Host and Origin are checked against the
+ * address we serve (DNS-rebinding protection); a bearer token is required when set, and always
+ * when bound beyond loopback; request bodies are bounded. Stateless: each POST gets a fresh
+ * server and transport, so no session state can leak or pile up.
+ */
+import * as crypto from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { MemoryAccess } from '../tools/catalogue.js';
+import { createMcpServer } from './server.js';
+
+export interface HttpOptions {
+  memory: MemoryAccess;
+  port: number;
+  host: string;
+  token?: string;
+  maxBodyBytes?: number;
+  log: (msg: string) => void;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpServer> {
+  if (!isLoopback(opts.host) && !opts.token) {
+    throw new Error(`Refusing to serve on ${opts.host} without a token: anyone who can reach it could read the memory. Pass --token T (or RECALL_MCP_TOKEN).`);
+  }
+  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      opts.log(`http: ${(err as Error).stack ?? err}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, 'Internal server error.');
+    });
+  });
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 15_000;
+
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    if (url.pathname !== '/mcp') return jsonError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp.');
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (!allowedHosts.has(host)) return jsonError(res, 403, -32600, `Forbidden: Host "${host}" is not this server (DNS rebinding protection).`);
+    const origin = req.headers.origin?.toLowerCase();
+    if (origin !== undefined && !allowedOrigins.has(origin)) return jsonError(res, 403, -32600, `Forbidden: Origin "${origin}" is not allowed.`);
+    if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="recall"');
+      return jsonError(res, 401, -32600, 'Unauthorized: send "Authorization: Bearer <token>".');
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > maxBody) return drainThen(req, () => jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`));
+      const raw = await readBody(req, maxBody);
+      if (raw === undefined) return jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`);
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return jsonError(res, 400, -32700, 'Parse error: the body must be one JSON-RPC message.');
+      }
+    }
+    const mcp = createMcpServer(opts.memory);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport as never);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const names = isLoopback(opts.host) ? ['127.0.0.1', 'localhost', '[::1]'] : [opts.host.includes(':') ? `[${opts.host}]` : opts.host];
+  allowedHosts = new Set(names.map((n) => `${n}:${port}`));
+  allowedOrigins = new Set(names.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`]));
+  const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const url = `http://${shown}:${port}/mcp`;
+  opts.log(`MCP over HTTP at ${url}${opts.token ? ' (bearer token required)' : ''}`);
+
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would hold close() open; in-flight requests get a moment to finish.
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      }),
+  };
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = header?.match(/^Bearer\s+(.+)$/i)?.[1] ?? '';
+  const a = crypto.createHash('sha256').update(given).digest();
+  const b = crypto.createHash('sha256').update(token).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function drainThen(req: http.IncomingMessage, then: () => void): void {
+  req.resume();
+  req.on('end', then);
+  req.on('error', then);
+}
+
+function jsonError(res: http.ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}

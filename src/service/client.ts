@@ -1,0 +1,206 @@
+/**
+ * The one way every surface reaches a memory: connect to its service (starting it, detached, if
+ * none runs), say which surface we are, and call methods. A request that finds the service gone
+ * starts it again and is retried once.
+ */
+import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { MemoryError, type ErrorCode } from '../core/errors.js';
+import { logPath, socketPath } from './paths.js';
+import { LineReader, type ChangedNotification, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
+
+export interface ClientOptions {
+  memory: string;
+  surface: Surface;
+  /** Start the service when none answers (default true). */
+  autostart?: boolean;
+  /** The service bundle to start; defaults to service.js beside this bundle. */
+  serviceScript?: string;
+  /** How long to wait for a starting service to answer. */
+  startTimeoutMs?: number;
+  log?: (msg: string) => void;
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/** The connection dropped before an answer came: the service died or was stopped. */
+class ServiceGone extends Error {}
+
+export class MemoryClient extends EventEmitter {
+  private socket?: net.Socket;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private connecting?: Promise<void>;
+  private closed = false;
+
+  private constructor(private readonly opts: ClientOptions) {
+    super();
+  }
+
+  static async connect(opts: ClientOptions): Promise<MemoryClient> {
+    const client = new MemoryClient(opts);
+    await client.ensureConnected();
+    return client;
+  }
+
+  get memory(): string {
+    return this.opts.memory;
+  }
+
+  /** Calls a service method; if the service is gone, starts it and retries once. */
+  async call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    try {
+      await this.ensureConnected();
+      return (await this.send(method, params)) as ResultOf<M>;
+    } catch (err) {
+      if (!(err instanceof ServiceGone) || this.closed || method === 'shutdown') throw err;
+      this.opts.log?.(`memory service went away during ${method}; restarting it and retrying once`);
+      await this.ensureConnected();
+      return (await this.send(method, params)) as ResultOf<M>;
+    }
+  }
+
+  onChanged(listener: (n: ChangedNotification) => void): () => void {
+    this.on('changed', listener);
+    return () => this.off('changed', listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.destroy();
+    this.socket = undefined;
+  }
+
+  private ensureConnected(): Promise<void> {
+    if (this.closed) return Promise.reject(new MemoryError('unavailable', 'This memory client is closed.'));
+    if (this.socket && !this.socket.destroyed) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  /**
+   * Connects and says hello, starting the service if none answers. A dying service can still
+   * accept a connection for a moment and then drop it; that counts as "none answers" and we
+   * try again, a few times, before giving up.
+   */
+  private async open(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      this.attach(await this.connectOrStart());
+      try {
+        await this.send('hello', { surface: this.opts.surface });
+        this.emit('connected');
+        return;
+      } catch (err) {
+        if (!(err instanceof ServiceGone) || attempt >= 3) throw err;
+        await delay(100 * attempt);
+      }
+    }
+  }
+
+  private async connectOrStart(): Promise<net.Socket> {
+    const sock = socketPath(this.opts.memory);
+    let socket = await tryConnect(sock);
+    if (socket) return socket;
+    if (this.opts.autostart === false) {
+      throw new MemoryError('unavailable', `No memory service is running for ${this.opts.memory}.`, 'Start it with `recall service start`.');
+    }
+    this.startService();
+    const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
+    while (Date.now() < deadline) {
+      await delay(50);
+      socket = await tryConnect(sock);
+      if (socket) return socket;
+    }
+    throw new MemoryError(
+      'unavailable',
+      `The memory service for ${this.opts.memory} did not start in time.`,
+      `See ${logPath(this.opts.memory)} for why.`,
+    );
+  }
+
+  private startService(): void {
+    const script = this.opts.serviceScript ?? path.join(__dirname, 'service.js');
+    if (!fs.existsSync(script)) {
+      throw new MemoryError('unavailable', `The memory service program is missing (${script}).`, 'Build it with `npm run build`.');
+    }
+    fs.mkdirSync(this.opts.memory, { recursive: true, mode: 0o700 });
+    const log = fs.openSync(logPath(this.opts.memory), 'a', 0o600);
+    this.opts.log?.(`starting the memory service for ${this.opts.memory}`);
+    // process.execPath is Electron inside desktop VS Code: ELECTRON_RUN_AS_NODE makes it plain Node.
+    const child = spawn(process.execPath, [script, '--memory', this.opts.memory], {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      windowsHide: true,
+    });
+    child.unref();
+    fs.closeSync(log);
+  }
+
+  private attach(socket: net.Socket): void {
+    this.socket = socket;
+    const reader = new LineReader(
+      (line) => this.receive(line),
+      () => socket.destroy(new Error('the service sent a message over the size limit')),
+    );
+    socket.on('data', (chunk) => reader.push(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = undefined;
+      const pending = [...this.pending.values()];
+      this.pending.clear();
+      for (const p of pending) p.reject(new ServiceGone('The memory service connection closed.'));
+      if (!this.closed) this.emit('disconnected');
+    });
+  }
+
+  private receive(line: string): void {
+    let msg: { id?: number; result?: unknown; error?: { code: number; message: string; data?: { code?: ErrorCode; hint?: string } }; method?: string; params?: unknown };
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (msg.method === 'changed') {
+      this.emit('changed', msg.params as ChangedNotification);
+      return;
+    }
+    const pending = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
+    if (!pending) return;
+    this.pending.delete(msg.id!);
+    if (msg.error) pending.reject(new MemoryError(msg.error.data?.code ?? 'internal', msg.error.message, msg.error.data?.hint));
+    else pending.resolve(msg.result);
+  }
+
+  private send(method: string, params: unknown): Promise<unknown> {
+    const socket = this.socket;
+    if (!socket || socket.destroyed) return Promise.reject(new ServiceGone('Not connected to the memory service.'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+}
+
+function tryConnect(sock: string): Promise<net.Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(sock);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+  });
+}
+
+const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,132 @@
+/**
+ * The memory service's wire protocol: JSON-RPC 2.0, one message a line, over a local socket.
+ * `Methods` is the single list of what a client may ask; the server dispatches on it and the
+ * client is typed by it.
+ */
+import type { Authority, PriorKind } from '../core/config.js';
+import type { EpisodeInput } from '../core/events.js';
+import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
+
+/** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
+export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';
+
+/** People act through the CLI and the extension's commands; models through MCP and LM tools. */
+export function authorityOf(surface: Surface): Authority {
+  return surface === 'cli' || surface === 'extension' ? 'human' : 'agent';
+}
+
+export const SURFACES: readonly Surface[] = ['cli', 'extension', 'mcp', 'lm'];
+
+export interface ServiceStatus {
+  episodes: number;
+  entities: number;
+  relationships: number;
+  current_relationships: number;
+  memory: string;
+  journal_bytes: number;
+  snapshot_bytes: number;
+  events_since_snapshot: number;
+  last_write: string | null;
+  service_pid: number;
+  service_started: string;
+  clients: number;
+  version: string;
+}
+
+export interface Methods {
+  hello: { params: { surface: Surface; client?: string }; result: { version: string; pid: number; memory: string } };
+  ping: { params: Record<string, never>; result: { ok: true } };
+  remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
+  ingest: { params: { episodes: EpisodeInput[] }; result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } };
+  relate: {
+    params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind };
+    result: { id: string };
+  };
+  correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
+  'forget.plan': { params: { entity: string }; result: ForgetPlan };
+  forget: { params: { entity: string }; result: ForgetPlan };
+  query: { params: { query: string; limit?: number; history?: boolean }; result: QueryResult };
+  search: { params: { query: string; limit?: number }; result: EntityView[] };
+  episodes: {
+    params: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number };
+    result: EpisodeView[];
+  };
+  traverse: { params: { entity: string; depth?: number; min_confidence?: number; history?: boolean }; result: TraverseResult };
+  fact: { params: { id: string }; result: FactView };
+  overview: {
+    params: { limit?: number };
+    result: { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] };
+  };
+  status: { params: Record<string, never>; result: ServiceStatus };
+  export: { params: { history?: boolean }; result: { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } };
+  shutdown: { params: Record<string, never>; result: { ok: true } };
+}
+
+export type Method = keyof Methods;
+export type ParamsOf<M extends Method> = Methods[M]['params'];
+export type ResultOf<M extends Method> = Methods[M]['result'];
+
+/** Writes: the service tells every connected client after one lands. */
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'correct', 'forget']);
+
+/** Pushed to every client after a write. */
+export interface ChangedNotification {
+  method: Method;
+  seq: number;
+}
+
+/** One JSON-RPC message may be at most this big (a batch of episodes at the 1 MB text limit fits). */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export const RPC_ERRORS = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  /** A MemoryError: data.code says which (invalid_input, not_found, forbidden, ...). */
+  memory: -32000,
+} as const;
+
+/**
+ * Splits a byte stream into lines. A line longer than the limit is dropped whole (up to its
+ * newline) and reported, so one huge message cannot take the reader down or desynchronise it.
+ */
+export class LineReader {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly onOverflow: () => void,
+    private readonly max = MAX_MESSAGE_BYTES,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl >= 0; nl = chunk.indexOf(0x0a, start)) {
+      if (this.discarding) {
+        this.discarding = false;
+      } else {
+        this.chunks.push(chunk.subarray(start, nl));
+        const line = Buffer.concat(this.chunks).toString('utf8');
+        if (line.trim()) this.onLine(line);
+      }
+      this.chunks = [];
+      this.size = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length && !this.discarding) {
+      this.chunks.push(chunk.subarray(start));
+      this.size += chunk.length - start;
+      if (this.size > this.max) {
+        this.chunks = [];
+        this.size = 0;
+        this.discarding = true;
+        this.onOverflow();
+      }
+    }
+  }
+}

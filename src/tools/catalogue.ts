@@ -1,0 +1,279 @@
+/**
+ * The one tool catalogue. The MCP server and the VS Code language-model tools are both generated
+ * from this list, so what a model sees over MCP and in Copilot can never diverge.
+ * Each tool: its names and descriptions, a zod input schema with bounds, MCP annotations, a
+ * handler (one memory-service call) and renderers (text for the model, structured content).
+ */
+import { z } from 'zod';
+import type { Method, ParamsOf, ResultOf } from '../service/protocol.js';
+import * as render from './render.js';
+
+/** What a tool needs from the memory: the service client's `call`. */
+export interface MemoryAccess {
+  call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+export interface RecallTool<S extends z.ZodObject = z.ZodObject, R = unknown> {
+  name: string;
+  title: string;
+  /** Written for a model: when to call it and what comes back. */
+  description: string;
+  /** Shown to a person in VS Code's tool picker. */
+  userDescription: string;
+  /** `#name` in a chat prompt. */
+  toolReferenceName: string;
+  /** A codicon id for VS Code. */
+  icon: string;
+  input: S;
+  annotations: ToolAnnotations;
+  run(memory: MemoryAccess, args: z.infer<S>): Promise<R>;
+  /** Text the model reads; bounded by the caller to MAX_TEXT_CHARS. */
+  text(result: R, args: z.infer<S>): string;
+  /** Structured content (matches `output`). */
+  structured(result: R): Record<string, unknown>;
+  output: z.ZodObject;
+}
+
+/** Longest text a tool returns; past it the model is told how to narrow the question. */
+export const MAX_TEXT_CHARS = 16_000;
+
+const isoDate = z
+  .string()
+  .max(40)
+  .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'an ISO date such as 2024-05-01 or 2024-05-01T14:30:00Z');
+
+const limit = (dflt: number, max: number) =>
+  z.number().int().min(1).max(max).optional().describe(`How many results at most (default ${dflt}, at most ${max}).`);
+
+// ---- output shapes (structuredContent) ---------------------------------------------------------
+
+const episodeOut = z.object({
+  id: z.string(),
+  text: z.string(),
+  speaker: z.string().nullable(),
+  role: z.string().nullable(),
+  authority: z.string(),
+  source: z.string().nullable(),
+  session: z.string().nullable(),
+  ref: z.string().nullable(),
+  time: z.string(),
+  entities: z.array(z.string()),
+  score: z.number().optional(),
+});
+const entityOut = z.object({
+  name: z.string(),
+  type: z.string(),
+  aliases: z.array(z.string()),
+  summary: z.string(),
+  episodes: z.number(),
+  relationships: z.number(),
+  score: z.number().optional(),
+});
+const factOut = z.object({
+  id: z.string(),
+  subject: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  confidence: z.number(),
+  effective_confidence: z.number(),
+  prior: z.string(),
+  authority: z.string(),
+  evidence: z.array(z.string()),
+  valid_from: z.string(),
+  valid_to: z.string().nullable(),
+  status: z.string(),
+  pinned: z.boolean(),
+  ended_reason: z.string().nullable(),
+  score: z.number().optional(),
+  depth: z.number().optional(),
+});
+
+function tool<S extends z.ZodObject, R>(t: RecallTool<S, R>): RecallTool<S, R> {
+  return t;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+
+export const TOOLS = [
+  tool({
+    name: 'recall_query',
+    title: 'Ask the memory',
+    toolReferenceName: 'recallQuery',
+    icon: 'search',
+    description:
+      'Ask long-term memory a question in natural language, exactly as it comes up ("why did we pick sql.js?", ' +
+      '"what does the user prefer for formatting?", "what broke in CI last week?"). Call it before answering ' +
+      'anything that depends on earlier sessions, decisions, preferences or project history. Returns the best ' +
+      'evidence: facts (subject-predicate-object with effective confidence, provenance and validity), entities, ' +
+      'and conversation episodes, each cited with episode id, session, source, time, speaker and score. Cite ' +
+      'episode ids when you use them.',
+    userDescription: 'Ask Recall a question; returns cited facts and conversation excerpts.',
+    input: z.object({
+      query: z.string().min(1).max(2000).describe('The question, in natural language.'),
+      limit: limit(10, 50),
+    }),
+    annotations: READ,
+    run: (m, a) => m.call('query', { query: a.query, limit: a.limit }),
+    text: (r) => render.renderQuery(r),
+    structured: (r) => ({ facts: r.facts, entities: r.entities, episodes: r.episodes }),
+    output: z.object({ facts: z.array(factOut), entities: z.array(entityOut), episodes: z.array(episodeOut) }),
+  }),
+  tool({
+    name: 'recall_search',
+    title: 'Find entities',
+    toolReferenceName: 'recallSearch',
+    icon: 'symbol-class',
+    description:
+      'Find entities (people, projects, packages, files, technologies) in memory by name or description. Use it ' +
+      'to get the exact name of something before recall_traverse, or to check whether memory knows a thing at ' +
+      'all. Returns names, types, aliases, summaries and how many facts and episodes each has.',
+    userDescription: 'Find entities in Recall by name or description.',
+    input: z.object({
+      query: z.string().min(1).max(500).describe('A name or a few words describing the entity.'),
+      limit: limit(10, 50),
+    }),
+    annotations: READ,
+    run: (m, a) => m.call('search', { query: a.query, limit: a.limit }),
+    text: (r, a) => render.renderEntities(r, a.query),
+    structured: (r) => ({ entities: r }),
+    output: z.object({ entities: z.array(entityOut) }),
+  }),
+  tool({
+    name: 'recall_episodes',
+    title: 'List conversation episodes',
+    toolReferenceName: 'recallEpisodes',
+    icon: 'history',
+    description:
+      'List conversation episodes (turns and notes) by text, time range, session or source, newest first when ' +
+      'no text is given. Use it for "what did we discuss on Tuesday", "show the last session", or to read the ' +
+      'turns around a cited episode. Each episode comes with its id, session, source, time and speaker.',
+    userDescription: 'List conversation episodes from Recall by text, date, session or source.',
+    input: z.object({
+      query: z.string().min(1).max(2000).optional().describe('Words to match; omit to list by time.'),
+      since: isoDate.optional().describe('Only episodes at or after this ISO date/time.'),
+      until: isoDate.optional().describe('Only episodes at or before this ISO date/time.'),
+      session: z.string().min(1).max(300).optional().describe('Only this session id.'),
+      source: z.string().min(1).max(500).optional().describe('Only this source (file or surface).'),
+      limit: limit(20, 100),
+    }),
+    annotations: READ,
+    run: (m, a) => m.call('episodes', { query: a.query, since: a.since, until: a.until, session: a.session, source: a.source, limit: a.limit }),
+    text: (r) => render.renderEpisodes(r),
+    structured: (r) => ({ episodes: r }),
+    output: z.object({ episodes: z.array(episodeOut) }),
+  }),
+  tool({
+    name: 'recall_traverse',
+    title: "Explore an entity's neighbourhood",
+    toolReferenceName: 'recallTraverse',
+    icon: 'type-hierarchy',
+    description:
+      "Walk the knowledge graph from one entity: its facts and its neighbours' facts up to the given depth, " +
+      'with effective confidence, provenance and evidence episode ids. Superseded or corrected facts are left ' +
+      'out. Use the exact entity name (recall_search finds it); an unknown name returns the nearest names.',
+    userDescription: "Show an entity's facts and neighbours in Recall.",
+    input: z.object({
+      entity: z.string().min(1).max(200).describe('The entity name (case-insensitive; aliases work).'),
+      depth: z.number().int().min(1).max(3).optional().describe('How many hops (default 1, at most 3).'),
+      min_confidence: z.number().min(0).max(1).optional().describe('Leave out facts below this effective confidence (0-1).'),
+    }),
+    annotations: READ,
+    run: (m, a) => m.call('traverse', { entity: a.entity, depth: a.depth, min_confidence: a.min_confidence }),
+    text: (r) => render.renderTraverse(r),
+    structured: (r) => ({ root: r.root, facts: r.facts, entities: r.entities }),
+    output: z.object({ root: entityOut, facts: z.array(factOut), entities: z.array(entityOut) }),
+  }),
+  tool({
+    name: 'recall_status',
+    title: 'Memory status',
+    toolReferenceName: 'recallStatus',
+    icon: 'info',
+    description:
+      'Report the state of long-term memory: how many episodes, entities and facts it holds, its folder, the ' +
+      'memory service, which retrieval channels are available, and the time of the last write. Use it when ' +
+      'memory seems empty or a call failed.',
+    userDescription: "Show Recall's counts and service state.",
+    input: z.object({}),
+    annotations: READ,
+    run: (m) => m.call('status', {}),
+    text: (r) =>
+      [
+        `Memory ${r.memory}: ${r.episodes} episodes, ${r.entities} entities, ${r.relationships} facts (${r.current_relationships} current).`,
+        `Service pid ${r.service_pid}, version ${r.version}, ${r.clients} client(s). Last write: ${r.last_write ?? 'never'}.`,
+        'Retrieval: keyword (BM25) and graph. Embeddings: not configured, so no vector search.',
+      ].join('\n'),
+    structured: (r) => ({ ...r, retrieval: ['keyword', 'graph'], embedder: 'not configured' }),
+    output: z.object({
+      episodes: z.number(),
+      entities: z.number(),
+      relationships: z.number(),
+      current_relationships: z.number(),
+      memory: z.string(),
+      service_pid: z.number(),
+      last_write: z.string().nullable(),
+      retrieval: z.array(z.string()),
+      embedder: z.string(),
+    }),
+  }),
+  tool({
+    name: 'recall_overview',
+    title: 'What the memory knows about',
+    toolReferenceName: 'recallOverview',
+    icon: 'book',
+    description:
+      'A bounded overview of long-term memory: the most connected entities and the most recent sessions. Use it ' +
+      'at the start of a task to learn what memory covers before asking specific questions with recall_query.',
+    userDescription: "Summarise what Recall knows: top entities and recent sessions.",
+    input: z.object({ limit: limit(10, 50) }),
+    annotations: READ,
+    run: (m, a) => m.call('overview', { limit: a.limit }),
+    text: (r) =>
+      [
+        r.entities.length ? 'Top entities:' : 'No entities yet.',
+        ...r.entities.map((e) => `- ${render.renderEntity(e)}`),
+        r.sessions.length ? 'Recent sessions:' : 'No sessions yet.',
+        ...r.sessions.map((s) => `- ${s.session}: ${s.episodes} episode(s), last ${s.last.slice(0, 16).replace('T', ' ')}`),
+      ].join('\n'),
+    structured: (r) => ({ entities: r.entities, sessions: r.sessions }),
+    output: z.object({
+      entities: z.array(entityOut),
+      sessions: z.array(z.object({ session: z.string(), episodes: z.number(), last: z.string() })),
+    }),
+  }),
+  tool({
+    name: 'recall_remember',
+    title: 'Remember a note',
+    toolReferenceName: 'recallRemember',
+    icon: 'save',
+    description:
+      'Store a note in long-term memory: a decision, a preference the user stated, a fact about the project ' +
+      'worth knowing next session. Write it as a self-contained sentence and name the entities it is about. ' +
+      'It is recorded as your (the agent\'s) observation: it is evidence of low weight, never proof, and a ' +
+      'person can correct it. Do not store secrets. Returns the episode id.',
+    userDescription: 'Store a note in Recall (recorded as the agent’s observation).',
+    input: z.object({
+      text: z.string().min(1).max(20_000).describe('The note, as a self-contained sentence or two.'),
+      entities: z.array(z.string().min(1).max(200)).max(20).optional().describe('Names of the things the note is about.'),
+      session: z.string().min(1).max(300).optional().describe('A session id to file it under.'),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (m, a) => m.call('remember', { text: a.text, entities: a.entities, session: a.session }),
+    text: (r) => (r.duplicate ? `Already remembered as ${r.id}.` : `Remembered as ${r.id}.`),
+    structured: (r) => ({ id: r.id, duplicate: r.duplicate }),
+    output: z.object({ id: z.string(), duplicate: z.boolean() }),
+  }),
+];
+
+export type ToolName = (typeof TOOLS)[number]['name'];
+
+/** JSON Schema of a tool's input, as MCP's tools/list and VS Code's manifest state it. */
+export function inputJsonSchema(t: RecallTool): Record<string, unknown> {
+  return z.toJSONSchema(t.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+}

@@ -1,0 +1,70 @@
+/**
+ * Memory results as text a person or a model reads well. Every episode line carries its
+ * coordinates (id, session, source reference, time, speaker, score): nothing is shown that
+ * cannot be cited.
+ */
+import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+export function citation(e: EpisodeView): string {
+  const parts = [e.id];
+  if (e.session) parts.push(`session ${e.session}`);
+  if (e.source) parts.push(e.ref ? `${e.source}#${e.ref}` : e.source);
+  else if (e.ref) parts.push(e.ref);
+  parts.push(e.time.slice(0, 16).replace('T', ' '));
+  if (e.speaker) parts.push(e.speaker);
+  parts.push(e.authority);
+  if (e.score !== undefined) parts.push(`score ${e.score.toFixed(2)}`);
+  return `[${parts.join(' · ')}]`;
+}
+
+export function renderEpisode(e: EpisodeView, maxChars = 600): string {
+  const text = e.text.length > maxChars ? `${e.text.slice(0, maxChars)}…` : e.text;
+  return `${citation(e)}\n  ${text.replace(/\n/g, '\n  ')}`;
+}
+
+export function renderFact(f: FactView): string {
+  const state = f.status === 'current' ? (f.pinned ? 'confirmed' : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
+  const evidence = f.evidence.length ? `; evidence ${f.evidence.join(', ')}` : '';
+  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}${evidence})`;
+}
+
+export function renderEntity(e: EntityView): string {
+  const aka = e.aliases.length ? ` (aka ${e.aliases.join(', ')})` : '';
+  const summary = e.summary ? ` — ${e.summary}` : '';
+  return `${e.name}${aka} [${e.type}]${summary}  · ${e.relationships} fact(s), ${e.episodes} episode(s)`;
+}
+
+export function renderQuery(r: QueryResult): string {
+  const out: string[] = [];
+  if (r.facts.length) out.push('Facts:', ...r.facts.map((f) => `- ${renderFact(f)}`));
+  if (r.entities.length) out.push('Entities:', ...r.entities.map((e) => `- ${renderEntity(e)}`));
+  if (r.episodes.length) out.push('Episodes:', ...r.episodes.map((e) => `- ${renderEpisode(e)}`));
+  if (!out.length) out.push(`Nothing in memory matches "${r.query}".`);
+  return out.join('\n');
+}
+
+export function renderEntities(list: EntityView[], query: string): string {
+  return list.length ? list.map((e) => `- ${renderEntity(e)}`).join('\n') : `No entity matches "${query}".`;
+}
+
+export function renderEpisodes(list: EpisodeView[]): string {
+  return list.length ? list.map((e) => `- ${renderEpisode(e)}`).join('\n') : 'No episodes match.';
+}
+
+export function renderTraverse(t: TraverseResult): string {
+  const out = [renderEntity(t.root)];
+  if (!t.facts.length) out.push('  (no facts about it yet)');
+  for (const f of [...t.facts].sort((a, b) => a.depth - b.depth)) out.push(`${'  '.repeat(f.depth)}- ${renderFact(f)}`);
+  return out.join('\n');
+}
+
+export function renderForgetPlan(p: ForgetPlan): string {
+  const out = [`Forgetting "${p.entity.name}" removes:`, `- the entity ${renderEntity(p.entity)}`];
+  out.push(`- ${p.relationships.length} relationship(s)`, ...p.relationships.map((f) => `    ${renderFact(f)}`));
+  out.push(`- ${p.episodes.length} episode(s) that mention nothing else`, ...p.episodes.map((e) => `    ${e.id}: ${e.text.slice(0, 120)}`));
+  if (p.kept_episodes) out.push(`(${p.kept_episodes} episode(s) also mention other things: they stay, unlinked from it)`);
+  return out.join('\n');
+}
