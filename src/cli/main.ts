@@ -156,6 +156,7 @@ async function main(argv: string[]): Promise<number> {
           `entities      ${r.entities}`,
           `relationships ${r.relationships} (${r.current_relationships} current)`,
           `last write    ${r.last_write ?? 'never'}`,
+          `redactions    ${r.redactions} secret(s) kept out of the memory`,
           `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
           `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
         ].join('\n'),

@@ -25,6 +25,8 @@ export interface MemoryConfig {
   snapshotEvery: number;
   /** Largest accepted episode text, in characters. */
   maxTextChars: number;
+  /** Run the offline extractor on stored episodes (entities and inferred facts). */
+  extract: boolean;
 }
 
 export const DEFAULT_CONFIG: MemoryConfig = {
@@ -38,6 +40,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   },
   snapshotEvery: 500,
   maxTextChars: 1_000_000,
+  extract: true,
 };
 
 export type ConfigOverride = {
@@ -47,6 +50,7 @@ export type ConfigOverride = {
   };
   snapshotEvery?: number;
   maxTextChars?: number;
+  extract?: boolean;
 };
 
 export function resolveConfig(override: ConfigOverride = {}): MemoryConfig {
@@ -63,6 +67,7 @@ export function resolveConfig(override: ConfigOverride = {}): MemoryConfig {
     },
     snapshotEvery: override.snapshotEvery ?? DEFAULT_CONFIG.snapshotEvery,
     maxTextChars: override.maxTextChars ?? DEFAULT_CONFIG.maxTextChars,
+    extract: override.extract ?? DEFAULT_CONFIG.extract,
   };
   validateConfig(config);
   return config;

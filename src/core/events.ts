@@ -31,6 +31,8 @@ export interface EpisodeRecord extends EpisodeInput {
   id: string;
   hash: string;
   authority: Authority;
+  /** How many secrets were redacted from the text before it was stored. */
+  redactions?: number;
 }
 
 export type EventBody =
@@ -44,6 +46,8 @@ export type EventBody =
       object: string;
       prior: PriorKind;
       evidence?: string[];
+      /** Whose word the fact rests on when it is not the connection's (a fact extracted from a turn is the turn's speaker's). */
+      assertedBy?: Authority;
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1 }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }

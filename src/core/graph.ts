@@ -84,7 +84,7 @@ export class Graph {
   }
 
   setMeta(key: string, value: string | number): void {
-    this.db.run('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)', [key, String(value)]);
+    run(this.db, 'INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)', [key, String(value)]);
   }
 
   private bumpCounter(key: string, id: string): void {
@@ -111,11 +111,11 @@ export class Graph {
         const object = this.upsertEntity(e.object, e.at);
         const p = this.config.confidence.priors[e.prior];
         const c = this.config.confidence.concentration;
-        this.db.run(
+        run(this.db, 
           `INSERT INTO relationships(rowid, id, subject_id, predicate, object_id, prior_kind, prior, alpha, beta,
              authority, valid_from, last_reinforced_ms)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [numericId(e.id), e.id, subject, e.predicate, object, e.prior, p, c * p, c * (1 - p), e.by.authority, e.at, Date.parse(e.at)],
+          [numericId(e.id), e.id, subject, e.predicate, object, e.prior, p, c * p, c * (1 - p), e.assertedBy ?? e.by.authority, e.at, Date.parse(e.at)],
         );
         this.bumpCounter('last_rel', e.id);
         for (const episode of e.evidence ?? []) this.addEvidence(e.id, episode, 1, this.episodeAuthority(episode), e.at);
@@ -136,7 +136,7 @@ export class Graph {
   private addEpisode(ep: EpisodeRecord): void {
     const rowid = numericId(ep.id);
     const time = ep.time!;
-    this.db.run(
+    run(this.db, 
       `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [rowid, ep.id, ep.text, ep.speaker ?? null, ep.role ?? null, ep.authority, ep.source ?? null, ep.session ?? null,
@@ -145,9 +145,10 @@ export class Graph {
     indexEpisode(this.db, rowid, ep);
     for (const name of ep.entities ?? []) {
       const entity = this.upsertEntity(name, time);
-      this.db.run('INSERT OR IGNORE INTO mentions(episode_rowid, entity_id) VALUES (?, ?)', [rowid, entity]);
+      run(this.db, 'INSERT OR IGNORE INTO mentions(episode_rowid, entity_id) VALUES (?, ?)', [rowid, entity]);
     }
     this.bumpCounter('last_ep', ep.id);
+    if (ep.redactions) this.setMeta('redactions', Number(this.getMeta('redactions') ?? 0) + ep.redactions);
   }
 
   /** Returns the entity's id, creating it (or a known alias's entity) as needed. */
@@ -158,21 +159,21 @@ export class Graph {
   ): number {
     let id = this.entityIdOf(name);
     if (id === undefined) {
-      this.db.run('INSERT INTO entities(name, key, type, summary, created, updated) VALUES (?, ?, ?, ?, ?, ?)', [
+      run(this.db, 'INSERT INTO entities(name, key, type, summary, created, updated) VALUES (?, ?, ?, ?, ?, ?)', [
         name.trim(), entityKey(name), fields.type ?? 'thing', fields.summary ?? '', at, at,
       ]);
       id = Number(scalar(this.db, 'SELECT last_insert_rowid()'));
-      this.db.run('INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, name.trim(), fields.summary ?? '']);
+      run(this.db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, name.trim(), fields.summary ?? '']);
     } else if (fields.type !== undefined || fields.summary !== undefined) {
-      if (fields.type !== undefined) this.db.run('UPDATE entities SET type = ?, updated = ? WHERE id = ?', [fields.type, at, id]);
+      if (fields.type !== undefined) run(this.db, 'UPDATE entities SET type = ?, updated = ? WHERE id = ?', [fields.type, at, id]);
       if (fields.summary !== undefined) {
-        this.db.run('UPDATE entities SET summary = ?, updated = ? WHERE id = ?', [fields.summary, at, id]);
-        this.db.run('UPDATE entities_fts SET summary = ? WHERE docid = ?', [fields.summary, id]);
+        run(this.db, 'UPDATE entities SET summary = ?, updated = ? WHERE id = ?', [fields.summary, at, id]);
+        run(this.db, 'UPDATE entities_fts SET summary = ? WHERE docid = ?', [fields.summary, id]);
       }
     }
     for (const alias of fields.aliases ?? []) {
       if (this.entityIdOf(alias) === undefined) {
-        this.db.run('INSERT INTO aliases(key, alias, entity_id) VALUES (?, ?, ?)', [entityKey(alias), alias.trim(), id]);
+        run(this.db, 'INSERT INTO aliases(key, alias, entity_id) VALUES (?, ?, ?)', [entityKey(alias), alias.trim(), id]);
       }
     }
     return id;
@@ -193,18 +194,18 @@ export class Graph {
   private addEvidence(relId: string, episode: string | undefined, polarity: 1 | -1, authority: Authority, at: string, note?: string): void {
     const rowid = numericId(relId);
     const w = this.config.confidence.provenanceWeights[authority];
-    this.db.run('INSERT INTO evidence(relationship_rowid, episode_id, polarity, authority, at, note) VALUES (?, ?, ?, ?, ?, ?)', [
+    run(this.db, 'INSERT INTO evidence(relationship_rowid, episode_id, polarity, authority, at, note) VALUES (?, ?, ?, ?, ?, ?)', [
       rowid, episode ?? null, polarity, authority, at, note ?? null,
     ]);
     if (polarity > 0) {
-      this.db.run(
+      run(this.db, 
         `UPDATE relationships SET alpha = alpha + ?, corroborated = 1,
            corroborated_by_non_agent = MAX(corroborated_by_non_agent, ?), last_reinforced_ms = MAX(last_reinforced_ms, ?)
          WHERE rowid = ?`,
         [w, authority === 'agent' ? 0 : 1, Date.parse(at), rowid],
       );
     } else {
-      this.db.run('UPDATE relationships SET beta = beta + ? WHERE rowid = ?', [w, rowid]);
+      run(this.db, 'UPDATE relationships SET beta = beta + ? WHERE rowid = ?', [w, rowid]);
     }
   }
 
@@ -213,35 +214,35 @@ export class Graph {
     const rowid = numericId(relId);
     if (verdict === 'wrong') {
       this.addEvidence(relId, undefined, -1, authority, at, reason ?? 'marked wrong');
-      this.db.run("UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
+      run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
         at, reason ?? null, rowid,
       ]);
     } else {
       this.addEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
-      this.db.run('UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1 WHERE rowid = ?', [rowid]);
+      run(this.db, 'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1 WHERE rowid = ?', [rowid]);
     }
   }
 
   private forget(name: string, episodes: string[], relationships: string[]): void {
     for (const id of relationships) {
-      this.db.run('DELETE FROM evidence WHERE relationship_rowid = ?', [numericId(id)]);
-      this.db.run('DELETE FROM relationships WHERE id = ?', [id]);
+      run(this.db, 'DELETE FROM evidence WHERE relationship_rowid = ?', [numericId(id)]);
+      run(this.db, 'DELETE FROM relationships WHERE id = ?', [id]);
       this.bumpCounter('last_rel', id);
     }
     for (const id of episodes) {
       const rowid = numericId(id);
-      this.db.run('DELETE FROM episodes WHERE rowid = ?', [rowid]);
-      this.db.run('DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
-      this.db.run('DELETE FROM mentions WHERE episode_rowid = ?', [rowid]);
-      this.db.run('DELETE FROM evidence WHERE episode_id = ?', [id]);
+      run(this.db, 'DELETE FROM episodes WHERE rowid = ?', [rowid]);
+      run(this.db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
+      run(this.db, 'DELETE FROM mentions WHERE episode_rowid = ?', [rowid]);
+      run(this.db, 'DELETE FROM evidence WHERE episode_id = ?', [id]);
       this.bumpCounter('last_ep', id);
     }
     const entity = this.entityIdOf(name);
     if (entity !== undefined) {
-      this.db.run('DELETE FROM mentions WHERE entity_id = ?', [entity]);
-      this.db.run('DELETE FROM aliases WHERE entity_id = ?', [entity]);
-      this.db.run('DELETE FROM entities_fts WHERE docid = ?', [entity]);
-      this.db.run('DELETE FROM entities WHERE id = ?', [entity]);
+      run(this.db, 'DELETE FROM mentions WHERE entity_id = ?', [entity]);
+      run(this.db, 'DELETE FROM aliases WHERE entity_id = ?', [entity]);
+      run(this.db, 'DELETE FROM entities_fts WHERE docid = ?', [entity]);
+      run(this.db, 'DELETE FROM entities WHERE id = ?', [entity]);
     }
   }
 
@@ -249,6 +250,24 @@ export class Graph {
 
   hasEpisodeHash(hash: string): boolean {
     return scalar(this.db, 'SELECT 1 FROM episodes WHERE hash = ?', [hash]) !== undefined;
+  }
+
+  /** The current relationship with this exact subject, predicate and object, if any. */
+  findCurrentRelationship(subject: string, predicate: string, object: string): string | undefined {
+    const s = this.entityIdOf(subject);
+    const o = this.entityIdOf(object);
+    if (s === undefined || o === undefined) return undefined;
+    const v = scalar(
+      this.db,
+      'SELECT id FROM relationships WHERE subject_id = ? AND predicate = ? AND object_id = ? AND valid_to IS NULL',
+      [s, predicate, o],
+    );
+    return v === undefined ? undefined : String(v);
+  }
+
+  entityType(name: string): string | undefined {
+    const id = this.entityIdOf(name);
+    return id === undefined ? undefined : String(scalar(this.db, 'SELECT type FROM entities WHERE id = ?', [id]));
   }
 
   episodeExists(id: string): boolean {
@@ -376,24 +395,66 @@ export function numericId(id: string): number {
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
+// Prepared statements are cached per database: preparing costs more than running for the small
+// statements the graph issues per episode. sql.js frees every statement on export(), so the
+// cache is dropped after each snapshot (forgetStatements).
+type Statement = ReturnType<Database['prepare']>;
+const statementCache = new WeakMap<Database, Map<string, Statement>>();
+const MAX_CACHED = 256;
+
+function prepared(db: Database, sql: string): Statement {
+  let cache = statementCache.get(db);
+  if (!cache) statementCache.set(db, (cache = new Map()));
+  let stmt = cache.get(sql);
+  if (!stmt) {
+    if (cache.size >= MAX_CACHED) forgetStatements(db);
+    stmt = db.prepare(sql);
+    statementCache.get(db)!.set(sql, stmt);
+  }
+  return stmt;
+}
+
+/** Frees the cached statements of a database (before export, or when the cache is full). */
+export function forgetStatements(db: Database): void {
+  const cache = statementCache.get(db);
+  if (!cache) return;
+  for (const stmt of cache.values()) {
+    try {
+      stmt.free();
+    } catch {
+      // Already freed by sql.js (export frees every statement).
+    }
+  }
+  statementCache.delete(db);
+}
+
+export function run(db: Database, sql: string, params: unknown[] = []): void {
+  const stmt = prepared(db, sql);
+  try {
+    stmt.run(params as never);
+  } finally {
+    stmt.reset();
+  }
+}
+
 export function all(db: Database, sql: string, params: unknown[] = []): Row[] {
-  const stmt = db.prepare(sql);
+  const stmt = prepared(db, sql);
   try {
     stmt.bind(params as never);
     const rows: Row[] = [];
     while (stmt.step()) rows.push(stmt.getAsObject() as Row);
     return rows;
   } finally {
-    stmt.free();
+    stmt.reset();
   }
 }
 
 export function scalar(db: Database, sql: string, params: unknown[] = []): unknown {
-  const stmt = db.prepare(sql);
+  const stmt = prepared(db, sql);
   try {
     stmt.bind(params as never);
     return stmt.step() ? stmt.get()[0] : undefined;
   } finally {
-    stmt.free();
+    stmt.reset();
   }
 }

@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveConfig, type Authority, type ConfigOverride, type MemoryConfig, type PriorKind } from './config.js';
 import { invalid, MemoryError, notFound } from './errors.js';
+import { extract } from './extract.js';
+import { redactSecrets } from './redact.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from './events.js';
-import { all, entityKey, Graph, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
+import { all, entityKey, forgetStatements, Graph, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
 import { Journal, writeFileDurably } from './journal.js';
 import { entitiesInText, retrieve, type Retrieved } from './retrieval.js';
 import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
@@ -100,7 +102,7 @@ export class Memory {
     db.exec('COMMIT');
     const memory = new Memory(folder, config, db, graph, journal, log, { rebuilt, replayed: tail.length, reason });
     memory.eventsSinceSnapshot = tail.length;
-    if (tail.length > 0) memory.lastWrite = tail[tail.length - 1]!.at;
+    memory.lastWrite = tail.length > 0 ? tail[tail.length - 1]!.at : (graph.getMeta('last_write') ?? null);
     return memory;
   }
 
@@ -119,6 +121,7 @@ export class Memory {
     try {
       for (const e of events) this.graph.apply(e);
       this.graph.setMeta('seq', seq);
+      this.graph.setMeta('last_write', at);
       this.journal.append(events);
       this.db.exec('RELEASE write');
     } catch (err) {
@@ -154,8 +157,48 @@ export class Memory {
       records.push(record);
       results.push({ id: record.id, duplicate: false });
     }
-    if (records.length > 0) this.commit([{ type: 'episodes.add', episodes: records }], by);
+    if (records.length > 0) this.commit([{ type: 'episodes.add', episodes: records }, ...this.extractionEvents(records)], by);
     return { added: records.length, skipped: inputs.length - records.length, results };
+  }
+
+  /**
+   * The offline extractor's reading of new episodes: entity types for names it recognises, and
+   * facts at the `inferred` prior whose evidence is the episode (so its speaker's authority sets
+   * the weight). A fact already held gains the episode as corroboration instead of a duplicate.
+   * Mentions are added to the records themselves.
+   */
+  private extractionEvents(records: EpisodeRecord[]): EventBody[] {
+    if (!this.config.extract) return [];
+    const events: EventBody[] = [];
+    const typed = new Set<string>();
+    const asserted = new Map<string, string>();
+    let relOffset = 0;
+    for (const record of records) {
+      // A turn longer than this is a document: its opening says what it is about, and the
+      // extractor's cost grows with length while the service is busy.
+      const found = extract({ text: record.text.slice(0, 20_000), speaker: record.speaker, role: record.role });
+      if (found.entities.length) record.entities = [...new Set([...(record.entities ?? []), ...found.entities.map((e) => e.name)])];
+      for (const e of found.entities) {
+        const key = entityKey(e.name);
+        if (e.type === 'concept' || typed.has(key)) continue;
+        const stored = this.graph.entityType(e.name);
+        if (stored !== undefined && stored !== 'thing') continue;
+        typed.add(key);
+        events.push({ type: 'entity.upsert', name: e.name, entityType: e.type });
+      }
+      for (const r of found.relationships) {
+        const key = JSON.stringify([entityKey(r.subject), r.predicate, entityKey(r.object)]);
+        const existing = asserted.get(key) ?? this.graph.findCurrentRelationship(r.subject, r.predicate, r.object);
+        if (existing) {
+          events.push({ type: 'relationship.evidence', id: existing, episode: record.id, polarity: 1 });
+          continue;
+        }
+        const id = this.graph.nextId('rel', relOffset++);
+        asserted.set(key, id);
+        events.push({ type: 'relationship.assert', id, ...r, prior: 'inferred', evidence: [record.id], assertedBy: record.authority });
+      }
+    }
+    return events;
   }
 
   private existingEpisodeId(hash: string): string | undefined {
@@ -165,14 +208,16 @@ export class Memory {
 
   private validateEpisode(input: EpisodeInput, by: Provenance, offset: number): EpisodeRecord {
     if (input === null || typeof input !== 'object') throw invalid('An episode must be an object with a "text".');
-    const text = typeof input.text === 'string' ? input.text.trim() : '';
-    if (!text) throw invalid('Episode text is empty: give the words to remember.');
-    if (text.length > this.config.maxTextChars) {
+    const raw = typeof input.text === 'string' ? input.text.trim() : '';
+    if (!raw) throw invalid('Episode text is empty: give the words to remember.');
+    if (raw.length > this.config.maxTextChars) {
       throw invalid(
-        `Episode text is ${text.length} characters; the limit is ${this.config.maxTextChars}.`,
+        `Episode text is ${raw.length} characters; the limit is ${this.config.maxTextChars}.`,
         'Split it into smaller episodes (for example one per paragraph or turn).',
       );
     }
+    // Secrets never enter the memory: redacted before the hash, so re-importing stays idempotent.
+    const { text, count: redactions } = redactSecrets(raw);
     const time = input.time === undefined || input.time === null ? new Date().toISOString() : normaliseTime(input.time);
     const entities = (input.entities ?? []).map((n) => validName(n, 'entity'));
     // A person's own note is what they said (`user` evidence); human authority is for corrections.
@@ -194,6 +239,7 @@ export class Memory {
       entities: entities.length ? [...new Set(entities)] : undefined,
       authority,
       hash: '',
+      redactions: redactions || undefined,
     };
     record.hash = crypto
       .createHash('sha256')
@@ -399,6 +445,7 @@ export class Memory {
     snapshot_bytes: number;
     events_since_snapshot: number;
     last_write: string | null;
+    redactions: number;
   } {
     const snapshotPath = path.join(this.folder, SNAPSHOT_FILE);
     return {
@@ -408,6 +455,7 @@ export class Memory {
       snapshot_bytes: fs.existsSync(snapshotPath) ? fs.statSync(snapshotPath).size : 0,
       events_since_snapshot: this.eventsSinceSnapshot,
       last_write: this.lastWrite,
+      redactions: Number(this.graph.getMeta('redactions') ?? 0),
     };
   }
 
@@ -433,6 +481,7 @@ export class Memory {
   snapshot(): void {
     const started = Date.now();
     this.graph.setMeta('journal_position', this.journal.position);
+    forgetStatements(this.db);
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db, { k1: 1.2, b: 0.75 });
@@ -444,6 +493,7 @@ export class Memory {
   close(opts: { snapshot?: boolean } = {}): void {
     if (opts.snapshot && this.eventsSinceSnapshot > 0) this.snapshot();
     this.journal.close();
+    forgetStatements(this.db);
     this.db.close();
   }
 
@@ -451,8 +501,27 @@ export class Memory {
     const text = requireText(name, 'entity');
     const id = this.graph.entityIdOf(text);
     if (id !== undefined) return id;
-    const near = keywordEntities(this.db, text, 5).map((h) => this.graph.entityView(h.rowid)!.name);
+    const near = this.nearestNames(text, 5);
     throw notFound(`No entity named "${text}".`, near.length ? `Did you mean: ${near.join(', ')}?` : 'Search for it with recall_search first.');
+  }
+
+  /**
+   * Names closest to a misspelt one: keyword matches first, then by character-bigram similarity
+   * over all names (only on this error path, so a full scan is affordable).
+   */
+  private nearestNames(text: string, n: number): string[] {
+    const names = new Set(keywordEntities(this.db, text, n).map((h) => this.graph.entityView(h.rowid)!.name));
+    const target = bigrams(text);
+    const scored = all(this.db, 'SELECT name FROM entities UNION ALL SELECT alias AS name FROM aliases')
+      .map((r) => String(r.name))
+      .map((name) => ({ name, score: dice(target, bigrams(name)) }))
+      .filter((x) => x.score >= 0.3)
+      .sort((a, b) => b.score - a.score);
+    for (const { name } of scored) {
+      if (names.size >= n) break;
+      names.add(name);
+    }
+    return [...names].slice(0, n);
   }
 
   private requireFact(id: string): void {
@@ -504,3 +573,19 @@ export function normaliseTime(v: unknown, what = 'time', endOfDay = false): stri
 }
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+function bigrams(s: string): Map<string, number> {
+  const t = ` ${s.toLowerCase()} `;
+  const m = new Map<string, number>();
+  for (let i = 0; i < t.length - 1; i++) m.set(t.slice(i, i + 2), (m.get(t.slice(i, i + 2)) ?? 0) + 1);
+  return m;
+}
+
+/** Sørensen–Dice coefficient over bigram multisets. */
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let overlap = 0;
+  let total = 0;
+  for (const [g, c] of a) (overlap += Math.min(c, b.get(g) ?? 0), (total += c));
+  for (const c of b.values()) total += c;
+  return total ? (2 * overlap) / total : 0;
+}

@@ -28,6 +28,7 @@ export interface ServiceStatus {
   snapshot_bytes: number;
   events_since_snapshot: number;
   last_write: string | null;
+  redactions: number;
   service_pid: number;
   service_started: string;
   clients: number;

@@ -1,0 +1,140 @@
+/**
+ * Claude Code transcripts: `~/.claude/projects/<project>/<sessionId>.jsonl`, one event a line.
+ * Pure: content in, episodes out.
+ *
+ * Lines kept (one episode each):
+ * - `{type: "user", message: {role: "user", content: string | Part[]}, uuid, sessionId, timestamp, ...}`:
+ *   the person's typed text (`user` authority). Text parts only; `<system-reminder>` blocks removed;
+ *   a slash command keeps its name and arguments (`/review focus on auth`).
+ * - `{type: "assistant", message: {role: "assistant", content: Part[], model, id}, uuid, ...}`: the
+ *   assistant's text parts (`agent` authority). Claude Code writes one line per content block, so a
+ *   reply interleaved with tool calls gives one episode per text block, each with its own uuid.
+ *
+ * Lines skipped and counted: other types (`summary`, `system`, `file-history-snapshot`,
+ * `queue-operation`, `progress`, …), sidechains (`isSidechain: true`, sub-agent runs), `isMeta` lines
+ * (caveats), compaction summaries (`isCompactSummary`), API error messages, synthetic assistant lines,
+ * lines with only `tool_use` / `tool_result` / `thinking` / image parts, local command output
+ * (`<local-command-stdout>`, `<bash-stdout>`…), interruption notices, and unreadable JSON (a torn last
+ * line while Claude Code is writing is normal).
+ *
+ * Each episode: session = `sessionId` (else the file name), ref = `uuid` (else `line N`),
+ * time = `timestamp`, role and speaker `user` / `assistant`.
+ */
+import type { EpisodeInput } from '../events.js';
+import type { ParsedFile } from './transcripts.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'result']);
+
+/** True when the first lines of a .jsonl file (a string, or a list of lines) are Claude Code transcript events. */
+export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
+  const lines = (Array.isArray(firstLines) ? firstLines : firstLines.split(/\r?\n/)).filter((l) => l.trim()).slice(0, 50);
+  let claude = 0;
+  for (const line of lines) {
+    let o: unknown;
+    try {
+      o = JSON.parse(line);
+    } catch {
+      continue; // a torn line says nothing either way
+    }
+    if (!isObj(o)) return false;
+    const type = o.type;
+    if (typeof type !== 'string' || !CLAUDE_TYPES.has(type)) continue;
+    if ((type === 'user' || type === 'assistant') && isObj(o.message) && (typeof o.sessionId === 'string' || typeof o.uuid === 'string')) claude++;
+    else if (type === 'summary' && typeof o.leafUuid === 'string') claude++;
+    else if (type === 'file-history-snapshot' && (typeof o.messageId === 'string' || isObj(o.snapshot))) claude++;
+    else if ((type === 'system' || type === 'queue-operation' || type === 'progress') && typeof o.sessionId === 'string') claude++;
+  }
+  return claude > 0;
+}
+
+/** Parses a Claude Code transcript. Never throws on bad content: what is not a text turn is skipped and counted. */
+export function parseClaudeCode(content: string, source: string): ParsedFile {
+  const episodes: EpisodeInput[] = [];
+  let skipped = 0;
+  const fallbackSession = sessionFromSource(source);
+  content.split(/\r?\n/).forEach((line, index) => {
+    if (!line.trim()) return;
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return void skipped++;
+    }
+    const turn = isObj(event) ? turnOf(event) : undefined;
+    if (!turn) return void skipped++;
+    const e = event as Obj;
+    episodes.push({
+      text: turn.text,
+      speaker: turn.role,
+      role: turn.role,
+      authority: turn.role === 'assistant' ? 'agent' : 'user',
+      session: typeof e.sessionId === 'string' && e.sessionId ? e.sessionId : fallbackSession,
+      ref: typeof e.uuid === 'string' && e.uuid ? e.uuid : `line ${index + 1}`,
+      time: validTime(e.timestamp),
+      source,
+    });
+  });
+  return { format: 'claude-code', episodes, skipped };
+}
+
+function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefined {
+  const type = e.type;
+  if (type !== 'user' && type !== 'assistant') return undefined;
+  if (e.isSidechain === true || e.isMeta === true || e.isCompactSummary === true || e.isApiErrorMessage === true) return undefined;
+  if (e.isVisibleInTranscriptOnly === true) return undefined;
+  const message = e.message;
+  if (!isObj(message)) return undefined;
+  const role = message.role ?? type;
+  if (role !== type) return undefined;
+  if (type === 'assistant' && message.model === '<synthetic>') return undefined;
+  const raw = textParts(message.content);
+  const text = type === 'user' ? cleanUserText(raw) : cleanAssistantText(raw);
+  return text ? { role: type, text } : undefined;
+}
+
+/** The text of a content that is a string or a list of parts; tool_use, tool_result, thinking and images are dropped. */
+function textParts(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p) => (typeof p === 'string' ? p : isObj(p) && p.type === 'text' && typeof p.text === 'string' ? p.text : ''))
+    .filter((t) => t.trim())
+    .join('\n\n');
+}
+
+const NOISE_TAGS = ['local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr', 'user-prompt-submit-hook', 'system-reminder', 'local-command-caveat'];
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+
+function cleanUserText(raw: string): string {
+  let text = raw;
+  for (const tag of NOISE_TAGS) text = text.replace(new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`, 'g'), '');
+  // A slash command: `<command-name>/review</command-name><command-message>…</command-message><command-args>…</command-args>`.
+  const name = text.match(/<command-name>([\s\S]*?)<\/command-name>/)?.[1]?.trim();
+  if (name !== undefined) {
+    const args = text.match(/<command-args>([\s\S]*?)<\/command-args>/)?.[1]?.trim() ?? '';
+    const rest = text.replace(/<(command-name|command-message|command-args|command-contents)>[\s\S]*?<\/\1>/g, '').trim();
+    // A command without arguments (/clear, /compact) is an action, not words to remember.
+    text = args ? `${name.startsWith('/') ? name : `/${name}`} ${args}${rest ? `\n${rest}` : ''}` : rest;
+  }
+  text = text.trim();
+  if (INTERRUPTED.test(text)) return '';
+  return text;
+}
+
+function cleanAssistantText(raw: string): string {
+  const text = raw.trim();
+  if (text === '(no content)' || text === 'No response requested.') return '';
+  return text;
+}
+
+function validTime(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !v.trim()) return undefined;
+  return Number.isNaN(Date.parse(v)) ? undefined : v;
+}
+
+function sessionFromSource(source: string): string {
+  return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
+}
