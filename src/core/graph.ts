@@ -7,7 +7,7 @@ import type { Authority, MemoryConfig, PriorKind } from './config.js';
 import { confidenceOf, effectiveConfidence } from './confidence.js';
 import type { EpisodeRecord, MemoryEvent } from './events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
-import { indexEpisode } from './search.js';
+import { indexEpisode, unindexEpisode } from './search.js';
 
 type Row = Record<string, unknown>;
 
@@ -231,8 +231,8 @@ export class Graph {
     }
     for (const id of episodes) {
       const rowid = numericId(id);
+      unindexEpisode(this.db, rowid); // also takes its words out of its neighbours' context
       run(this.db, 'DELETE FROM episodes WHERE rowid = ?', [rowid]);
-      run(this.db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
       run(this.db, 'DELETE FROM mentions WHERE episode_rowid = ?', [rowid]);
       run(this.db, 'DELETE FROM evidence WHERE episode_id = ?', [id]);
       this.bumpCounter('last_ep', id);
@@ -289,7 +289,7 @@ export class Graph {
 
   episodesByRowids(rowids: number[]): EpisodeView[] {
     if (rowids.length === 0) return [];
-    const rows = all(this.db, `SELECT * FROM episodes WHERE rowid IN (${rowids.map(() => '?').join(',')})`, rowids);
+    const rows = all(this.db, 'SELECT * FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]);
     const byRowid = new Map(rows.map((r) => [Number(r.rowid), r]));
     return rowids.filter((r) => byRowid.has(r)).map((r) => this.episodeView(byRowid.get(r)!));
   }
@@ -407,9 +407,12 @@ function prepared(db: Database, sql: string): Statement {
   if (!cache) statementCache.set(db, (cache = new Map()));
   let stmt = cache.get(sql);
   if (!stmt) {
-    if (cache.size >= MAX_CACHED) forgetStatements(db);
+    if (cache.size >= MAX_CACHED) {
+      forgetStatements(db);
+      statementCache.set(db, (cache = new Map()));
+    }
     stmt = db.prepare(sql);
-    statementCache.get(db)!.set(sql, stmt);
+    cache.set(sql, stmt);
   }
   return stmt;
 }

@@ -93,7 +93,7 @@ export class Memory {
       db = new SQL.Database();
       Graph.createSchema(db);
     }
-    registerRanking(db, { k1: 1.2, b: 0.75 });
+    registerRanking(db);
     const graph = new Graph(db, config);
     const tail = replayFrom === 0 ? read.events : journal.readFrom(replayFrom).events;
     db.exec('BEGIN');
@@ -484,7 +484,7 @@ export class Memory {
     forgetStatements(this.db);
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
-    registerRanking(this.db, { k1: 1.2, b: 0.75 });
+    registerRanking(this.db);
     writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;

@@ -1,11 +1,11 @@
 /**
  * Answering a question: which episodes, entities and facts are the best evidence for it.
  *
- * Episodes: BM25 over FTS4 (each turn indexed with its speaker and neighbouring turns, see
- * search.ts) gives candidates; they are then re-ranked by what the question says beyond its
- * keywords — the entities it names (graph: entity -> episodes mentioning it) and the calendar
- * dates it names (episode time). Every weight is in RETRIEVAL (search.ts).
- * Facts: those of the entities the question names.
+ * Episodes: BM25 over FTS4 gives candidates (each turn is indexed with its speaker and its
+ * neighbouring turns, see search.ts); they are re-ranked by what the question says besides its
+ * words — the entities it names (graph: entity -> the episodes that mention it) and the calendar
+ * dates it names (episode times). Every weight is in RETRIEVAL (search.ts).
+ * Facts: those of the entities the question names, then of entities matching its words.
  */
 import { all, numericId as rowidOf, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
 import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit } from './search.js';
@@ -27,7 +27,7 @@ export interface RetrieveOptions {
   now: number;
 }
 
-/** What the question says: its keywords, the entities it names, the dates it names. */
+/** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
 export interface QueryAnalysis {
   terms: { term: string; weight: number }[];
   named: number[];
@@ -35,14 +35,11 @@ export interface QueryAnalysis {
 }
 
 export function analyseQuery(db: Database, text: string): QueryAnalysis {
-  const dates = dateMentions(text);
-  const named = namedEntities(db, text);
-  // Date words are matched against episode times, not against the words of turns.
-  let words = RETRIEVAL.query.dropDates ? dates.reduce((t, d) => t.replace(d.text, ' '), text) : text;
-  // Names the graph resolved are matched through its mentions, not as words.
-  if (RETRIEVAL.query.dropNamed) for (const n of named.keys) words = words.replace(new RegExp(`\\b${escapeRegExp(n)}\\b`, 'gi'), ' ');
-  const terms = queryTerms(words, RETRIEVAL.query).map((term) => ({ term, weight: 1 }));
-  return { terms, named: named.ids, dates };
+  return {
+    terms: queryTerms(text, RETRIEVAL.query).map((term) => ({ term, weight: 1 })),
+    named: namedEntities(db, text),
+    dates: dateMentions(text),
+  };
 }
 
 export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Retrieved {
@@ -72,88 +69,39 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Ret
 }
 
 /**
- * Keyword candidates re-ranked by the entities and dates the question names; then, with
- * pseudo-relevance feedback on, once more with the words the best of them share.
+ * Keyword candidates, each score multiplied by (1 + boost) for every boost that applies: the
+ * episode mentions an entity the question names, or happened within a date it names.
  */
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit[] {
-  const first = rankOnce(db, q, limit);
-  const { docs, terms, weight } = RETRIEVAL.feedback;
-  if (docs <= 0 || terms <= 0 || first.length === 0) return first;
-  const expansion = feedbackTerms(db, q, first.slice(0, docs), terms);
-  if (expansion.length === 0) return first;
-  return rankOnce(db, { ...q, terms: [...q.terms, ...expansion.map((t) => ({ term: t.term, weight: weight * t.weight }))] }, limit);
-}
-
-/**
- * Words that the top hits share and the question lacks, weighted by how much of the feedback
- * they carry (score-weighted frequency) times how rare they are in the whole memory (idf):
- * the vocabulary of the answer the question did not use.
- */
-function feedbackTerms(db: Database, q: QueryAnalysis, top: Hit[], n: number): { term: string; weight: number }[] {
-  // fts3tokenize gives the index's own stems; fts4aux gives each stem's document count.
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_stems USING fts3tokenize(porter);
-           CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_terms USING fts4aux(main, episodes_fts);`);
-  const stem = (w: string): string => String(all(db, 'SELECT token FROM temp.recall_stems WHERE input = ?', [w])[0]?.token ?? w);
-  const asked = new Set(q.terms.map((t) => stem(t.term)));
-  const texts = new Map(all(db, `SELECT rowid, text FROM episodes WHERE rowid IN (${top.map(() => '?').join(',')})`, top.map((h) => h.rowid)).map((r) => [Number(r.rowid), String(r.text)]));
-  const total = top.reduce((s, h) => s + h.score, 0) || 1;
-  const mass = new Map<string, { word: string; mass: number }>();
-  for (const h of top) {
-    const words = queryTerms(texts.get(h.rowid) ?? '').filter((w) => w.length > 2 && !/^\d+$/.test(w));
-    for (const w of words) {
-      const s = stem(w);
-      if (asked.has(s)) continue;
-      const m = mass.get(s) ?? { word: w, mass: 0 };
-      m.mass += h.score / total;
-      mass.set(s, m);
-    }
-  }
-  const n0 = Number(all(db, "SELECT documents FROM temp.recall_terms WHERE term = '' AND col = '*'")[0]?.documents ?? 0) || Number(all(db, 'SELECT COUNT(*) AS n FROM episodes')[0]!.n);
-  const scored = [...mass.entries()].map(([s, m]) => {
-    const df = Number(all(db, "SELECT documents FROM temp.recall_terms WHERE term = ? AND col = '*'", [s])[0]?.documents ?? 0);
-    return { term: m.word, weight: m.mass * Math.log(1 + (n0 - df + 0.5) / (df + 0.5)) };
-  });
-  scored.sort((a, b) => b.weight - a.weight);
-  const best = scored.slice(0, n);
-  const max = best[0]?.weight ?? 1;
-  return best.map((t) => ({ term: t.term, weight: t.weight / max }));
-}
-
-function rankOnce(db: Database, q: QueryAnalysis, limit: number): Hit[] {
   const { boosts, candidates } = RETRIEVAL;
   const hits = bm25Episodes(db, q.terms, Math.max(limit, candidates));
-  if (hits.length === 0) return [];
-  const ids = hits.map((h) => h.rowid);
-  const marks = (ids: number[]): string => ids.map(() => '?').join(',');
-  const mentioning = new Set(
-    q.named.length === 0
-      ? []
-      : all(db, `SELECT DISTINCT episode_rowid AS r FROM mentions WHERE episode_rowid IN (${marks(ids)}) AND entity_id IN (${marks(q.named)})`, [
-          ...ids,
-          ...q.named,
-        ]).map((r) => Number(r.r)),
+  if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
+  // JSON lists keep this one statement (statements are cached by their text).
+  const rows = all(
+    db,
+    `SELECT e.rowid AS r, e.time_ms AS t,
+            EXISTS (SELECT 1 FROM mentions m
+                     WHERE m.episode_rowid = e.rowid AND m.entity_id IN (SELECT value FROM json_each(?))) AS named
+       FROM episodes e WHERE e.rowid IN (SELECT value FROM json_each(?))`,
+    [JSON.stringify(q.named), JSON.stringify(hits.map((h) => h.rowid))],
   );
   const slack = boosts.dateSlackDays * 864e5;
-  const dated = new Set(
-    q.dates.length === 0
-      ? []
-      : all(db, `SELECT rowid AS r, time_ms AS t FROM episodes WHERE rowid IN (${marks(ids)})`, ids)
-          .filter((r) => q.dates.some((d) => Number(r.t) >= d.start - slack && Number(r.t) < d.end + slack))
-          .map((r) => Number(r.r)),
+  const factor = new Map(
+    rows.map((r) => {
+      const named = Number(r.named) === 1 ? 1 + boosts.named : 1;
+      const dated = q.dates.some((d) => Number(r.t) >= d.start - slack && Number(r.t) < d.end + slack) ? 1 + boosts.dated : 1;
+      return [Number(r.r), named * dated];
+    }),
   );
   return hits
-    .map((h) => ({
-      rowid: h.rowid,
-      score: h.score * (mentioning.has(h.rowid) ? 1 + boosts.named : 1) * (dated.has(h.rowid) ? 1 + boosts.dated : 1),
-    }))
+    .map((h) => ({ rowid: h.rowid, score: h.score * (factor.get(h.rowid) ?? 1) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }
 
-/** Entities named in the text: exact names and aliases, on word boundaries (ids, and the names as found). */
-export function namedEntities(db: Database, text: string): { ids: number[]; keys: string[] } {
+/** Entities named in the text: exact names and aliases, on word boundaries. */
+export function namedEntities(db: Database, text: string): number[] {
   const ids: number[] = [];
-  const keys: string[] = [];
   const lower = ` ${text.toLowerCase()} `;
   const named = all(
     db,
@@ -161,20 +109,22 @@ export function namedEntities(db: Database, text: string): { ids: number[]; keys
      UNION SELECT entity_id AS id, key FROM aliases WHERE instr(?, key) > 0`,
     [lower, lower],
   );
+  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   for (const r of named) {
     const key = String(r.key);
-    const at = lower.indexOf(key);
-    const before = lower[at - 1] ?? ' ';
-    const after = lower[at + key.length] ?? ' ';
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after) && !ids.includes(Number(r.id))) (ids.push(Number(r.id)), keys.push(key));
+    // Any occurrence on word boundaries counts ("Mel" in "Melanie and Mel").
+    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
+      if (!isWordChar(lower[at - 1]) && !isWordChar(lower[at + key.length])) {
+        if (!ids.includes(Number(r.id))) ids.push(Number(r.id));
+        break;
+      }
+    }
   }
-  return { ids, keys };
+  return ids;
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Entities named in the text first, then by keyword rank. */
-export function entitiesInText(db: Database, text: string, limit: number, named = namedEntities(db, text).ids): number[] {
+export function entitiesInText(db: Database, text: string, limit: number, named = namedEntities(db, text)): number[] {
   const ids = [...named];
   for (const hit of keywordEntities(db, text, limit)) if (!ids.includes(hit.rowid)) ids.push(hit.rowid);
   return ids.slice(0, limit);

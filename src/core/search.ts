@@ -7,7 +7,7 @@
  */
 import type { Database } from './sqlite.js';
 import type { EpisodeRecord } from './events.js';
-import { all } from './graph.js';
+import { all, run } from './graph.js';
 import { ftsOr, queryTerms } from './text.js';
 
 export interface RetrievalConfig {
@@ -25,10 +25,6 @@ export interface RetrievalConfig {
   query: {
     /** Drop function words from the question (text.ts STOP_WORDS). */
     stopWords: boolean;
-    /** Leave calendar dates out of the keywords (they are matched against episode times instead). */
-    dropDates: boolean;
-    /** Leave names of entities the question names out of the keywords (the `named` boost finds their episodes). */
-    dropNamed: boolean;
   };
   /** Re-ranking multipliers: a keyword hit's score is multiplied by (1 + boost) for each that applies. */
   boosts: {
@@ -38,8 +34,6 @@ export interface RetrievalConfig {
     dated: number;
     dateSlackDays: number;
   };
-  /** Pseudo-relevance feedback: `terms` words from the top `docs` hits are added at `weight` (0 = off). */
-  feedback: { docs: number; terms: number; weight: number };
   /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
   candidates: number;
 }
@@ -48,9 +42,8 @@ export const RETRIEVAL: RetrievalConfig = {
   bm25: { k1: 1.2, b: 0.75 },
   index: { speaker: true, before: 2, after: 2 },
   columns: { text: 1, context: 0.7 },
-  query: { stopWords: true, dropDates: false, dropNamed: false },
+  query: { stopWords: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
-  feedback: { docs: 0, terms: 0, weight: 0 },
   candidates: 50,
 };
 
@@ -96,21 +89,41 @@ export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
 }
 
 /**
- * Registers `recall_bm25(matchinfo(t, 'pcnalx'), columnWeights, termWeights)`: both weight lists
- * are comma-separated text ('' = all 1), so every FTS table and query states its own. k1 and b
- * come from RETRIEVAL unless given here.
+ * Weight sets for `recall_bm25`, by handle. SQL passes one small integer per row rather than
+ * weight lists to convert and parse per row: on a broad query the ranking function runs for
+ * thousands of rows, and its argument passing is most of its cost.
  */
-export function registerRanking(db: Database, params: Partial<Pick<Bm25Params, 'k1' | 'b'>> = {}): void {
-  // Called once per matching row: the weight lists are parsed once per query, not per row.
-  let key = '';
-  let full: Bm25Params = { ...RETRIEVAL.bm25, ...params, columnWeights: [] };
-  db.create_function('recall_bm25', (mi: Uint8Array, columns: string, terms: string) => {
-    if (columns + '|' + terms !== key) {
-      key = columns + '|' + terms;
-      const parse = (s: string): number[] => (s ? s.split(',').map(Number) : []);
-      full = { ...RETRIEVAL.bm25, ...params, columnWeights: parse(columns), termWeights: parse(terms) };
+const weightSets = new Map<number, Bm25Params>();
+const weightHandles = new Map<string, number>();
+let nextHandle = 1;
+
+export function weightsHandle(columnWeights: number[], termWeights: number[] = []): number {
+  const key = `${columnWeights.join(',')}|${termWeights.join(',')}`;
+  let handle = weightHandles.get(key);
+  if (handle === undefined) {
+    if (weightSets.size >= 1024) (weightSets.clear(), weightHandles.clear()); // one per distinct query: bound it
+    handle = nextHandle++;
+    weightSets.set(handle, { ...RETRIEVAL.bm25, columnWeights, termWeights });
+    weightHandles.set(key, handle);
+  }
+  return handle;
+}
+
+/**
+ * Registers `recall_bm25(matchinfo(t, 'pcnalx'), weightsHandle(...))` on a database. k1 and b
+ * come from RETRIEVAL unless overridden here.
+ */
+export function registerRanking(db: Database, override: Partial<Pick<Bm25Params, 'k1' | 'b'>> = {}): void {
+  const merged = new Map<number, Bm25Params>();
+  db.create_function('recall_bm25', (mi: Uint8Array, handle: number) => {
+    let params = merged.get(handle);
+    if (!params) {
+      const set = weightSets.get(handle);
+      if (!set) throw new Error(`recall_bm25: unknown weights handle ${handle}`);
+      if (merged.size >= 1024) merged.clear();
+      merged.set(handle, (params = { ...set, ...override }));
     }
-    return bm25(mi, full);
+    return bm25(mi, params);
   });
 }
 
@@ -129,7 +142,7 @@ function turn(db: Database, rowid: number): Turn | undefined {
 }
 
 /** Up to n turns of the same session just before (or after) a turn, nearest first, in (time, rowid) order. */
-function neighbours(db: Database, t: Turn, side: 'before' | 'after', n: number, exclude = -1): Turn[] {
+function neighbours(db: Database, t: Turn, side: 'before' | 'after', n: number, exclude: number): Turn[] {
   if (n <= 0 || t.session === null) return [];
   const [cmp, dir] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
   return all(
@@ -141,43 +154,59 @@ function neighbours(db: Database, t: Turn, side: 'before' | 'after', n: number, 
   ) as unknown as Turn[];
 }
 
-function contextOf(db: Database, t: Turn, exclude = -1): string {
+/** The context column of turns[i]: its speaker and its neighbours in `turns` (a stretch of one session, in order). */
+function contextAt(turns: Turn[], i: number): string {
   const { speaker, before, after } = RETRIEVAL.index;
-  return [
-    speaker ? (t.speaker ?? '') : '',
-    ...neighbours(db, t, 'before', before, exclude).map((x) => x.text),
-    ...neighbours(db, t, 'after', after, exclude).map((x) => x.text),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const t = turns[i]!;
+  const near = [...turns.slice(Math.max(0, i - before), i), ...turns.slice(i + 1, i + 1 + after)];
+  return [speaker ? (t.speaker ?? '') : '', ...near.map((x) => x.text)].filter(Boolean).join('\n');
 }
 
-/** Turns whose context lists `t` as a neighbour. */
-function contextHolders(db: Database, t: Turn, exclude = -1): Turn[] {
+/**
+ * Where a turn is (or was) in its session: the turns around it, far enough on each side to
+ * rebuild the context of every turn whose context lists it.
+ */
+function stretch(db: Database, t: Turn, exclude: number): { prev: Turn[]; next: Turn[] } {
+  const reach = RETRIEVAL.index.before + RETRIEVAL.index.after;
+  return { prev: neighbours(db, t, 'before', reach, exclude).reverse(), next: neighbours(db, t, 'after', reach, exclude) };
+}
+
+/** Rewrites the context of the turns that list a turn as a neighbour (it was added at, or removed from, `at`). */
+function refreshHolders(db: Database, turns: Turn[], at: number, removed: boolean): void {
   const { before, after } = RETRIEVAL.index;
-  return [...neighbours(db, t, 'before', after, exclude), ...neighbours(db, t, 'after', before, exclude)];
+  // Those up to `after` turns before it, and up to `before` turns after it.
+  const first = Math.max(0, at - after);
+  const last = Math.min(turns.length - 1, at + before - (removed ? 1 : 0));
+  for (let i = first; i <= last; i++) {
+    if (!removed && i === at) continue;
+    run(db, 'UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextAt(turns, i), turns[i]!.rowid]);
+  }
 }
 
 /**
  * Adds an episode (already in `episodes`) to the keyword index: its text, and in 'context' its
- * speaker and neighbouring turns. The neighbours' own contexts now include it, so they are refreshed.
+ * speaker and neighbouring turns. Turns whose context now includes it are refreshed: when a
+ * conversation is stored in order, that is the one or two turns before it.
  */
 export function indexEpisode(db: Database, rowid: number, _ep: EpisodeRecord): void {
   const t = turn(db, rowid);
   if (!t) return;
-  db.run('INSERT INTO episodes_fts(docid, text, context) VALUES (?, ?, ?)', [rowid, t.text, contextOf(db, t)]);
-  for (const h of contextHolders(db, t)) db.run('UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextOf(db, h), h.rowid]);
+  const { prev, next } = stretch(db, t, -1);
+  const turns = [...prev, t, ...next];
+  run(db, 'INSERT INTO episodes_fts(docid, text, context) VALUES (?, ?, ?)', [rowid, t.text, contextAt(turns, prev.length)]);
+  refreshHolders(db, turns, prev.length, false);
 }
 
 /**
  * Removes an episode from the keyword index, and its words from its neighbours' contexts (a
- * forgotten turn must not stay findable through them). Call before the episodes row is deleted.
+ * forgotten turn must not stay findable through them). Call before its episodes row is deleted.
  */
 export function unindexEpisode(db: Database, rowid: number): void {
-  db.run('DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
+  run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
   const t = turn(db, rowid);
   if (!t) return;
-  for (const h of contextHolders(db, t, rowid)) db.run('UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextOf(db, h, rowid), h.rowid]);
+  const { prev, next } = stretch(db, t, rowid);
+  refreshHolders(db, [...prev, ...next], prev.length, true);
 }
 
 // ---- searching ------------------------------------------------------------------------------
@@ -201,11 +230,11 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
   const { text, context } = RETRIEVAL.columns;
   const rows = all(
     db,
-    `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?, ?) AS score
+    `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
        FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
       WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
       ORDER BY score DESC LIMIT ?`,
-    [`${text},${context}`, terms.map((t) => t.weight).join(','), ftsOr(terms.map((t) => t.term)), ...params, limit],
+    [weightsHandle([text, context], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), ...params, limit],
   );
   return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
 }
@@ -222,9 +251,9 @@ export function keywordEntities(db: Database, text: string, limit: number): Hit[
   if (terms.length === 0) return [];
   return all(
     db,
-    `SELECT docid AS rowid, recall_bm25(matchinfo(entities_fts, 'pcnalx'), '2,1', '') AS score
+    `SELECT docid AS rowid, recall_bm25(matchinfo(entities_fts, 'pcnalx'), ?) AS score
        FROM entities_fts WHERE entities_fts MATCH ? ORDER BY score DESC LIMIT ?`,
-    [ftsOr(terms), limit],
+    [weightsHandle([2, 1]), ftsOr(terms), limit],
   ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
 }
 

@@ -15,19 +15,22 @@ export const STOP_WORDS = new Set(
     'so some such than that the their theirs them themselves then there these they this those through to ' +
     'too under until up very was we were what when where which while who whom why will with would you your ' +
     'yours yourself yourselves also ever get got gotten let lets may might must shall us something anything ' +
-    "thing things really much many one ones yeah yes oh okay ok hey hi like well would've im i'm it's that's"
+    "thing things really much many one ones yeah yes oh okay ok hey hi like well would've im i'm it's that's " +
+    // Hedges ("would she likely ..."); porter also stems "likely" to "like", the commonest word of chat.
+    'likely probably perhaps maybe'
   ).split(/\s+/),
 );
 
-/** Lower-cased word tokens (letters and digits, any script). */
+/** Lower-cased word tokens (letters and digits, any script); a typographic apostrophe counts as one. */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  return text.toLowerCase().replace(/\u2019/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
 }
 
 /** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
   const tokens = tokenize(text).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
-  const content = tokens.filter((t) => t.length > 0 && (opts.stopWords === false || !STOP_WORDS.has(t)));
+  // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
+  const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
   return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];
 }
 

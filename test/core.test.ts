@@ -1,0 +1,57 @@
+/** The store in-process: statement cache, forgetting and the keyword index, on a real folder. */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { all } from '../src/core/graph';
+import { Memory } from '../src/core/memory';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const folder = (): string => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-core-'));
+  dirs.push(d);
+  return d;
+};
+const person = { authority: 'human' as const, source: 'test' };
+
+test('more distinct statements than the cache holds keep working', async () => {
+  const m = await Memory.open(folder());
+  const db = (m as unknown as { db: Parameters<typeof all>[0] }).db;
+  for (let i = 0; i < 600; i++) assert.equal(Number(all(db, `SELECT ${i} AS n`)[0]!.n), i);
+  m.close();
+});
+
+test('forgetting an episode takes its words out of its neighbours too', async () => {
+  const m = await Memory.open(folder(), { extract: false });
+  m.ingest(
+    [
+      { text: 'we talked about the weather', session: 's', speaker: 'a', time: '2024-01-01T10:00:00Z' },
+      { text: 'the flamingo codename is secret', session: 's', speaker: 'b', time: '2024-01-01T10:01:00Z', entities: ['Flamingo'] },
+      { text: 'lunch was fine', session: 's', speaker: 'a', time: '2024-01-01T10:02:00Z' },
+    ],
+    person,
+  );
+  // The neighbouring turns are findable through the flamingo turn's words (context column).
+  assert.ok(m.query({ query: 'flamingo codename' }).episodes.length >= 2);
+  m.forget('Flamingo', person);
+  const after = m.query({ query: 'flamingo codename' });
+  assert.equal(after.episodes.length, 0, JSON.stringify(after.episodes.map((e) => e.text)));
+  assert.equal(m.status().episodes, 2);
+  m.close();
+});
+
+test('a snapshot taken mid-life reopens to the same answers', async () => {
+  const dir = folder();
+  const m = await Memory.open(dir);
+  m.remember({ text: 'the deploy uses helm charts in the infra repo' }, person);
+  m.snapshot();
+  m.remember({ text: 'staging is deployed every night at 2am' }, person);
+  const before = m.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id);
+  m.close();
+  const again = await Memory.open(dir);
+  assert.equal(again.openReport.replayed, 1, 'only the tail after the snapshot is replayed');
+  assert.deepEqual(again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id), before);
+  again.close();
+});
