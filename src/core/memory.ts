@@ -49,6 +49,7 @@ export interface OpenReport {
 
 export class Memory {
   private eventsSinceSnapshot = 0;
+  private indexCompacted = false;
   private lastWrite: string | null = null;
 
   private constructor(
@@ -477,6 +478,31 @@ export class Memory {
     return this.eventsSinceSnapshot;
   }
 
+  /**
+   * Merges the keyword index's segments for up to `budgetMs` (FTS4 leaves many small segments
+   * as rows arrive, and reading them all is what slows a query on a grown memory). Returns true
+   * when the index is fully merged. Call when idle.
+   */
+  compactIndex(budgetMs: number): boolean {
+    const deadline = Date.now() + budgetMs;
+    for (const table of ['episodes_fts', 'entities_fts']) {
+      for (;;) {
+        const before = Number(scalar(this.db, 'SELECT total_changes()'));
+        this.db.exec(`INSERT INTO ${table}(${table}) VALUES('merge=64,4')`);
+        // Fewer than two changed rows means there was nothing left to merge (FTS4 docs).
+        if (Number(scalar(this.db, 'SELECT total_changes()')) - before < 2) break;
+        this.indexCompacted = true;
+        if (Date.now() >= deadline) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Something worth a snapshot: new events, or index work that would be lost on restart. */
+  get snapshotDue(): boolean {
+    return this.eventsSinceSnapshot > 0 || this.indexCompacted;
+  }
+
   /** Writes the snapshot atomically, recording the journal position it covers. Blocks; call when idle. */
   snapshot(): void {
     const started = Date.now();
@@ -488,6 +514,7 @@ export class Memory {
     writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;
+    this.indexCompacted = false;
   }
 
   close(opts: { snapshot?: boolean } = {}): void {

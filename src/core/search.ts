@@ -7,7 +7,7 @@
  */
 import type { Database } from './sqlite.js';
 import type { EpisodeRecord } from './events.js';
-import { all, run } from './graph.js';
+import { all, run, scalar } from './graph.js';
 import { ftsOr, queryTerms } from './text.js';
 
 export interface RetrievalConfig {
@@ -36,6 +36,12 @@ export interface RetrievalConfig {
   };
   /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
   candidates: number;
+  /**
+   * Scoring every row that shares a common word with the question is what costs at scale. Past
+   * this many matching rows, only rows holding the question's rarest words (up to this many) are
+   * scored — with all its words. A row with nothing but common words scores low anyway.
+   */
+  maxScoredRows: number;
 }
 
 export const RETRIEVAL: RetrievalConfig = {
@@ -45,6 +51,7 @@ export const RETRIEVAL: RetrievalConfig = {
   query: { stopWords: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
   candidates: 50,
+  maxScoredRows: 2000,
 };
 
 export interface Bm25Params {
@@ -228,15 +235,38 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, context } = RETRIEVAL.columns;
+  const only = rowsWorthScoring(db, terms.map((t) => t.term));
+  const onlyJson = only ? JSON.stringify(only) : null;
   const rows = all(
     db,
     `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
        FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
-      WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
+      WHERE episodes_fts MATCH ? AND (? IS NULL OR f.docid IN (SELECT value FROM json_each(?)))
+        ${where ? 'AND ' + where : ''}
       ORDER BY score DESC LIMIT ?`,
-    [weightsHandle([text, context], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), ...params, limit],
+    [weightsHandle([text, context], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), onlyJson, onlyJson, ...params, limit],
   );
   return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+}
+
+/**
+ * The rows to score when scoring every match would cost too much (see maxScoredRows): those
+ * holding the rarest of the words, adding words from rarest up while the rows stay under the
+ * bound (always at least the rarest word). Undefined when every match can be scored.
+ */
+function rowsWorthScoring(db: Database, terms: string[]): number[] | undefined {
+  const max = RETRIEVAL.maxScoredRows;
+  const counts = terms.map((term) => ({ term, rows: Number(scalar(db, 'SELECT COUNT(*) FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr([term])])) }));
+  if (counts.reduce((n, c) => n + c.rows, 0) <= max) return undefined;
+  counts.sort((a, b) => a.rows - b.rows);
+  const rare: string[] = [];
+  let rows = 0;
+  for (const c of counts) {
+    if (rare.length > 0 && rows + c.rows > max) break;
+    rare.push(c.term);
+    rows += c.rows;
+  }
+  return all(db, 'SELECT docid FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr(rare)]).map((r) => Number(r.docid));
 }
 
 /** Top episodes for a free-text query by BM25, optionally filtered. */

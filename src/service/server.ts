@@ -69,16 +69,21 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
 
-  const scheduleSnapshot = (): void => {
-    if (memory.pendingSnapshotEvents === 0) return;
+  /**
+   * Idle work, never on a request's path: merge the keyword index a slice at a time, then
+   * snapshot. Re-armed by every request, so it runs once traffic pauses.
+   */
+  const scheduleIdleWork = (): void => {
     clearTimeout(snapshotTimer);
-    // Under constant traffic the idle moment never comes; past a backlog, snapshot between requests.
+    // Under constant traffic the idle moment never comes; past a backlog, work between requests.
     const delay = memory.pendingSnapshotEvents >= memory.config.snapshotEvery * 4 ? 0 : snapshotIdleMs;
     snapshotTimer = setTimeout(() => {
       try {
-        memory.snapshot();
+        const merged = memory.compactIndex(200);
+        if (memory.snapshotDue) memory.snapshot();
+        if (!merged) scheduleIdleWork();
       } catch (err) {
-        log(`snapshot failed (the journal still has everything): ${(err as Error).message}`);
+        log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
       }
     }, delay);
   };
@@ -161,7 +166,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       log(`internal error in ${method}: ${(err as Error).stack ?? err}`);
       fail(RPC_ERRORS.internal, `Internal error in ${method}: ${(err as Error).message}`);
     } finally {
-      scheduleSnapshot();
+      scheduleIdleWork();
     }
   };
 
