@@ -6,6 +6,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveConfig, type Authority, type ConfigOverride, type MemoryConfig, type PriorKind } from './config.js';
+import { browseHandlers } from './browse.js';
 import { invalid, MemoryError, notFound } from './errors.js';
 import { extract } from './extract.js';
 import { redactSecrets } from './redact.js';
@@ -429,6 +430,11 @@ export class Memory {
       [limit],
     ).map((r) => ({ session: String(r.session), episodes: Number(r.n), last: String(r.last) }));
     return { entities: top.map((r) => this.graph.entityView(Number(r.id))!), sessions };
+  }
+
+  /** Page-by-page lists for tree views (core/browse.ts). */
+  browseHandlers(): ReturnType<typeof browseHandlers> {
+    return browseHandlers(this.graph);
   }
 
   fact(id: string): FactView {

@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { MemoryError, type ErrorCode } from '../core/errors.js';
+import { isAlive } from './lock.js';
 import { logPath, socketPath } from './paths.js';
+import { VERSION } from './version.js';
 import { LineReader, type ChangedNotification, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
 
 export interface ClientOptions {
@@ -90,10 +92,22 @@ export class MemoryClient extends EventEmitter {
    * try again, a few times, before giving up.
    */
   private async open(): Promise<void> {
+    let replacedStale = false;
     for (let attempt = 1; ; attempt++) {
       this.attach(await this.connectOrStart());
       try {
-        await this.send('hello', { surface: this.opts.surface });
+        const hello = (await this.send('hello', { surface: this.opts.surface })) as ResultOf<'hello'>;
+        if (!replacedStale && isOlder(hello.version, VERSION)) {
+          // A service left running by an older version (an upgrade within its idle period) may
+          // not know our methods: stop it and start ours. Only older ones, so two versions in use
+          // at once do not take turns stopping each other's service.
+          replacedStale = true;
+          this.opts.log?.(`the memory service runs version ${hello.version}, this client ${VERSION}: restarting it`);
+          await this.send('shutdown', {}).catch(() => undefined);
+          this.socket?.destroy();
+          await waitUntilGone(hello.pid);
+          continue;
+        }
         this.emit('connected');
         return;
       } catch (err) {
@@ -204,3 +218,20 @@ function tryConnect(sock: string): Promise<net.Socket | undefined> {
 }
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Whether version a is older than b ("dev" builds compare as neither). */
+export function isOlder(a: string, b: string): boolean {
+  if (a === 'dev' || b === 'dev') return false;
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0;
+  }
+  return false;
+}
+
+async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await delay(50);
+}

@@ -4,6 +4,7 @@
  * client is typed by it.
  */
 import type { Authority, PriorKind } from '../core/config.js';
+import type { BrowseMethods } from '../core/browse.js';
 import type { EpisodeInput } from '../core/events.js';
 import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
@@ -35,7 +36,8 @@ export interface ServiceStatus {
   version: string;
 }
 
-export interface Methods {
+/** Every method of the service; browsing (page-by-page lists for tree views) is in core/browse.ts. */
+export interface Methods extends BrowseMethods {
   hello: { params: { surface: Surface; client?: string }; result: { version: string; pid: number; memory: string } };
   ping: { params: Record<string, never>; result: { ok: true } };
   remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };

@@ -123,6 +123,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       setImmediate(() => void shutdown('asked to stop'));
       return { ok: true };
     },
+    ...(memory.browseHandlers() as unknown as Record<keyof ReturnType<Memory['browseHandlers']>, Handler>),
   };
 
   const send = (conn: Connection, msg: object): void => {

@@ -1,0 +1,158 @@
+/**
+ * Browsing the memory page by page, for the extension's tree views: entity types, entities of a
+ * type, the facts of an entity (ended ones included, current first), sessions, the episodes of a
+ * session, and episodes by id. Every list is bounded (offset/limit) and says its total, so a view
+ * over 10k entities or 100k episodes only ever asks for what is on screen.
+ *
+ * Pure functions over the Graph: Memory.browseHandlers() gives them to the service as methods
+ * (`BrowseMethods` is part of the service protocol's `Methods`).
+ */
+import { invalid, notFound } from './errors.js';
+import { all, scalar, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
+
+export interface SessionSummary {
+  /** null: episodes stored without a session. */
+  session: string | null;
+  episodes: number;
+  first: string;
+  last: string;
+}
+
+export interface BrowseMethods {
+  /** Entity types with how many entities each has, most populous first. */
+  'browse.types': { params: Record<string, never>; result: { types: { type: string; entities: number }[] } };
+  /** Entities (of one type, or all), by name. */
+  'browse.entities': {
+    params: { type?: string; offset?: number; limit?: number };
+    result: { total: number; entities: EntityView[] };
+  };
+  /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
+  'browse.facts': {
+    params: { entity: string; offset?: number; limit?: number };
+    result: { total: number; facts: FactView[] };
+  };
+  /** Sessions, most recent first. */
+  'browse.sessions': {
+    params: { offset?: number; limit?: number };
+    result: { total: number; sessions: SessionSummary[] };
+  };
+  /** The episodes of one session (null: those without one), oldest first. */
+  'browse.sessionEpisodes': {
+    params: { session: string | null; offset?: number; limit?: number };
+    result: { total: number; episodes: EpisodeView[] };
+  };
+  /** Episodes by id, in the order asked; unknown ids are left out. */
+  'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+}
+
+export type BrowseMethod = keyof BrowseMethods;
+
+export const BROWSE_METHODS: readonly BrowseMethod[] = [
+  'browse.types',
+  'browse.entities',
+  'browse.facts',
+  'browse.sessions',
+  'browse.sessionEpisodes',
+  'browse.episodesById',
+];
+
+export const PAGE_MAX = 500;
+const PAGE_DEFAULT = 200;
+const IDS_MAX = 500;
+
+type Handlers = { [M in BrowseMethod]: (params: BrowseMethods[M]['params']) => BrowseMethods[M]['result'] };
+
+export function browseHandlers(graph: Graph): Handlers {
+  return {
+    'browse.types': () => browseTypes(graph),
+    'browse.entities': (p) => browseEntities(graph, p),
+    'browse.facts': (p) => browseFacts(graph, p),
+    'browse.sessions': (p) => browseSessions(graph, p),
+    'browse.sessionEpisodes': (p) => browseSessionEpisodes(graph, p),
+    'browse.episodesById': (p) => browseEpisodesById(graph, p),
+  };
+}
+
+export function browseTypes(graph: Graph): BrowseMethods['browse.types']['result'] {
+  const types = all(graph.db, 'SELECT type, COUNT(*) AS n FROM entities GROUP BY type ORDER BY n DESC, type').map((r) => ({
+    type: String(r.type),
+    entities: Number(r.n),
+  }));
+  return { types };
+}
+
+export function browseEntities(graph: Graph, p: BrowseMethods['browse.entities']['params']): BrowseMethods['browse.entities']['result'] {
+  const { offset, limit } = page(p);
+  const type = p?.type;
+  if (type !== undefined && typeof type !== 'string') throw invalid('"type" must be text.');
+  const where = type === undefined ? '' : 'WHERE type = ?';
+  const args = type === undefined ? [] : [type];
+  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM entities ${where}`, args));
+  const ids = all(graph.db, `SELECT id FROM entities ${where} ORDER BY key LIMIT ? OFFSET ?`, [...args, limit, offset]).map((r) => Number(r.id));
+  return { total, entities: ids.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
+}
+
+export function browseFacts(graph: Graph, p: BrowseMethods['browse.facts']['params']): BrowseMethods['browse.facts']['result'] {
+  const { offset, limit } = page(p);
+  if (typeof p?.entity !== 'string' || !p.entity.trim()) throw invalid('Give the entity whose facts to list.');
+  const id = graph.entityIdOf(p.entity);
+  if (id === undefined) throw notFound(`No entity named "${p.entity}".`, 'It may have been forgotten; refresh the view.');
+  const total = Number(scalar(graph.db, 'SELECT COUNT(*) FROM relationships WHERE subject_id = ? OR object_id = ?', [id, id]));
+  const rows = all(
+    graph.db,
+    `SELECT id FROM relationships WHERE subject_id = ? OR object_id = ?
+      ORDER BY (valid_to IS NOT NULL), predicate, rowid LIMIT ? OFFSET ?`,
+    [id, id, limit, offset],
+  );
+  const now = Date.now();
+  return { total, facts: rows.map((r) => graph.factById(String(r.id), now)).filter((f): f is FactView => f !== undefined) };
+}
+
+export function browseSessions(graph: Graph, p: BrowseMethods['browse.sessions']['params']): BrowseMethods['browse.sessions']['result'] {
+  const { offset, limit } = page(p);
+  const total = Number(scalar(graph.db, 'SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes'));
+  const sessions = all(
+    graph.db,
+    `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms FROM episodes
+      GROUP BY session ORDER BY MAX(time_ms) DESC, session LIMIT ? OFFSET ?`,
+    [limit, offset],
+  ).map((r) => ({
+    session: r.session === null || r.session === undefined ? null : String(r.session),
+    episodes: Number(r.n),
+    first: new Date(Number(r.first_ms)).toISOString(),
+    last: new Date(Number(r.last_ms)).toISOString(),
+  }));
+  return { total, sessions };
+}
+
+export function browseSessionEpisodes(
+  graph: Graph,
+  p: BrowseMethods['browse.sessionEpisodes']['params'],
+): BrowseMethods['browse.sessionEpisodes']['result'] {
+  const { offset, limit } = page(p);
+  const session = p?.session ?? null;
+  if (session !== null && typeof session !== 'string') throw invalid('"session" must be text or null.');
+  const where = session === null ? 'session IS NULL' : 'session = ?';
+  const args = session === null ? [] : [session];
+  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM episodes WHERE ${where}`, args));
+  const rows = all(graph.db, `SELECT * FROM episodes WHERE ${where} ORDER BY time_ms, rowid LIMIT ? OFFSET ?`, [...args, limit, offset]);
+  return { total, episodes: rows.map((r) => graph.episodeView(r)) };
+}
+
+export function browseEpisodesById(graph: Graph, p: BrowseMethods['browse.episodesById']['params']): EpisodeView[] {
+  const ids = p?.ids;
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid('"ids" must be a list of episode ids.');
+  if (ids.length > IDS_MAX) throw invalid(`Ask for at most ${IDS_MAX} episodes at once.`);
+  if (ids.length === 0) return [];
+  const rows = all(graph.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return ids.filter((id) => byId.has(id)).map((id) => graph.episodeView(byId.get(id)!));
+}
+
+function page(p: { offset?: number; limit?: number } | undefined): { offset: number; limit: number } {
+  const offset = p?.offset ?? 0;
+  const limit = p?.limit ?? PAGE_DEFAULT;
+  if (!Number.isInteger(offset) || offset < 0) throw invalid(`"offset" must be a whole number >= 0, got ${String(offset)}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw invalid(`"limit" must be a whole number from 1 to ${PAGE_MAX}, got ${String(limit)}.`);
+  return { offset, limit };
+}

@@ -1,0 +1,126 @@
+/**
+ * The `recall.*` settings, and the part of them the memory service reads from
+ * `<memory>/config.json` (so every client of one memory, CLI and MCP included, uses the same
+ * numbers). The settings win for keys a person set; keys never set leave config.json alone.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { resolveMemoryFolder } from '../service/paths.js';
+import { SETTINGS, SETTINGS_SECTION } from './ids.js';
+
+export const SECTION = SETTINGS_SECTION;
+
+export interface ProvenanceWeights {
+  external: number;
+  user: number;
+  agent: number;
+}
+
+export interface Settings {
+  /** Absolute memory folder (setting, else $RECALL_HOME, else ~/.recall). */
+  memory: string;
+  halfLifeDays: number;
+  provenanceWeights: ProvenanceWeights;
+  http: { enabled: boolean; port: number };
+  embeddings: { enabled: boolean; modelPath: string };
+}
+
+export const DEFAULT_WEIGHTS: ProvenanceWeights = { external: 1.0, user: 0.8, agent: 0.05 };
+
+export const KEYS = SETTINGS;
+
+/** Settings that go into config.json. */
+const SERVICE_KEYS = [KEYS.halfLifeDays, KEYS.provenanceWeights, KEYS.embeddingsEnabled, KEYS.embeddingsModelPath];
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const weights = { ...DEFAULT_WEIGHTS, ...(c.get<Partial<ProvenanceWeights>>(KEYS.provenanceWeights) ?? {}) };
+  return {
+    memory: memoryFolder(c.get<string>(KEYS.memoryFolder) ?? ''),
+    halfLifeDays: c.get<number>(KEYS.halfLifeDays) ?? 90,
+    provenanceWeights: weights,
+    http: { enabled: c.get<boolean>(KEYS.httpEnabled) ?? false, port: c.get<number>(KEYS.httpPort) ?? 8788 },
+    embeddings: { enabled: c.get<boolean>(KEYS.embeddingsEnabled) ?? false, modelPath: c.get<string>(KEYS.embeddingsModelPath) ?? '' },
+  };
+}
+
+/** `${workspaceFolder}` and `~` expand; empty means $RECALL_HOME, else ~/.recall. */
+function memoryFolder(setting: string): string {
+  const trimmed = setting.trim();
+  if (!trimmed) return resolveMemoryFolder();
+  const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const expanded = trimmed.replace(/\$\{workspaceFolder\}/g, ws ?? '');
+  if (!path.isAbsolute(expanded) && !expanded.startsWith('~') && ws) return resolveMemoryFolder(path.join(ws, expanded));
+  return resolveMemoryFolder(expanded);
+}
+
+export function affects(e: vscode.ConfigurationChangeEvent, ...keys: string[]): boolean {
+  return keys.some((k) => e.affectsConfiguration(`${SECTION}.${k}`));
+}
+
+export function affectsServiceConfig(e: vscode.ConfigurationChangeEvent): boolean {
+  return affects(e, ...SERVICE_KEYS);
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * What config.json should say for the settings. `explicitOnly`: only keys a person set somewhere
+ * (at activation, so an untouched VS Code never overrides a config.json edited by hand); after a
+ * settings change every key is written, so resetting a setting resets the service too.
+ */
+export function desiredServiceConfig(s: Settings, explicitOnly: boolean): Json {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const isSet = (key: string): boolean => {
+    if (!explicitOnly) return true;
+    const i = c.inspect(key);
+    return i !== undefined && [i.globalValue, i.workspaceValue, i.workspaceFolderValue].some((v) => v !== undefined);
+  };
+  const confidence: Json = {};
+  if (isSet(KEYS.halfLifeDays)) confidence.halfLifeDays = s.halfLifeDays;
+  if (isSet(KEYS.provenanceWeights)) confidence.provenanceWeights = { ...s.provenanceWeights };
+  const embeddings: Json = {};
+  if (isSet(KEYS.embeddingsEnabled)) embeddings.enabled = s.embeddings.enabled;
+  if (isSet(KEYS.embeddingsModelPath)) embeddings.modelPath = s.embeddings.modelPath;
+  const out: Json = {};
+  if (Object.keys(confidence).length) out.confidence = confidence;
+  if (Object.keys(embeddings).length) out.embeddings = embeddings;
+  return out;
+}
+
+export const configJsonPath = (memory: string): string => path.join(memory, 'config.json');
+
+/**
+ * Merges the desired values into config.json (keeping every other key) and writes it atomically
+ * when anything differs. Returns whether it changed, i.e. whether the service must restart.
+ */
+export function syncServiceConfig(memory: string, desired: Json): boolean {
+  const file = configJsonPath(memory);
+  let current: Json = {};
+  if (fs.existsSync(file)) {
+    try {
+      current = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
+    } catch (err) {
+      throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or delete it, then change the setting again.`);
+    }
+  }
+  const merged = deepMerge(current, desired);
+  if (JSON.stringify(merged) === JSON.stringify(current)) return false;
+  fs.mkdirSync(memory, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(merged, null, 2) + '\n', { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return true;
+}
+
+function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(v) && isObject(b) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,197 @@
+/**
+ * The Entities view: entity types → entities → their relationships (predicate, other entity,
+ * effective confidence, provenance; ended ones dimmed by decorations.ts) → evidence episodes.
+ * Children are fetched when a node is expanded, a page at a time.
+ */
+import * as vscode from 'vscode';
+import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { Ctx } from './ctx.js';
+import { COMMANDS, VIEWS } from './ids.js';
+import { moreItem, Pager, withMore, type MoreNode } from './paging.js';
+import * as present from './present.js';
+
+export interface TypeNode {
+  kind: 'type';
+  key: string;
+  type: string;
+  count: number;
+  expand: boolean;
+}
+export interface EntityNode {
+  kind: 'entity';
+  key: string;
+  entity: EntityView;
+  parent: TypeNode;
+}
+export interface FactNode {
+  kind: 'fact';
+  key: string;
+  fact: FactView;
+  from: string;
+  parent: EntityNode;
+}
+export interface EvidenceNode {
+  kind: 'evidence';
+  key: string;
+  episode: EpisodeView;
+  parent: FactNode;
+}
+interface MessageNode {
+  kind: 'message';
+  key: string;
+  text: string;
+  parent?: Node;
+}
+export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode;
+
+export class EntitiesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  readonly view: vscode.TreeView<Node>;
+  private readonly pager = new Pager();
+
+  constructor(private readonly ctx: Ctx) {
+    this.view = vscode.window.createTreeView(VIEWS.entities, { treeDataProvider: this, showCollapseAll: true });
+  }
+
+  refresh(): void {
+    this.pager.clear();
+    this.emitter.fire(undefined);
+  }
+
+  reset(): void {
+    this.pager.reset();
+    this.emitter.fire(undefined);
+  }
+
+  private more(list: string, parent: Node | undefined): () => void {
+    return () => {
+      this.pager.more(list);
+      this.emitter.fire(parent);
+    };
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    this.emitter.dispose();
+  }
+
+  getParent(node: Node): Node | undefined {
+    return 'parent' in node ? node.parent : undefined;
+  }
+
+  /** A node for an entity found elsewhere (search), so the view can reveal it. */
+  entityNode(entity: EntityView): EntityNode {
+    return { kind: 'entity', key: `e/${entity.name.toLowerCase()}`, entity, parent: typeNode(entity.type, 0, false) };
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    try {
+      if (!node) return await this.roots();
+      switch (node.kind) {
+        case 'type':
+          return await this.entitiesOf(node);
+        case 'entity':
+          return await this.factsOf(node);
+        case 'fact':
+          return await this.evidenceOf(node);
+        default:
+          return [];
+      }
+    } catch (err) {
+      this.ctx.log.error(`Entities view: ${(err as Error).message}`);
+      if (!node) return []; // the welcome view explains (state "error")
+      return [{ kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node }];
+    }
+  }
+
+  private async roots(): Promise<Node[]> {
+    const types = await this.ctx.source.types();
+    const total = types.reduce((n, t) => n + t.entities, 0);
+    this.view.description = total ? `${total} entit${total === 1 ? 'y' : 'ies'}` : undefined;
+    return types.map((t) => typeNode(t.type, t.entities, types.length <= 3));
+  }
+
+  private async entitiesOf(node: TypeNode): Promise<Node[]> {
+    const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.entities(node.type, o, l));
+    const out: Node[] = items.map((entity) => ({ kind: 'entity', key: `e/${entity.name.toLowerCase()}`, entity, parent: node }));
+    return withMore(out, total, node.key, node, this.more(node.key, node));
+  }
+
+  private async factsOf(node: EntityNode): Promise<Node[]> {
+    const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.facts(node.entity.name, o, l));
+    if (total === 0) return [{ kind: 'message', key: `${node.key}/none`, text: 'No relationships yet', parent: node }];
+    const out: Node[] = items.map((fact) => ({ kind: 'fact', key: `${node.key}/f/${fact.id}`, fact, from: node.entity.name, parent: node }));
+    return withMore(out, total, node.key, node, this.more(node.key, node));
+  }
+
+  private async evidenceOf(node: FactNode): Promise<Node[]> {
+    const ids = node.fact.evidence.slice(0, 500);
+    const episodes = await this.ctx.source.episodesById(ids);
+    const out: Node[] = episodes.map((episode) => ({ kind: 'evidence', key: `${node.key}/ep/${episode.id}`, episode, parent: node }));
+    if (node.fact.evidence.length > ids.length) {
+      out.push({ kind: 'message', key: `${node.key}/cut`, text: `… ${node.fact.evidence.length - ids.length} more evidence episodes`, parent: node });
+    }
+    return out;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    const None = vscode.TreeItemCollapsibleState.None;
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    switch (node.kind) {
+      case 'type': {
+        const item = new vscode.TreeItem(node.type, node.expand ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
+        item.id = node.key;
+        item.description = String(node.count);
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.contextValue = 'entityType';
+        return item;
+      }
+      case 'entity': {
+        const item = new vscode.TreeItem(node.entity.name, Collapsed);
+        item.id = node.key;
+        item.description = present.entityDescription(node.entity);
+        item.tooltip = present.entityTooltip(node.entity);
+        item.iconPath = new vscode.ThemeIcon('symbol-class');
+        item.contextValue = 'entity';
+        return item;
+      }
+      case 'fact': {
+        const f = node.fact;
+        const item = new vscode.TreeItem(present.factLabel(f, node.from), f.evidence.length ? Collapsed : None);
+        item.id = node.key;
+        item.description = present.factDescription(f);
+        item.tooltip = present.factTooltip(f);
+        item.resourceUri = present.factUri(f, node.key);
+        const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
+        item.iconPath = new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');
+        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}`;
+        item.accessibilityInformation = { label: `${present.factTriple(f)}, ${present.factDescription(f)}` };
+        return item;
+      }
+      case 'evidence':
+        return episodeItem(node.key, node.episode);
+      case 'more':
+        return moreItem(node);
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, None);
+        item.id = node.key;
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+    }
+  }
+}
+
+const typeNode = (type: string, count: number, expand: boolean): TypeNode => ({ kind: 'type', key: `t/${type}`, type, count, expand });
+
+export function episodeItem(key: string, e: EpisodeView): vscode.TreeItem {
+  const item = new vscode.TreeItem(present.episodeLabel(e), vscode.TreeItemCollapsibleState.None);
+  item.id = key;
+  item.description = present.episodeDescription(e);
+  item.tooltip = present.episodeTooltip(e);
+  item.iconPath = new vscode.ThemeIcon(e.role && /assistant|agent|model/i.test(e.role) ? 'hubot' : 'comment');
+  item.contextValue = 'episode';
+  item.command = { command: COMMANDS.openEpisode, title: 'Open Episode', arguments: [e.id] };
+  return item;
+}

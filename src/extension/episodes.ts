@@ -1,0 +1,118 @@
+/**
+ * The Episodes view: sessions, most recent first (with their dates), then the session's
+ * episodes in order. Opening one shows it read-only with its citation (episodeDocument.ts).
+ */
+import * as vscode from 'vscode';
+import type { EpisodeView } from '../core/graph.js';
+import type { Ctx } from './ctx.js';
+import { episodeItem } from './entities.js';
+import { VIEWS } from './ids.js';
+import { moreItem, Pager, withMore, type MoreNode } from './paging.js';
+import { day } from './present.js';
+import type { SessionSummary } from './source.js';
+
+interface SessionNode {
+  kind: 'session';
+  key: string;
+  session: SessionSummary;
+}
+interface EpisodeNode {
+  kind: 'episode';
+  key: string;
+  episode: EpisodeView;
+  parent: SessionNode;
+}
+interface MessageNode {
+  kind: 'message';
+  key: string;
+  text: string;
+  parent?: Node;
+}
+type Node = SessionNode | EpisodeNode | MoreNode<Node> | MessageNode;
+
+const ROOT = 'sessions';
+
+export class EpisodesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  readonly view: vscode.TreeView<Node>;
+  private readonly pager = new Pager();
+
+  constructor(private readonly ctx: Ctx) {
+    this.view = vscode.window.createTreeView(VIEWS.episodes, { treeDataProvider: this, showCollapseAll: true });
+  }
+
+  refresh(): void {
+    this.pager.clear();
+    this.emitter.fire(undefined);
+  }
+
+  reset(): void {
+    this.pager.reset();
+    this.emitter.fire(undefined);
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    this.emitter.dispose();
+  }
+
+  getParent(node: Node): Node | undefined {
+    return 'parent' in node ? node.parent : undefined;
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    try {
+      if (!node) {
+        const { items, total } = await this.pager.list(ROOT, (o, l) => this.ctx.source.sessions(o, l));
+        this.view.description = total ? `${total} session${total === 1 ? '' : 's'}` : undefined;
+        const sessions: Node[] = items.map((session) => ({ kind: 'session', key: sessionKey(session.session), session }));
+        return withMore(sessions, total, ROOT, undefined, this.more(ROOT, undefined));
+      }
+      if (node.kind !== 'session') return [];
+      const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.sessionEpisodes(node.session.session, o, l));
+      const episodes: Node[] = items.map((episode) => ({ kind: 'episode', key: `${node.key}/${episode.id}`, episode, parent: node }));
+      return withMore(episodes, total, node.key, node, this.more(node.key, node));
+    } catch (err) {
+      this.ctx.log.error(`Episodes view: ${(err as Error).message}`);
+      if (!node) return [];
+      return [{ kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node }];
+    }
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'session': {
+        const s = node.session;
+        const item = new vscode.TreeItem(s.session ?? '(no session)', vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = node.key;
+        const dates = day(s.first) === day(s.last) ? day(s.last) : `${day(s.first)} – ${day(s.last)}`;
+        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}`;
+        item.tooltip = `Session ${s.session ?? '(none)'}: ${s.episodes} episode(s), ${s.first.slice(0, 16).replace('T', ' ')} to ${s.last.slice(0, 16).replace('T', ' ')}`;
+        item.accessibilityInformation = { label: `Session ${s.session ?? '(none)'}, ${item.description}` };
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'session';
+        return item;
+      }
+      case 'episode':
+        return episodeItem(node.key, node.episode);
+      case 'more':
+        return moreItem(node);
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = node.key;
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+    }
+  }
+
+  private more(list: string, parent: Node | undefined): () => void {
+    return () => {
+      this.pager.more(list);
+      this.emitter.fire(parent);
+    };
+  }
+}
+
+const sessionKey = (session: string | null): string => (session === null ? 's0' : `s/${session}`);

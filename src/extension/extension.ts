@@ -1,0 +1,96 @@
+/**
+ * Activation: build the context, register every part, wire the events between them. Nothing
+ * heavy happens here: no memory is opened in the extension host (the service does that), and
+ * the service is only started when a view, a command or a tool first needs it.
+ */
+import * as vscode from 'vscode';
+import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION, syncServiceConfig } from './config.js';
+import { registerCommands } from './commands.js';
+import { Ctx } from './ctx.js';
+import { registerFactDecorations } from './decorations.js';
+import { EntitiesTree } from './entities.js';
+import { EpisodeDocuments } from './episodeDocument.js';
+import { EpisodesTree } from './episodes.js';
+import { HttpTransport } from './http.js';
+import { registerLmTools } from './lmTools.js';
+import { registerMcpProvider } from './mcpProvider.js';
+import { StatusBar } from './statusBar.js';
+
+let current: Ctx | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const started = Date.now();
+  const ctx = new Ctx(context);
+  current = ctx;
+  context.subscriptions.push({ dispose: () => deactivate() });
+  ctx.log.info(`Recall ${String(context.extension.packageJSON?.version)} activating; memory ${ctx.memory}`);
+
+  registerMcpProvider(ctx);
+  registerLmTools(ctx);
+  const http = ctx.push(new HttpTransport(ctx));
+  const entities = ctx.push(new EntitiesTree(ctx));
+  const episodes = ctx.push(new EpisodesTree(ctx));
+  const documents = ctx.push(new EpisodeDocuments(ctx));
+  const statusBar = ctx.push(new StatusBar(ctx, http));
+  ctx.push(registerFactDecorations());
+  registerCommands(ctx, { entities, episodes, documents, statusBar, http });
+  let configTimer: NodeJS.Timeout | undefined;
+
+  ctx.push(
+    ctx.onDidChangeMemory(() => {
+      entities.refresh();
+      episodes.refresh();
+      documents.refresh();
+      void statusBar.update();
+    }),
+    ctx.human.onDidChangeState(() => void statusBar.update()),
+    ctx.onDidChangeFolder(() => {
+      entities.reset();
+      episodes.reset();
+      http.apply();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      ctx.reloadSettings();
+      if (affects(e, KEYS.httpEnabled, KEYS.httpPort)) http.apply();
+      // Several edits in a row (the settings UI, a sync) make one write and one restart.
+      if (affectsServiceConfig(e)) {
+        clearTimeout(configTimer);
+        configTimer = setTimeout(() => void applyServiceConfig(ctx, false), 400);
+      }
+      void statusBar.update();
+    }),
+    { dispose: () => clearTimeout(configTimer) },
+  );
+
+  // Settings a person set win over config.json; a change needs the service to restart.
+  await applyServiceConfig(ctx, true);
+  http.apply();
+  void ctx.connectIfRunning();
+  ctx.log.info(`activated in ${Date.now() - started} ms`);
+}
+
+async function applyServiceConfig(ctx: Ctx, explicitOnly: boolean): Promise<void> {
+  let changed: boolean;
+  try {
+    changed = syncServiceConfig(ctx.memory, desiredServiceConfig(ctx.settings, explicitOnly));
+  } catch (err) {
+    ctx.log.error((err as Error).message);
+    void vscode.window.showErrorMessage(`Recall: ${(err as Error).message}`);
+    return;
+  }
+  if (!changed) return;
+  ctx.log.info(`settings written to ${ctx.memory}/config.json`);
+  const { isServiceRunning } = await import('../service/control.js');
+  if ((await isServiceRunning(ctx.memory)) === undefined) return; // the next start reads it
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Recall: applying settings (restarting the memory service)…' },
+    () => ctx.restartService('settings changed'),
+  ).then(undefined, (err: Error) => ctx.log.error(`restart after a settings change failed: ${err.message}`));
+}
+
+export function deactivate(): void {
+  const ctx = current;
+  current = undefined;
+  ctx?.dispose();
+}

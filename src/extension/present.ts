@@ -1,0 +1,104 @@
+/**
+ * How memory objects read in the UI: labels, descriptions, tooltips and the read-only episode
+ * document. Shared by the trees, the search quick pick and the commands.
+ */
+import * as vscode from 'vscode';
+import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import { citation } from '../tools/render.js';
+import { EPISODE_SCHEME, FACT_SCHEME } from './ids.js';
+
+export const pct = (x: number): string => `${Math.round(x * 100)}%`;
+export const day = (iso: string): string => iso.slice(0, 10);
+export const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
+
+export function oneLine(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** "uses → sql.js" seen from the subject, "uses ← Recall" seen from the object. */
+export function factLabel(f: FactView, from?: string): string {
+  if (from !== undefined && f.object.toLowerCase() === from.toLowerCase() && f.subject.toLowerCase() !== from.toLowerCase()) {
+    return `${f.predicate} ← ${f.subject}`;
+  }
+  return from === undefined ? `${f.subject} ${f.predicate} → ${f.object}` : `${f.predicate} → ${f.object}`;
+}
+
+export const factTriple = (f: FactView): string => `${f.subject} ${f.predicate} ${f.object}`;
+
+/** Effective confidence and provenance; for an ended fact, why and since when. */
+export function factDescription(f: FactView): string {
+  const parts = [pct(f.effective_confidence), f.authority, f.prior];
+  if (f.pinned) parts.unshift('confirmed');
+  if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
+  return parts.join(' · ');
+}
+
+export function factTooltip(f: FactView): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${esc(f.subject)}** *${esc(f.predicate)}* **${esc(f.object)}**  \n`);
+  md.appendMarkdown(`\`${f.id}\` · ${f.status}${f.pinned ? ', confirmed by a person' : ''}  \n`);
+  md.appendMarkdown(`Effective confidence ${pct(f.effective_confidence)} (confidence ${pct(f.confidence)} before decay)  \n`);
+  md.appendMarkdown(`Established ${f.prior}, asserted by ${f.authority}, valid from ${minute(f.valid_from)}`);
+  if (f.valid_to) md.appendMarkdown(` to ${minute(f.valid_to)}`);
+  if (f.ended_reason) md.appendMarkdown(`  \nReason: ${esc(f.ended_reason)}`);
+  md.appendMarkdown(`  \nEvidence: ${f.evidence.length ? f.evidence.map((e) => `\`${e}\``).join(', ') : 'none'}`);
+  return md;
+}
+
+/** Lets a FileDecorationProvider dim ended facts and badge confirmed ones. */
+export function factUri(f: FactView, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: FACT_SCHEME, path: `/${path}/${f.id}`, query: `status=${f.status}&pinned=${f.pinned ? 1 : 0}` });
+}
+
+export function entityDescription(e: EntityView): string {
+  return `${e.relationships} fact${e.relationships === 1 ? '' : 's'} · ${e.episodes} episode${e.episodes === 1 ? '' : 's'}`;
+}
+
+export function entityTooltip(e: EntityView): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${esc(e.name)}** · ${esc(e.type)}`);
+  if (e.aliases.length) md.appendMarkdown(`  \nAlso known as ${e.aliases.map(esc).join(', ')}`);
+  if (e.summary) md.appendMarkdown(`  \n${esc(e.summary)}`);
+  md.appendMarkdown(`  \n${entityDescription(e)}`);
+  return md;
+}
+
+export function episodeLabel(e: EpisodeView): string {
+  return oneLine(e.speaker ? `${e.speaker}: ${e.text}` : e.text, 90);
+}
+
+export function episodeDescription(e: EpisodeView): string {
+  return `${e.id} · ${minute(e.time)}`;
+}
+
+export function episodeTooltip(e: EpisodeView): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`${esc(citation(e))}\n\n`);
+  md.appendText(oneLine(e.text, 600));
+  if (e.entities.length) md.appendMarkdown(`\n\nMentions: ${e.entities.map(esc).join(', ')}`);
+  return md;
+}
+
+export const episodeUri = (id: string): vscode.Uri => vscode.Uri.from({ scheme: EPISODE_SCHEME, path: `/${id}.md` });
+
+export function episodeIdOf(uri: vscode.Uri): string {
+  return uri.path.replace(/^\//, '').replace(/\.md$/, '');
+}
+
+/** The read-only document an episode opens as: its citation, its coordinates, the entities it mentions, its text. */
+export function episodeDocument(e: EpisodeView): string {
+  const rows: [string, string | null][] = [
+    ['Time', minute(e.time)],
+    ['Session', e.session],
+    ['Source', e.ref ? `${e.source ?? ''}#${e.ref}` : e.source],
+    ['Speaker', e.speaker],
+    ['Role', e.role],
+    ['Authority', e.authority],
+    ['Mentions', e.entities.length ? e.entities.join(', ') : '(no entities)'],
+  ];
+  const lines = rows.filter(([, v]) => v).map(([k, v]) => `${`${k}:`.padEnd(11)}${v}`);
+  return `# Episode ${e.id}\n\nCite as: ${citation(e)}\n\n${lines.join('\n')}\n\n---\n\n${e.text}\n`;
+}
+
+const esc = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');

@@ -1,0 +1,47 @@
+/**
+ * What the tree views read, page by page: the service's `browse.*` methods (src/core/browse.ts).
+ * Every list is bounded and says its total, so a view over 10k entities asks only for what is
+ * on screen.
+ */
+import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { SessionSummary } from '../core/browse.js';
+import type { Connection } from './connection.js';
+
+export type { SessionSummary };
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+export class MemorySource {
+  constructor(private readonly connection: Connection) {}
+
+  async types(): Promise<{ type: string; entities: number }[]> {
+    return (await this.connection.call('browse.types', {})).types;
+  }
+
+  async entities(type: string | undefined, offset: number, limit: number): Promise<Page<EntityView>> {
+    const r = await this.connection.call('browse.entities', { type, offset, limit });
+    return { total: r.total, items: r.entities };
+  }
+
+  async facts(entity: string, offset: number, limit: number): Promise<Page<FactView>> {
+    const r = await this.connection.call('browse.facts', { entity, offset, limit });
+    return { total: r.total, items: r.facts };
+  }
+
+  async sessions(offset: number, limit: number): Promise<Page<SessionSummary>> {
+    const r = await this.connection.call('browse.sessions', { offset, limit });
+    return { total: r.total, items: r.sessions };
+  }
+
+  async sessionEpisodes(session: string | null, offset: number, limit: number): Promise<Page<EpisodeView>> {
+    const r = await this.connection.call('browse.sessionEpisodes', { session, offset, limit });
+    return { total: r.total, items: r.episodes };
+  }
+
+  async episodesById(ids: string[]): Promise<EpisodeView[]> {
+    return ids.length === 0 ? [] : this.connection.call('browse.episodesById', { ids });
+  }
+}

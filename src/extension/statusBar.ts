@@ -1,0 +1,99 @@
+/**
+ * The status-bar item: how big the memory is and whether its service runs. It only asks a
+ * service it is already connected to; it never starts one by itself.
+ */
+import * as vscode from 'vscode';
+import type { ServiceStatus } from '../service/protocol.js';
+import type { Ctx } from './ctx.js';
+import type { HttpTransport } from './http.js';
+import { COMMANDS, CONTEXT } from './ids.js';
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(0)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('recall.status', vscode.StatusBarAlignment.Right, 100);
+  private status?: ServiceStatus;
+  private error?: string;
+  private updating = false;
+  private again = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly http: HttpTransport,
+  ) {
+    this.item.name = 'Recall';
+    this.item.command = COMMANDS.showStatus;
+    this.render();
+    this.item.show();
+  }
+
+  /** Re-reads the counts if connected; re-renders either way. */
+  async update(): Promise<void> {
+    if (this.updating) {
+      this.again = true;
+      return;
+    }
+    this.updating = true;
+    try {
+      if (this.ctx.human.connected) {
+        this.status = await this.ctx.human.call('status', {});
+        this.error = undefined;
+        void vscode.commands.executeCommand('setContext', CONTEXT.empty, this.status.episodes + this.status.entities === 0);
+      }
+    } catch (err) {
+      this.error = (err as Error).message;
+    } finally {
+      this.updating = false;
+      this.render();
+      if (this.again) {
+        this.again = false;
+        void this.update();
+      }
+    }
+  }
+
+  private render(): void {
+    const state = this.ctx.state;
+    const s = this.status;
+    const size = s ? formatBytes(s.journal_bytes + s.snapshot_bytes) : undefined;
+    if (state === 'error') {
+      this.item.text = '$(warning) Recall';
+      this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    } else if (state === 'connecting') {
+      this.item.text = '$(sync~spin) Recall';
+      this.item.backgroundColor = undefined;
+    } else if (s && state === 'connected') {
+      this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}`;
+      this.item.backgroundColor = undefined;
+    } else {
+      this.item.text = '$(database) Recall';
+      this.item.backgroundColor = undefined;
+    }
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**Recall memory** — \`${this.ctx.memory}\`\n\n`);
+    const service: Record<string, string> = {
+      idle: 'not started (it starts when the Recall view or a tool needs it)',
+      connecting: 'starting…',
+      connected: s ? `running (pid ${s.service_pid}, ${s.clients} client${s.clients === 1 ? '' : 's'})` : 'running',
+      disconnected: 'connection lost, reconnecting…',
+      error: `unreachable${this.error ? `: ${this.error}` : ''} — see the Recall log`,
+    };
+    md.appendMarkdown(`Service: ${service[state]}\n\n`);
+    if (s) {
+      md.appendMarkdown(`${s.episodes} episodes · ${s.entities} entities · ${s.current_relationships} current facts (${s.relationships} in all)\n\n`);
+      md.appendMarkdown(`Size on disk: ${size} · last write ${s.last_write ? s.last_write.slice(0, 16).replace('T', ' ') : 'never'}\n\n`);
+    }
+    if (this.http.url) md.appendMarkdown(`MCP over HTTP: ${this.http.url}\n\n`);
+    md.appendMarkdown('Click for details.');
+    this.item.tooltip = md;
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

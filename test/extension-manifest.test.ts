@@ -1,0 +1,95 @@
+/**
+ * package.json is the extension's contract with VS Code: it must say exactly what the code does.
+ * Fails when the languageModelTools differ from the catalogue (fix: npm run sync-manifest), when
+ * a declared command has no handler or a handler is not declared, when views, settings or the MCP
+ * provider id drift from src/extension/ids.ts, and when the extension bundle would pull sql.js
+ * into the extension host.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as esbuild from 'esbuild';
+import { TOOLS, inputJsonSchema } from '../src/tools/catalogue.js';
+import { COMMANDS, INTERNAL_COMMANDS, MCP_PROVIDER_ID, SETTINGS, SETTINGS_SECTION, VIEW_CONTAINER, VIEWS } from '../src/extension/ids.js';
+// @ts-expect-error: a plain ESM script without types
+import { toolContributions } from '../scripts/sync-manifest.mjs';
+
+const ROOT = path.resolve(__dirname, '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const contributes = pkg.contributes ?? {};
+
+test('languageModelTools are generated from the tool catalogue', () => {
+  const want = toolContributions({ TOOLS, inputJsonSchema });
+  assert.deepEqual(contributes.languageModelTools, want, 'package.json and src/tools/catalogue.ts disagree: run `npm run sync-manifest`');
+  for (const t of contributes.languageModelTools) {
+    assert.ok(t.name && t.toolReferenceName && t.displayName && t.modelDescription && t.userDescription, `${t.name}: a field is empty`);
+    assert.equal(t.canBeReferencedInPrompt, true);
+    assert.match(t.icon, /^\$\([a-z-]+\)$/);
+    assert.equal(t.inputSchema.type, 'object');
+  }
+});
+
+test('every declared command has a handler, and every handler is declared', () => {
+  const declared = (contributes.commands ?? []).map((c: { command: string }) => c.command).sort();
+  assert.deepEqual(declared, Object.values(COMMANDS).sort());
+  for (const c of contributes.commands) assert.equal(c.category, 'Recall', `${c.command} is in the "Recall" category`);
+  const titles = contributes.commands.map((c: { title: string }) => c.title);
+  for (const t of ['Search Memory', 'Mark Fact Wrong…', 'Confirm Fact…', 'Add a Fact…', 'Forget Entity…', 'Import Conversations…', 'Show Status', 'Open Memory Folder', 'Restart Memory Service']) {
+    assert.ok(titles.includes(t), `missing command "${t}"`);
+  }
+});
+
+test('menus name declared commands only; internal commands stay out of the palette', () => {
+  const ids = new Set(Object.values(COMMANDS) as string[]);
+  for (const [menu, items] of Object.entries(contributes.menus ?? {})) {
+    for (const item of items as { command: string }[]) assert.ok(ids.has(item.command), `${menu} names unknown command ${item.command}`);
+  }
+  const hidden = (contributes.menus.commandPalette ?? []).filter((m: { when?: string }) => m.when === 'false').map((m: { command: string }) => m.command);
+  assert.deepEqual(hidden.sort(), [...INTERNAL_COMMANDS].sort());
+  const onFacts = contributes.menus['view/item/context'].filter((m: { when: string }) => m.when.includes('viewItem =~ /^fact'));
+  assert.ok(onFacts.some((m: { command: string }) => m.command === COMMANDS.markWrong), 'Mark Fact Wrong is on fact items');
+});
+
+test('the activity-bar container, its two views and their welcome content match the code', () => {
+  const container = contributes.viewsContainers.activitybar.find((c: { id: string }) => c.id === VIEW_CONTAINER);
+  assert.ok(container, 'an activity-bar container "recall"');
+  assert.equal(container.title, 'Recall');
+  assert.ok(fs.existsSync(path.join(ROOT, container.icon)), `${container.icon} exists`);
+  assert.deepEqual(contributes.views[VIEW_CONTAINER].map((v: { id: string }) => v.id), Object.values(VIEWS));
+  for (const view of Object.values(VIEWS)) {
+    assert.ok(contributes.viewsWelcome.some((w: { view: string; contents: string }) => w.view === view && /\(command:recall\./.test(w.contents)), `${view} has a welcome with actions`);
+  }
+});
+
+test('settings declared are the ones the code reads', () => {
+  const declared = Object.keys(contributes.configuration.properties).sort();
+  assert.deepEqual(declared, Object.values(SETTINGS).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+});
+
+test('the MCP server definition provider id, entry point, icon and packaging', () => {
+  assert.deepEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_PROVIDER_ID]);
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.ok(fs.existsSync(path.join(ROOT, pkg.icon)) && pkg.icon.endsWith('.png'), 'a PNG marketplace icon');
+  assert.match(pkg.engines.vscode, /^\^1\.101\./, 'engines.vscode stays at ^1.101 (MCP provider and LM tools are stable there)');
+  const ignore = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/service.js', 'dist/sql-wasm.wasm']) assert.ok(ignore.includes(`!${f}`), `.vscodeignore keeps ${f}`);
+  assert.ok(pkg.scripts.package.includes('--no-dependencies'), 'the VSIX carries bundles, not node_modules');
+});
+
+test('the extension bundle never loads sql.js or the store into the extension host', async () => {
+  const result = await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src/extension/extension.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    outfile: path.join(ROOT, 'dist/extension.js'),
+  });
+  const inputs = Object.keys(result.metafile!.inputs);
+  const heavy = inputs.filter((f) => /node_modules\/sql\.js|src\/core\/(sqlite|memory|graph|search|retrieval|journal)\.ts/.test(f));
+  assert.deepEqual(heavy, [], 'the extension host must not bundle these (the service does the work)');
+});
