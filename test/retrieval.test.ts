@@ -12,7 +12,8 @@ import { resolveConfig } from '../src/core/config.js';
 import type { EpisodeRecord } from '../src/core/events.js';
 import { all, Graph } from '../src/core/graph.js';
 import { isLocomo, parseLocomo, parseLocomoDate } from '../src/core/ingest/locomo.js';
-import { bm25, bm25Episodes, registerRanking, RETRIEVAL, unindexEpisode, weightsHandle } from '../src/core/search.js';
+import { analyseQuery, rankEpisodes } from '../src/core/retrieval.js';
+import { bm25, bm25Episodes, registerRanking, unindexEpisode, weightsHandle } from '../src/core/search.js';
 import { loadSqlJs } from '../src/core/sqlite.js';
 import { dateMentions, ftsOr, queryTerms } from '../src/core/text.js';
 
@@ -92,7 +93,7 @@ test('date mentions: day, month and year, most precise first', () => {
   assert.deepEqual(dateMentions('last week, at 10:30'), []);
 });
 
-test('index: a turn is found by the words of its neighbours, and a removed turn leaves no trace in them', async () => {
+test('a reply is found through the turn it answers, and a removed turn leaves no trace', async () => {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
   try {
@@ -107,51 +108,18 @@ test('index: a turn is found by the words of its neighbours, and a removed turn 
       text,
       speaker: i % 2 ? 'Bea' : 'Al',
       session: 's1',
-      time: '2024-01-01T00:00:00.000Z',
+      time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
     }));
     graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
-    // The answer turn (2) holds neither "weekend" nor "go": its question does.
-    assert.ok(bm25Episodes(db, [{ term: 'weekend', weight: 1 }], 10).some((h) => h.rowid === 2));
-    // Turn 3 was added after turn 2: turn 2's context was refreshed to include it.
-    assert.ok(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10).some((h) => h.rowid === 2));
+    const q = (text: string) => rankEpisodes(db, analyseQuery(db, text), 10).map((h) => h.rowid);
+    // The answer turn (2) holds neither "weekend" nor "go": its question (1) does, and lends it score.
+    assert.deepEqual(q('where did they go last weekend').slice(0, 2), [1, 2]);
+    // Only the keyword index holds the text's words; the speaker column matches names.
+    assert.deepEqual(bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10).map((h) => h.rowid).sort(), [2, 4]);
     unindexEpisode(db, 3);
     db.run('DELETE FROM episodes WHERE rowid = 3');
     assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10), []);
-  } finally {
-    db.close();
-  }
-});
-
-test('index: every context is its turns\' neighbours, whatever the order turns arrive and leave in', async () => {
-  const SQL = await loadSqlJs();
-  const db = new SQL.Database();
-  try {
-    Graph.createSchema(db);
-    const graph = new Graph(db, resolveConfig());
-    // 12 turns of one session arriving out of time order, then 4 of them removed.
-    const order = [3, 0, 7, 1, 11, 5, 2, 9, 4, 10, 6, 8];
-    order.forEach((k, i) =>
-      graph.apply({
-        type: 'episodes.add',
-        episodes: [{ id: `ep_${i + 1}`, hash: `h${k}`, authority: 'user', text: `turn${k}`, speaker: 'S', session: 's', time: new Date(Date.UTC(2024, 0, 1, 0, k)).toISOString() }],
-        seq: i + 1,
-        at: '2024-01-01T00:00:00.000Z',
-        by: { authority: 'user' },
-      }),
-    );
-    const rowidOf = (k: number): number => order.indexOf(k) + 1;
-    for (const k of [5, 0, 6, 11]) {
-      unindexEpisode(db, rowidOf(k));
-      db.run('DELETE FROM episodes WHERE rowid = ?', [rowidOf(k)]);
-    }
-    const left = [1, 2, 3, 4, 7, 8, 9, 10];
-    const { before, after, speaker } = RETRIEVAL.index;
-    for (const [i, k] of left.entries()) {
-      const near = [...left.slice(Math.max(0, i - before), i), ...left.slice(i + 1, i + 1 + after)].map((j) => `turn${j}`);
-      const row = all(db, 'SELECT context FROM episodes_fts WHERE docid = ?', [rowidOf(k)])[0];
-      assert.equal(row?.context, [...(speaker ? ['S'] : []), ...near].join('\n'), `context of turn${k}`);
-    }
-    assert.equal(Number(all(db, 'SELECT count(*) AS n FROM episodes_fts')[0]!.n), left.length);
+    assert.deepEqual(q('octopus'), [], 'nothing lends the removed turn\'s words to its neighbours');
   } finally {
     db.close();
   }

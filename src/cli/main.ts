@@ -9,6 +9,7 @@ import { MemoryError } from '../core/errors.js';
 import { MemoryClient } from '../service/client.js';
 import { resolveMemoryFolder, socketPath } from '../service/paths.js';
 import { isServiceRunning, stopService } from '../service/control.js';
+import type { RetrievalMode } from '../service/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from './ingest-files.js';
 import { USAGE } from './usage.js';
@@ -32,6 +33,8 @@ const OPTIONS = {
   out: { type: 'string' },
   data: { type: 'string' },
   k: { type: 'string' },
+  episodes: { type: 'string' },
+  mode: { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -87,7 +90,9 @@ async function main(argv: string[]): Promise<number> {
       return ingest(args, values, connect);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
-      const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history }));
+      const mode = values.mode as RetrievalMode | undefined;
+      if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw new UsageError('--mode is one of keyword, vector, hybrid.');
+      const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode }));
       print(r, () => render.renderQuery(r));
       return 0;
     }

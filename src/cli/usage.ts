@@ -4,7 +4,7 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
 
   remember TEXT [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
   ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
-  query TEXT [--limit N] [--history] [--json]      best evidence (facts, entities, episodes), cited
+  query TEXT [--limit N] [--history] [--mode keyword|vector|hybrid] [--json]   best evidence, cited
   search TEXT [--json]                 entities by name or description
   episodes [TEXT] [--since D] [--until D] [--session ID] [--json]
   traverse ENTITY [--depth N] [--json] an entity's neighbourhood
@@ -16,5 +16,6 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   export [--out FILE] [--history]      the whole memory as JSON
   service (start|stop|status) [--json]
   mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
-  bench locomo --data FILE [--k N] [--json]
+  bench locomo --data FILE [--k N] [--json]   retrieval quality on a LoCoMo file
+  bench scale --episodes N [--json]           speed and size on a synthetic memory of N episodes
 `;

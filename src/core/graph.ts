@@ -142,7 +142,7 @@ export class Graph {
       [rowid, ep.id, ep.text, ep.speaker ?? null, ep.role ?? null, ep.authority, ep.source ?? null, ep.session ?? null,
         ep.ref ?? null, time, Date.parse(time), ep.hash],
     );
-    indexEpisode(this.db, rowid, ep);
+    indexEpisode(this.db, rowid);
     for (const name of ep.entities ?? []) {
       const entity = this.upsertEntity(name, time);
       run(this.db, 'INSERT OR IGNORE INTO mentions(episode_rowid, entity_id) VALUES (?, ?)', [rowid, entity]);
@@ -231,7 +231,7 @@ export class Graph {
     }
     for (const id of episodes) {
       const rowid = numericId(id);
-      unindexEpisode(this.db, rowid); // also takes its words out of its neighbours' context
+      unindexEpisode(this.db, rowid);
       run(this.db, 'DELETE FROM episodes WHERE rowid = ?', [rowid]);
       run(this.db, 'DELETE FROM mentions WHERE episode_rowid = ?', [rowid]);
       run(this.db, 'DELETE FROM evidence WHERE episode_id = ?', [id]);

@@ -1,8 +1,8 @@
 /**
  * Answering a question: which episodes, entities and facts are the best evidence for it.
  *
- * Episodes: BM25 over FTS4 gives candidates (each turn is indexed with its speaker and its
- * neighbouring turns, see search.ts); they are re-ranked by what the question says besides its
+ * Episodes: BM25 over FTS4 gives candidates (each turn indexed with its speaker); each hit lends
+ * part of its score to the turns around it, and they are re-ranked by what the question says besides its
  * words — the entities it names (graph: entity -> the episodes that mention it) and the calendar
  * dates it names (episode times). Every weight is in RETRIEVAL (search.ts).
  * Facts: those of the entities the question names, then of entities matching its words.
@@ -74,7 +74,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Ret
  */
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit[] {
   const { boosts, candidates } = RETRIEVAL;
-  const hits = bm25Episodes(db, q.terms, Math.max(limit, candidates));
+  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * RETRIEVAL.spread.fetch));
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).
   const rows = all(
@@ -97,6 +97,39 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit
     .map((h) => ({ rowid: h.rowid, score: h.score * (factor.get(h.rowid) ?? 1) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
+}
+
+/**
+ * A turn is found through its neighbours too: the answer to "what did she say about the trip?"
+ * is often the reply to the turn that names the trip. Each hit lends a share of its score to the
+ * turns around it in its session.
+ */
+function spread(db: Database, hits: Hit[]): Hit[] {
+  const { before, after, weight, from } = RETRIEVAL.spread;
+  if (weight === 0 || hits.length === 0) return hits;
+  const score = new Map(hits.map((h) => [h.rowid, h.score]));
+  const lent = new Map<number, number>();
+  for (const h of hits.slice(0, from)) {
+    const t = all(db, 'SELECT session, time_ms FROM episodes WHERE rowid = ?', [h.rowid])[0];
+    if (!t || t.session === null) continue;
+    const near = [
+      ...all(
+        db,
+        `SELECT rowid FROM episodes WHERE session = ? AND (time_ms < ? OR (time_ms = ? AND rowid < ?))
+          ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
+        [t.session, t.time_ms, t.time_ms, h.rowid, before],
+      ),
+      ...all(
+        db,
+        `SELECT rowid FROM episodes WHERE session = ? AND (time_ms > ? OR (time_ms = ? AND rowid > ?))
+          ORDER BY time_ms ASC, rowid ASC LIMIT ?`,
+        [t.session, t.time_ms, t.time_ms, h.rowid, after],
+      ),
+    ];
+    for (const n of near) lent.set(Number(n.rowid), (lent.get(Number(n.rowid)) ?? 0) + weight * h.score);
+  }
+  for (const [rowid, extra] of lent) score.set(rowid, (score.get(rowid) ?? 0) + extra);
+  return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }
 
 /** Entities named in the text: exact names and aliases, on word boundaries. */

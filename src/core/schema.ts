@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,9 +74,8 @@ CREATE TABLE evidence (
 CREATE INDEX evidence_relationship ON evidence(relationship_rowid);
 CREATE INDEX evidence_episode ON evidence(episode_id);
 
--- docid = episodes.rowid. 'context' holds words that help find a turn but are not its text
--- (who spoke, the neighbouring turns).
-CREATE VIRTUAL TABLE episodes_fts USING fts4(text, context, tokenize=porter);
+-- docid = episodes.rowid; external content (the text is stored once, in episodes).
+CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes", text, speaker, tokenize=porter);
 -- docid = entities.id
 CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
 `;

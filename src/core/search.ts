@@ -6,22 +6,16 @@
  * weighs it, and how retrieval.ts re-ranks the keyword hits.
  */
 import type { Database } from './sqlite.js';
-import type { EpisodeRecord } from './events.js';
 import { all, run, scalar } from './graph.js';
 import { ftsOr, queryTerms } from './text.js';
 
 export interface RetrievalConfig {
   bm25: { k1: number; b: number };
-  /** What the FTS 'context' column of an episode holds: words that help find a turn but are not its text. */
-  index: {
-    /** The speaker's name: a question naming someone then also matches what they said. */
-    speaker: boolean;
-    /** Turns of the same session before / after it: a reply ("adoption agencies!") is found by its question. */
-    before: number;
-    after: number;
-  };
-  /** BM25 weight of each FTS column. */
-  columns: { text: number; context: number };
+  /**
+   * BM25 weight of each FTS column: the turn's text, and its speaker's name (a question naming
+   * someone then also matches what they said).
+   */
+  columns: { text: number; speaker: number };
   query: {
     /** Drop function words from the question (text.ts STOP_WORDS). */
     stopWords: boolean;
@@ -42,16 +36,22 @@ export interface RetrievalConfig {
    * scored — with all its words. A row with nothing but common words scores low anyway.
    */
   maxScoredRows: number;
+  /**
+   * A reply ("adoption agencies!") is found through the turn it answers: each of the top `from`
+   * keyword hits lends `weight` x its score to the turns up to `before` / `after` it in its
+   * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
+   */
+  spread: { before: number; after: number; weight: number; from: number; fetch: number };
 }
 
 export const RETRIEVAL: RetrievalConfig = {
   bm25: { k1: 1.2, b: 0.75 },
-  index: { speaker: true, before: 2, after: 2 },
-  columns: { text: 1, context: 0.7 },
+  columns: { text: 1, speaker: 0.5 },
   query: { stopWords: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
   candidates: 50,
   maxScoredRows: 2000,
+  spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
 };
 
 export interface Bm25Params {
@@ -136,84 +136,20 @@ export function registerRanking(db: Database, override: Partial<Pick<Bm25Params,
 
 // ---- the episode index ----------------------------------------------------------------------
 
-interface Turn {
-  rowid: number;
-  text: string;
-  speaker: string | null;
-  session: string | null;
-  time_ms: number;
-}
+// episodes_fts is an external-content table over episodes(text, speaker): the index holds no
+// copy of the text, and the content table gives the old values when a row leaves the index.
 
-function turn(db: Database, rowid: number): Turn | undefined {
-  return all(db, 'SELECT rowid, text, speaker, session, time_ms FROM episodes WHERE rowid = ?', [rowid])[0] as unknown as Turn | undefined;
-}
-
-/** Up to n turns of the same session just before (or after) a turn, nearest first, in (time, rowid) order. */
-function neighbours(db: Database, t: Turn, side: 'before' | 'after', n: number, exclude: number): Turn[] {
-  if (n <= 0 || t.session === null) return [];
-  const [cmp, dir] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
-  return all(
-    db,
-    `SELECT rowid, text, speaker, session, time_ms FROM episodes
-      WHERE session = ? AND (time_ms ${cmp} ? OR (time_ms = ? AND rowid ${cmp} ?)) AND rowid != ?
-      ORDER BY time_ms ${dir}, rowid ${dir} LIMIT ?`,
-    [t.session, t.time_ms, t.time_ms, t.rowid, exclude, n],
-  ) as unknown as Turn[];
-}
-
-/** The context column of turns[i]: its speaker and its neighbours in `turns` (a stretch of one session, in order). */
-function contextAt(turns: Turn[], i: number): string {
-  const { speaker, before, after } = RETRIEVAL.index;
-  const t = turns[i]!;
-  const near = [...turns.slice(Math.max(0, i - before), i), ...turns.slice(i + 1, i + 1 + after)];
-  return [speaker ? (t.speaker ?? '') : '', ...near.map((x) => x.text)].filter(Boolean).join('\n');
+/** Adds an episode (already in `episodes`) to the keyword index. */
+export function indexEpisode(db: Database, rowid: number): void {
+  run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, \'\') FROM episodes WHERE rowid = ?', [rowid]);
 }
 
 /**
- * Where a turn is (or was) in its session: the turns around it, far enough on each side to
- * rebuild the context of every turn whose context lists it.
- */
-function stretch(db: Database, t: Turn, exclude: number): { prev: Turn[]; next: Turn[] } {
-  const reach = RETRIEVAL.index.before + RETRIEVAL.index.after;
-  return { prev: neighbours(db, t, 'before', reach, exclude).reverse(), next: neighbours(db, t, 'after', reach, exclude) };
-}
-
-/** Rewrites the context of the turns that list a turn as a neighbour (it was added at, or removed from, `at`). */
-function refreshHolders(db: Database, turns: Turn[], at: number, removed: boolean): void {
-  const { before, after } = RETRIEVAL.index;
-  // Those up to `after` turns before it, and up to `before` turns after it.
-  const first = Math.max(0, at - after);
-  const last = Math.min(turns.length - 1, at + before - (removed ? 1 : 0));
-  for (let i = first; i <= last; i++) {
-    if (!removed && i === at) continue;
-    run(db, 'UPDATE episodes_fts SET context = ? WHERE docid = ?', [contextAt(turns, i), turns[i]!.rowid]);
-  }
-}
-
-/**
- * Adds an episode (already in `episodes`) to the keyword index: its text, and in 'context' its
- * speaker and neighbouring turns. Turns whose context now includes it are refreshed: when a
- * conversation is stored in order, that is the one or two turns before it.
- */
-export function indexEpisode(db: Database, rowid: number, _ep: EpisodeRecord): void {
-  const t = turn(db, rowid);
-  if (!t) return;
-  const { prev, next } = stretch(db, t, -1);
-  const turns = [...prev, t, ...next];
-  run(db, 'INSERT INTO episodes_fts(docid, text, context) VALUES (?, ?, ?)', [rowid, t.text, contextAt(turns, prev.length)]);
-  refreshHolders(db, turns, prev.length, false);
-}
-
-/**
- * Removes an episode from the keyword index, and its words from its neighbours' contexts (a
- * forgotten turn must not stay findable through them). Call before its episodes row is deleted.
+ * Removes an episode from the keyword index. Call before its episodes row is deleted: FTS4 reads
+ * the old values from the content table to find the index entries to drop.
  */
 export function unindexEpisode(db: Database, rowid: number): void {
   run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
-  const t = turn(db, rowid);
-  if (!t) return;
-  const { prev, next } = stretch(db, t, rowid);
-  refreshHolders(db, [...prev, ...next], prev.length, true);
 }
 
 // ---- searching ------------------------------------------------------------------------------
@@ -234,7 +170,7 @@ export interface EpisodeFilter {
 export function bm25Episodes(db: Database, terms: { term: string; weight: number }[], limit: number, filter: EpisodeFilter = {}): Hit[] {
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
-  const { text, context } = RETRIEVAL.columns;
+  const { text, speaker } = RETRIEVAL.columns;
   const only = rowsWorthScoring(db, terms.map((t) => t.term));
   const onlyJson = only ? JSON.stringify(only) : null;
   const rows = all(
@@ -244,7 +180,7 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
       WHERE episodes_fts MATCH ? AND (? IS NULL OR f.docid IN (SELECT value FROM json_each(?)))
         ${where ? 'AND ' + where : ''}
       ORDER BY score DESC LIMIT ?`,
-    [weightsHandle([text, context], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), onlyJson, onlyJson, ...params, limit],
+    [weightsHandle([text, speaker], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), onlyJson, onlyJson, ...params, limit],
   );
   return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
 }

@@ -9,6 +9,9 @@ import type { EpisodeInput } from '../core/events.js';
 import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
 
+/** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
+export type RetrievalMode = 'keyword' | 'vector' | 'hybrid';
+
 /** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
 export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';
 
@@ -31,6 +34,8 @@ export interface ServiceStatus {
   last_write: string | null;
   redactions: number;
   service_pid: number;
+  /** Resident memory of the service process. */
+  rss_mb: number;
   service_started: string;
   clients: number;
   version: string;
@@ -49,7 +54,7 @@ export interface Methods extends BrowseMethods {
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
   forget: { params: { entity: string }; result: ForgetPlan };
-  query: { params: { query: string; limit?: number; history?: boolean }; result: QueryResult };
+  query: { params: { query: string; limit?: number; history?: boolean; mode?: RetrievalMode }; result: QueryResult };
   search: { params: { query: string; limit?: number }; result: EntityView[] };
   episodes: {
     params: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number };

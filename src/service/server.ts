@@ -114,6 +114,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     status: (): ServiceStatus => ({
       ...memory.status(),
       service_pid: process.pid,
+      rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
       service_started: started,
       clients: connections.size,
       version: VERSION,

@@ -1,0 +1,114 @@
+/**
+ * `recall bench scale --episodes N`: a synthetic memory of N episodes built through the real
+ * memory service, then measured: ingest rate, query latency per retrieval mode, service RSS,
+ * snapshot size, and cold start (service start to first answer).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MemoryClient } from '../service/client.js';
+import { stopService } from '../service/control.js';
+import type { RetrievalMode } from '../service/protocol.js';
+import { syntheticEpisodes, syntheticQueries } from './synthetic.js';
+
+export interface ScaleBenchOptions {
+  episodes: number;
+  /** Keep the memory here instead of a temporary folder (kept afterwards). */
+  memory?: string;
+  queries?: number;
+  batch?: number;
+  serviceScript: string;
+  log: (msg: string) => void;
+}
+
+export interface ScaleBenchResult {
+  episodes: number;
+  ingest_per_s: number;
+  keyword_p50_ms: number | null;
+  keyword_p95_ms: number | null;
+  vector_p50_ms: number | null;
+  vector_p95_ms: number | null;
+  hybrid_p50_ms: number | null;
+  hybrid_p95_ms: number | null;
+  service_rss_mb: number;
+  snapshot_mb: number;
+  cold_start_ms: number;
+  /** Why a mode has no figures (no embedding model, say). */
+  notes: string[];
+}
+
+const MODES: RetrievalMode[] = ['keyword', 'vector', 'hybrid'];
+
+export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBenchResult> {
+  const { log } = opts;
+  const memory = opts.memory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'recall-scale-'));
+  const batch = opts.batch ?? 1000;
+  const notes: string[] = [];
+  const connect = (): Promise<MemoryClient> => MemoryClient.connect({ memory, surface: 'cli', serviceScript: opts.serviceScript, startTimeoutMs: 120_000, log });
+  try {
+    log(`generating ${opts.episodes} synthetic episodes`);
+    const episodes = syntheticEpisodes(opts.episodes);
+    let client = await connect();
+    const ingestStart = performance.now();
+    for (let i = 0; i < episodes.length; i += batch) {
+      await client.call('ingest', { episodes: episodes.slice(i, i + batch) });
+      if ((i / batch) % 10 === 9 || i + batch >= episodes.length) log(`ingested ${Math.min(i + batch, episodes.length)}/${episodes.length}`);
+    }
+    const ingestSeconds = (performance.now() - ingestStart) / 1000;
+
+    const questions = syntheticQueries(episodes, opts.queries ?? 200);
+    const latency: Partial<Record<RetrievalMode, { p50: number; p95: number }>> = {};
+    for (const mode of MODES) {
+      const times: number[] = [];
+      try {
+        for (const [i, query] of questions.entries()) {
+          const t = performance.now();
+          await client.call('query', { query, limit: 10, mode });
+          if (i >= 5) times.push(performance.now() - t); // the first few warm caches up
+        }
+        latency[mode] = { p50: percentile(times, 50), p95: percentile(times, 95) };
+        log(`${mode}: p50 ${latency[mode]!.p50} ms, p95 ${latency[mode]!.p95} ms`);
+      } catch (err) {
+        notes.push(`${mode}: ${(err as Error).message}`);
+        log(`${mode}: not measured (${(err as Error).message})`);
+      }
+    }
+    const status = await client.call('status', {});
+    client.close();
+
+    log('stopping the service (it flushes a snapshot), then timing a cold start');
+    await stopService(memory);
+    const snapshotMb = fs.statSync(path.join(memory, 'snapshot.sqlite')).size / 1e6;
+    const coldStart = performance.now();
+    client = await connect();
+    await client.call('query', { query: questions[0]!, limit: 10 });
+    const coldStartMs = performance.now() - coldStart;
+    client.close();
+    await stopService(memory);
+
+    return {
+      episodes: status.episodes,
+      ingest_per_s: Math.round(episodes.length / ingestSeconds),
+      keyword_p50_ms: latency.keyword?.p50 ?? null,
+      keyword_p95_ms: latency.keyword?.p95 ?? null,
+      vector_p50_ms: latency.vector?.p50 ?? null,
+      vector_p95_ms: latency.vector?.p95 ?? null,
+      hybrid_p50_ms: latency.hybrid?.p50 ?? null,
+      hybrid_p95_ms: latency.hybrid?.p95 ?? null,
+      service_rss_mb: status.rss_mb,
+      snapshot_mb: round(snapshotMb),
+      cold_start_ms: Math.round(coldStartMs),
+      notes,
+    };
+  } finally {
+    await stopService(memory).catch(() => false);
+    if (!opts.memory) fs.rmSync(memory, { recursive: true, force: true });
+  }
+}
+
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
+}
+
+const round = (x: number): number => Math.round(x * 10) / 10;
