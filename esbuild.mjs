@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { embeddingsPlugin } from './esbuild.embeddings.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
@@ -28,6 +29,8 @@ const options = {
   external: ['vscode'],
   define: { RECALL_VERSION: JSON.stringify(pkg.version) },
   logLevel: 'warning',
+  // The embedder (service bundle): WASM onnxruntime, sharp stubbed, ort-wasm files beside dist/.
+  plugins: [embeddingsPlugin()],
 };
 
 function copyAssets() {
@@ -42,7 +45,7 @@ function copyAssets() {
 }
 
 if (watch) {
-  const ctx = await esbuild.context({ ...options, plugins: [{ name: 'assets', setup: (b) => b.onEnd(copyAssets) }] });
+  const ctx = await esbuild.context({ ...options, plugins: [...options.plugins, { name: 'assets', setup: (b) => b.onEnd(copyAssets) }] });
   await ctx.watch();
 } else {
   fs.rmSync('dist', { recursive: true, force: true });

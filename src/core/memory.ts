@@ -13,8 +13,8 @@ import { redactSecrets } from './redact.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from './events.js';
 import { all, entityKey, forgetStatements, Graph, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
 import { Journal, writeFileDurably } from './journal.js';
-import { entitiesInText, retrieve, type Retrieved } from './retrieval.js';
-import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
+import { entitiesInText, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
+import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter, type Hit } from './search.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { loadSqlJs, type Database } from './sqlite.js';
 import { queryTerms } from './text.js';
@@ -344,10 +344,23 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  query(input: { query: string; limit?: number; history?: boolean }): QueryResult {
+  query(input: { query: string; limit?: number; history?: boolean; mode?: RetrieveOptions['mode']; vectorHits?: Hit[] }): QueryResult {
     const text = requireText(input.query, 'query');
     const limit = boundLimit(input.limit, 10, LIMITS.query);
-    return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now() }) };
+    const mode = input.mode;
+    if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
+    if (mode === 'vector' && !input.vectorHits) {
+      throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
+    }
+    return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits: input.vectorHits }) };
+  }
+
+  /** Episode texts by rowid (all of them without rowids), for the embedding queue. */
+  episodeTexts(rowids?: number[]): { rowid: number; text: string }[] {
+    const rows = rowids
+      ? all(this.db, 'SELECT rowid, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)])
+      : all(this.db, 'SELECT rowid, text FROM episodes ORDER BY rowid');
+    return rows.map((r) => ({ rowid: Number(r.rowid), text: String(r.text) }));
   }
 
   search(input: { query: string; limit?: number }): EntityView[] {

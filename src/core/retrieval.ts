@@ -25,6 +25,10 @@ export interface RetrieveOptions {
   limit: number;
   history?: boolean;
   now: number;
+  /** Nearest episodes by embedding, when a model is loaded (the service computes them). */
+  vectorHits?: Hit[];
+  /** keyword: BM25 + graph; vector: embeddings only; hybrid: both, fused. Default: hybrid when vectors came. */
+  mode?: 'keyword' | 'vector' | 'hybrid';
 }
 
 /** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
@@ -45,7 +49,14 @@ export function analyseQuery(db: Database, text: string): QueryAnalysis {
 export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Retrieved {
   const { text, limit, now } = opts;
   const q = analyseQuery(db, text);
-  const episodeHits = rankEpisodes(db, q, limit);
+  const mode = opts.mode ?? (opts.vectorHits ? 'hybrid' : 'keyword');
+  const { fusion } = RETRIEVAL;
+  const episodeHits =
+    mode === 'vector'
+      ? (opts.vectorHits ?? []).slice(0, limit)
+      : mode === 'hybrid' && opts.vectorHits
+        ? fuse([rankEpisodes(db, q, limit * fusion.depth), opts.vectorHits.slice(0, limit * fusion.depth)], [fusion.keyword, fusion.vector], fusion.k).slice(0, limit)
+        : rankEpisodes(db, q, limit);
   const entityIds = entitiesInText(db, text, limit, q.named);
   const facts = new Map<string, FactView>();
   for (const [rank, id] of entityIds.entries()) {
@@ -57,9 +68,10 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Ret
   }
   const episodes = graph.episodesByRowids(episodeHits.map((h) => h.rowid));
   const episodeScore = new Map(episodeHits.map((h) => [h.rowid, h.score]));
-  const channels = ['keyword'];
-  if (q.named.length > 0) channels.push('entities');
-  if (q.dates.length > 0) channels.push('dates');
+  const channels = mode === 'vector' ? ['vector'] : ['keyword'];
+  if (mode !== 'vector' && q.named.length > 0) channels.push('entities');
+  if (mode !== 'vector' && q.dates.length > 0) channels.push('dates');
+  if (mode === 'hybrid' && opts.vectorHits) channels.push('vector');
   return {
     facts: [...facts.values()].sort((a, b) => (b.score ?? 0) - (a.score ?? 0)).slice(0, limit),
     entities: entityIds.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined),
@@ -129,6 +141,18 @@ function spread(db: Database, hits: Hit[]): Hit[] {
     for (const n of near) lent.set(Number(n.rowid), (lent.get(Number(n.rowid)) ?? 0) + weight * h.score);
   }
   for (const [rowid, extra] of lent) score.set(rowid, (score.get(rowid) ?? 0) + extra);
+  return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Weighted reciprocal rank fusion: each list gives an item weight / (k + rank). Scores of
+ * different channels are not comparable; ranks are.
+ */
+export function fuse(lists: Hit[][], weights: number[], k: number): Hit[] {
+  const score = new Map<number, number>();
+  lists.forEach((list, c) =>
+    list.forEach((h, rank) => score.set(h.rowid, (score.get(h.rowid) ?? 0) + (weights[c] ?? 1) / (k + rank + 1))),
+  );
   return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }
 

@@ -30,11 +30,7 @@ export interface RetrievalConfig {
   };
   /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
   candidates: number;
-  /**
-   * Scoring every row that shares a common word with the question is what costs at scale. Past
-   * this many matching rows, only rows holding the question's rarest words (up to this many) are
-   * scored — with all its words. A row with nothing but common words scores low anyway.
-   */
+  /** Past this many rows matching the question's words, only its rarest words are searched (see wordsWorthScoring). */
   maxScoredRows: number;
   /**
    * A reply ("adoption agencies!") is found through the turn it answers: each of the top `from`
@@ -42,6 +38,8 @@ export interface RetrievalConfig {
    * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
    */
   spread: { before: number; after: number; weight: number; from: number; fetch: number };
+  /** Hybrid queries: reciprocal rank fusion of the keyword and vector lists, each `depth` x limit long. */
+  fusion: { k: number; keyword: number; vector: number; depth: number };
 }
 
 export const RETRIEVAL: RetrievalConfig = {
@@ -52,6 +50,7 @@ export const RETRIEVAL: RetrievalConfig = {
   candidates: 50,
   maxScoredRows: 2000,
   spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
+  fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
 };
 
 export interface Bm25Params {
@@ -141,6 +140,7 @@ export function registerRanking(db: Database, override: Partial<Pick<Bm25Params,
 
 /** Adds an episode (already in `episodes`) to the keyword index. */
 export function indexEpisode(db: Database, rowid: number): void {
+  rowCounts.delete(db);
   run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, \'\') FROM episodes WHERE rowid = ?', [rowid]);
 }
 
@@ -149,6 +149,7 @@ export function indexEpisode(db: Database, rowid: number): void {
  * the old values from the content table to find the index entries to drop.
  */
 export function unindexEpisode(db: Database, rowid: number): void {
+  rowCounts.delete(db);
   run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
 }
 
@@ -171,38 +172,52 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = RETRIEVAL.columns;
-  const only = rowsWorthScoring(db, terms.map((t) => t.term));
-  const onlyJson = only ? JSON.stringify(only) : null;
+  const scored = wordsWorthScoring(db, terms);
   const rows = all(
     db,
     `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
        FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
-      WHERE episodes_fts MATCH ? AND (? IS NULL OR f.docid IN (SELECT value FROM json_each(?)))
-        ${where ? 'AND ' + where : ''}
+      WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
       ORDER BY score DESC LIMIT ?`,
-    [weightsHandle([text, speaker], terms.map((t) => t.weight)), ftsOr(terms.map((t) => t.term)), onlyJson, onlyJson, ...params, limit],
+    [weightsHandle([text, speaker], scored.map((t) => t.weight)), ftsOr(scored.map((t) => t.term)), ...params, limit],
   );
   return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
 }
 
 /**
- * The rows to score when scoring every match would cost too much (see maxScoredRows): those
- * holding the rarest of the words, adding words from rarest up while the rows stay under the
- * bound (always at least the rarest word). Undefined when every match can be scored.
+ * The words to search and score with. Scoring every row that shares a common word with the
+ * question is what costs at scale, so past RETRIEVAL.maxScoredRows matching rows only the
+ * rarest words are kept (from the rarest up, while their rows stay under the bound; always at
+ * least one). A common word has a low IDF: what it would add to a score is small.
  */
-function rowsWorthScoring(db: Database, terms: string[]): number[] | undefined {
+function wordsWorthScoring(db: Database, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
   const max = RETRIEVAL.maxScoredRows;
-  const counts = terms.map((term) => ({ term, rows: Number(scalar(db, 'SELECT COUNT(*) FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr([term])])) }));
-  if (counts.reduce((n, c) => n + c.rows, 0) <= max) return undefined;
-  counts.sort((a, b) => a.rows - b.rows);
-  const rare: string[] = [];
+  const counted = terms.map((t) => ({ ...t, rows: matchingRows(db, t.term) }));
+  if (counted.reduce((n, c) => n + c.rows, 0) <= max) return terms;
+  counted.sort((a, b) => a.rows - b.rows);
+  const kept: { term: string; weight: number }[] = [];
   let rows = 0;
-  for (const c of counts) {
-    if (rare.length > 0 && rows + c.rows > max) break;
-    rare.push(c.term);
+  for (const c of counted) {
+    if (kept.length > 0 && rows + c.rows > max) break;
+    kept.push({ term: c.term, weight: c.weight });
     rows += c.rows;
   }
-  return all(db, 'SELECT docid FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr(rare)]).map((r) => Number(r.docid));
+  return kept;
+}
+
+// Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
+const rowCounts = new WeakMap<Database, Map<string, number>>();
+
+function matchingRows(db: Database, term: string): number {
+  let counts = rowCounts.get(db);
+  if (!counts) rowCounts.set(db, (counts = new Map()));
+  let n = counts.get(term);
+  if (n === undefined) {
+    if (counts.size > 10_000) counts.clear();
+    n = Number(scalar(db, 'SELECT COUNT(*) FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr([term])]));
+    counts.set(term, n);
+  }
+  return n;
 }
 
 /** Top episodes for a free-text query by BM25, optionally filtered. */

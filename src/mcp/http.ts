@@ -8,6 +8,7 @@ import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
 import { createMcpServer } from './server.js';
 
@@ -59,17 +60,29 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
       res.setHeader('WWW-Authenticate', 'Bearer realm="recall"');
       return jsonError(res, 401, -32600, 'Unauthorized: send "Authorization: Bearer <token>".');
     }
+    // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE). The SDK
+    // transport would hold a GET open as an SSE stream forever, one McpServer per request.
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return drainThen(req, () => jsonError(res, 405, -32600, `Method not allowed: ${req.method} /mcp. This server is stateless; POST JSON-RPC messages to /mcp.`));
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) return drainThen(req, () => jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`));
+    const raw = await readBody(req, maxBody);
+    if (raw === undefined) return jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`);
     let body: unknown;
-    if (req.method === 'POST') {
-      const declared = Number(req.headers['content-length'] ?? 0);
-      if (declared > maxBody) return drainThen(req, () => jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`));
-      const raw = await readBody(req, maxBody);
-      if (raw === undefined) return jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`);
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return jsonError(res, 400, -32700, 'Parse error: the body must be one JSON-RPC message.');
-      }
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return jsonError(res, 400, -32700, 'Parse error: the body must be one JSON-RPC message.');
+    }
+    // Valid JSON that is not JSON-RPC is an invalid request (-32600), not a parse error as the SDK says.
+    const messages = Array.isArray(body) ? body : [body];
+    const bad = messages.filter((m) => !JSONRPCMessageSchema.safeParse(m).success);
+    if (messages.length === 0 || bad.length) {
+      const first = bad[0] as { id?: unknown } | undefined;
+      const id = !Array.isArray(body) && first && typeof first === 'object' ? usableId(first.id) : null;
+      return jsonError(res, 400, -32600, 'Invalid request: expected {"jsonrpc":"2.0","id":…,"method":…,"params"?:{…}}.', id);
     }
     const mcp = createMcpServer(opts.memory);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -133,7 +146,11 @@ function drainThen(req: http.IncomingMessage, then: () => void): void {
   req.on('error', then);
 }
 
-function jsonError(res: http.ServerResponse, status: number, code: number, message: string): void {
+function jsonError(res: http.ServerResponse, status: number, code: number, message: string, id: string | number | null = null): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+}
+
+function usableId(id: unknown): string | number | null {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }

@@ -3,7 +3,9 @@
  * a model when to reach for memory. Transport-agnostic (stdio.ts and http.ts connect it).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { TOOLS, type MemoryAccess } from '../tools/catalogue.js';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { TOOLS, type MemoryAccess, type RecallTool } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
 import { VERSION } from '../service/version.js';
 
@@ -15,7 +17,10 @@ export const SERVER_INSTRUCTIONS = `Recall is the user's long-term memory across
 
 export function createMcpServer(memory: MemoryAccess): McpServer {
   const server = new McpServer({ name: 'recall', title: 'Recall memory', version: VERSION }, { instructions: SERVER_INSTRUCTIONS });
-  for (const tool of TOOLS) {
+  const byName = new Map<string, RecallTool>();
+  for (const tool of TOOLS as unknown as RecallTool[]) {
+    byName.set(tool.name, tool);
+    // Registered for tools/list (schemas, annotations); calls go through `callTool` below.
     server.registerTool(
       tool.name,
       {
@@ -25,15 +30,35 @@ export function createMcpServer(memory: MemoryAccess): McpServer {
         outputSchema: tool.output,
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: unknown) => {
-        const outcome = await invokeTool(tool as never, memory, args);
-        return {
-          content: [{ type: 'text' as const, text: outcome.text }],
-          ...(outcome.structured && !outcome.isError ? { structuredContent: outcome.structured } : {}),
-          ...(outcome.isError ? { isError: true } : {}),
-        };
-      },
+      async (args: unknown) => callTool(tool, memory, args),
     );
   }
+  // The SDK's own tools/call handler validates arguments before our handler runs and answers a bad
+  // argument with a bare "MCP error -32602: Input validation error"; ours runs every call through
+  // invokeTool, so a wrong type, an out-of-range limit or an unknown tool gets an isError result
+  // with a hint the model can act on, the same text as on every other surface.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return errorResult(`Unknown tool "${request.params.name}".\nHint: the tools are ${[...byName.keys()].join(', ')}.`);
+    }
+    return callTool(tool, memory, request.params.arguments);
+  });
   return server;
+}
+
+async function callTool(tool: RecallTool, memory: MemoryAccess, args: unknown): Promise<CallToolResult> {
+  const outcome = await invokeTool(tool, memory, args);
+  if (outcome.isError || !outcome.structured) return errorResult(outcome.text, outcome.isError);
+  // tools/list publishes the output schema with additionalProperties: false, and clients (the SDK's
+  // Client among them) reject structured content that does not match it: send exactly that shape.
+  const structured = tool.output.safeParse(outcome.structured);
+  if (!structured.success) {
+    return errorResult(`${tool.name} produced a result that does not match its output schema: ${z.prettifyError(structured.error)}\nHint: continue without memory for this question.`);
+  }
+  return { content: [{ type: 'text', text: outcome.text }], structuredContent: structured.data as Record<string, unknown> };
+}
+
+function errorResult(text: string, isError = true): CallToolResult {
+  return { content: [{ type: 'text', text }], ...(isError ? { isError: true } : {}) };
 }

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ConfigOverride } from '../core/config.js';
 import { resolveMemoryFolder } from './paths.js';
 import { runService } from './server.js';
+import type { EmbeddingSettings } from './vector-channel.js';
 
 const { values } = parseArgs({
   options: { memory: { type: 'string' }, 'idle-exit-ms': { type: 'string' } },
@@ -18,7 +19,7 @@ const { values } = parseArgs({
 const memory = resolveMemoryFolder(values.memory);
 const idle = values['idle-exit-ms'] ?? process.env.RECALL_IDLE_EXIT_MS;
 
-function readConfig(): ConfigOverride {
+function readConfig(): ConfigOverride & { embeddings?: EmbeddingSettings } {
   const file = path.join(memory, 'config.json');
   if (!fs.existsSync(file)) return {};
   try {
@@ -29,7 +30,10 @@ function readConfig(): ConfigOverride {
 }
 
 Promise.resolve()
-  .then(() => runService({ memory, idleExitMs: idle ? Number(idle) : undefined, config: readConfig() }))
+  .then(() => {
+    const { embeddings, ...config } = readConfig();
+    return runService({ memory, idleExitMs: idle ? Number(idle) : undefined, config, embeddings });
+  })
   .catch((err) => {
     process.stderr.write(`recall service failed to start: ${(err as Error).message}\n`);
     process.exit(1);

@@ -36,6 +36,10 @@ export interface ServiceStatus {
   service_pid: number;
   /** Resident memory of the service process. */
   rss_mb: number;
+  /** The embedding model's state: ready, loading, disabled or unavailable, and why. */
+  embedder: string;
+  vectors: number;
+  embedding_pending: number;
   service_started: string;
   clients: number;
   version: string;

@@ -21,6 +21,7 @@ import {
   type ServiceStatus,
   type Surface,
 } from './protocol.js';
+import { VectorChannel, type EmbeddingSettings } from './vector-channel.js';
 import { VERSION } from './version.js';
 
 export interface ServiceOptions {
@@ -30,6 +31,8 @@ export interface ServiceOptions {
   /** Snapshot this long after the last request, when there is anything new. */
   snapshotIdleMs?: number;
   config?: ConfigOverride;
+  /** The dense channel (config.json "embeddings"); off when absent. */
+  embeddings?: EmbeddingSettings;
   log?: (msg: string) => void;
 }
 
@@ -40,6 +43,8 @@ interface Connection {
 }
 
 type Handler = (params: Record<string, unknown>, by: Provenance) => unknown;
+
+const rowidsOf = (ids: string[]): number[] => ids.map((id) => Number(id.slice(id.indexOf('_') + 1)));
 
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
@@ -65,6 +70,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   log(`memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`);
 
   const connections = new Set<Connection>();
+  const vectors = new VectorChannel(opts.memory, opts.embeddings ?? {}, log);
   let snapshotTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -96,16 +102,37 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const handlers: { [M in Method]: Handler } = {
     hello: () => ({ version: VERSION, pid: process.pid, memory: opts.memory }),
     ping: () => ({ ok: true }),
-    remember: (p, by) => memory.remember(p as never, by),
-    ingest: (p, by) => memory.ingest(p.episodes as never, by),
+    remember: (p, by) => {
+      const r = memory.remember(p as never, by);
+      if (!r.duplicate) vectors.enqueue(memory.episodeTexts(rowidsOf([r.id])));
+      return r;
+    },
+    ingest: (p, by) => {
+      const r = memory.ingest(p.episodes as never, by);
+      vectors.enqueue(memory.episodeTexts(rowidsOf(r.results.filter((x) => !x.duplicate).map((x) => x.id))));
+      return r;
+    },
     relate: (p, by) => {
       if (by.authority !== 'human') throw new MemoryError('forbidden', 'Only a person can assert a fact directly.', 'Store what you learned with remember instead.');
       return memory.relate(p as never, by);
     },
     correct: (p, by) => memory.correct(p as never, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity as string),
-    forget: (p, by) => memory.forget(p.entity as string, by),
-    query: (p) => memory.query(p as never),
+    forget: (p, by) => {
+      const plan = memory.forget(p.entity as string, by);
+      vectors.remove(rowidsOf(plan.episodes.map((e) => e.id)));
+      return plan;
+    },
+    // Reads stay synchronous against the store; only embedding the question waits.
+    query: async (p) => {
+      const mode = p.mode as 'keyword' | 'vector' | 'hybrid' | undefined;
+      const limit = typeof p.limit === 'number' ? p.limit : 10;
+      const vectorHits =
+        mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim()
+          ? await vectors.search(p.query, Math.min(limit, 50) * 3)
+          : undefined;
+      return memory.query({ ...(p as Parameters<Memory['query']>[0]), vectorHits });
+    },
     search: (p) => memory.search(p as never),
     episodes: (p) => memory.episodes(p as never),
     traverse: (p) => memory.traverse(p as never),
@@ -113,6 +140,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     overview: (p) => memory.overview(p as never),
     status: (): ServiceStatus => ({
       ...memory.status(),
+      ...vectors.status(),
       service_pid: process.pid,
       rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
       service_started: started,
@@ -131,7 +159,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     if (!conn.socket.destroyed) conn.socket.write(JSON.stringify(msg) + '\n');
   };
 
-  const handleMessage = (conn: Connection, line: string): void => {
+  const handleMessage = async (conn: Connection, line: string): Promise<void> => {
     let msg: { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
     try {
       msg = JSON.parse(line);
@@ -157,7 +185,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
     }
     try {
-      const result = handler(params as Record<string, unknown>, conn.provenance!);
+      const result = await handler(params as Record<string, unknown>, conn.provenance!);
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
         const note = { jsonrpc: '2.0', method: 'changed', params: { method, seq: memory.seq } };
@@ -177,7 +205,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     connections.add(conn);
     clearTimeout(idleTimer);
     const reader = new LineReader(
-      (line) => handleMessage(conn, line),
+      (line) => void handleMessage(conn, line),
       () => {
         send(conn, { jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.invalidRequest, message: 'Message too large; the connection is closed.' } });
         socket.end();
@@ -200,6 +228,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   if (process.platform !== 'win32') fs.chmodSync(sock, 0o600);
   log(`listening on ${sock}`);
   armIdleExit();
+  // The model loads after the service answers: a client never waits for it.
+  vectors.start(() => memory.episodeTexts()).catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
 
   const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;
@@ -210,6 +240,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     server.close();
     for (const c of connections) c.socket.destroy();
     try {
+      vectors.close();
       memory.close({ snapshot: true });
     } catch (err) {
       log(`final snapshot failed (the journal still has everything): ${(err as Error).message}`);

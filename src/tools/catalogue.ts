@@ -207,9 +207,19 @@ export const TOOLS = [
       [
         `Memory ${r.memory}: ${r.episodes} episodes, ${r.entities} entities, ${r.relationships} facts (${r.current_relationships} current).`,
         `Service pid ${r.service_pid}, version ${r.version}, ${r.clients} client(s). Last write: ${r.last_write ?? 'never'}.`,
-        'Retrieval: keyword (BM25) and graph. Embeddings: not configured, so no vector search.',
+        `Retrieval: keyword (BM25) and graph${r.embedder.startsWith('ready') ? ', and vectors' : ''}. Embeddings: ${r.embedder} (${r.vectors} vectors, ${r.embedding_pending} pending).`,
       ].join('\n'),
-    structured: (r) => ({ ...r, retrieval: ['keyword', 'graph'], embedder: 'not configured' }),
+    structured: (r) => ({
+      episodes: r.episodes,
+      entities: r.entities,
+      relationships: r.relationships,
+      current_relationships: r.current_relationships,
+      memory: r.memory,
+      service_pid: r.service_pid,
+      last_write: r.last_write,
+      retrieval: r.embedder.startsWith('ready') ? ['keyword', 'graph', 'vector'] : ['keyword', 'graph'],
+      embedder: r.embedder,
+    }),
     output: z.object({
       episodes: z.number(),
       entities: z.number(),

@@ -1,0 +1,121 @@
+/**
+ * Measures the vector store and the HNSW index on clustered synthetic 384-d data.
+ *
+ *   node --import tsx scripts/bench-vectors.ts [--sizes 10000,100000,300000] [--hnsw 100000] [--dim 384]
+ *        [--M 16] [--efc 64] [--spread 1.5]
+ *
+ * Prints wall time and, for builds, CPU time (the machines are shared: CPU time is steadier).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HnswIndex } from '../src/core/hnsw';
+import { VectorStore } from '../src/core/vectors';
+
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string): string => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const sizes = opt('sizes', '10000,100000,300000').split(',').map(Number);
+const hnswAt = new Set(opt('hnsw', '100000').split(',').map(Number));
+const dim = Number(opt('dim', '384'));
+const M = Number(opt('M', '16'));
+const efConstruction = Number(opt('efc', '64'));
+const spread = Number(opt('spread', '1.5'));
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function clustered(clusters: number, seed: number): () => Float32Array {
+  const r = rng(seed);
+  const g = () => Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
+  const centres = Array.from({ length: clusters }, () => Float32Array.from({ length: dim }, g));
+  return () => {
+    const c = centres[Math.floor(r() * clusters)];
+    return Float32Array.from({ length: dim }, (_, i) => c[i] + spread * g());
+  };
+}
+const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const f = (x: number, d = 1): string => x.toFixed(d);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-vectors-'));
+try {
+  console.log(`# ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${dim}-d, spread ${spread}`);
+  for (const n of sizes) {
+    const file = path.join(dir, `v${n}.f32`);
+    const gen = clustered(Math.max(20, Math.round(n / 200)), n);
+    let t = performance.now();
+    const store = VectorStore.create(file, dim, 'bench');
+    for (let id = 0; id < n; id++) {
+      store.add(id, gen());
+      if (id % 1000 === 999) store.flush();
+    }
+    store.flush();
+    const addMs = performance.now() - t;
+    store.close();
+    t = performance.now();
+    const c0 = cpuMs();
+    const r = VectorStore.load(file, dim, 'bench');
+    const loadMs = performance.now() - t;
+    const loadCpu = cpuMs() - c0;
+    if (!r.ok) throw new Error(r.reason);
+    const s = r.store;
+    const queries = Array.from({ length: 100 }, gen);
+    const lat = queries.map((q) => {
+      const t0 = performance.now();
+      s.search(q, 10);
+      return performance.now() - t0;
+    });
+    console.log(
+      `n=${n}: add+flush ${f(addMs / 1000)} s, file ${f(fs.statSync(file).size / 1e6)} MB, load ${f(loadMs, 0)} ms (cpu ${f(loadCpu, 0)}), ` +
+        `exact top-10 p50 ${f(pct(lat, 0.5))} ms p95 ${f(pct(lat, 0.95))} ms, rss ${f(process.memoryUsage().rss / 1e6, 0)} MB`,
+    );
+    if (hnswAt.has(n)) {
+      t = performance.now();
+      const c1 = cpuMs();
+      const index = HnswIndex.build(s, { M, efConstruction });
+      const buildMs = performance.now() - t;
+      const buildCpu = cpuMs() - c1;
+      const hf = path.join(dir, `v${n}.hnsw`);
+      t = performance.now();
+      index.save(hf);
+      const saveMs = performance.now() - t;
+      t = performance.now();
+      const loaded = HnswIndex.load(hf, s);
+      const hloadMs = performance.now() - t;
+      if (!loaded.ok) throw new Error(loaded.reason);
+      console.log(
+        `  hnsw M=${M} efC=${efConstruction}: build ${f(buildMs / 1000)} s (cpu ${f(buildCpu / 1000)} s), file ${f(fs.statSync(hf).size / 1e6)} MB, ` +
+          `save ${f(saveMs, 0)} ms, load ${f(hloadMs, 0)} ms, rss ${f(process.memoryUsage().rss / 1e6, 0)} MB`,
+      );
+      const exact = queries.map((q) => new Set(s.search(q, 10).map((h) => h.id)));
+      for (const ef of [32, 64, 128]) {
+        let hit = 0;
+        const l = queries.map((q, i) => {
+          const t0 = performance.now();
+          const got = loaded.index.search(q, 10, ef);
+          const ms = performance.now() - t0;
+          for (const h of got) if (exact[i].has(h.id)) hit++;
+          return ms;
+        });
+        console.log(`  ef=${ef}: recall@10 ${f(hit / (10 * queries.length), 3)}, p50 ${f(pct(l, 0.5), 2)} ms, p95 ${f(pct(l, 0.95), 2)} ms`);
+      }
+    }
+    s.close();
+    fs.rmSync(file, { force: true });
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}

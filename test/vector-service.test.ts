@@ -1,0 +1,88 @@
+/**
+ * The dense channel inside the real memory service (built dist/service.js, the bundled WASM
+ * embedder): episodes are embedded in the background, vector and hybrid queries use them, and a
+ * missing model degrades to keyword + graph with the reason in `recall status`. The model is a
+ * tiny BERT-shaped one generated here (no pretrained model can be downloaded on these machines).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { cleanupMemories, recall, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
+
+let model: string;
+before(() => {
+  model = tmpMemory('model');
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
+});
+after(cleanupMemories);
+
+const NOTES = [
+  'We chose sql.js for storage because it runs everywhere',
+  'The CI pipeline fails on Tuesdays because of the timezone',
+  'Dana owns the settlement module',
+  'Prefer tabs over spaces in the dashboard code',
+];
+
+test('episodes are embedded in the background and vector and hybrid queries use them', async () => {
+  const memory = tmpMemory('vectors');
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model } }));
+  for (const n of NOTES) await recallOk(memory, ['remember', n]);
+  let status = await recallJson(memory, ['status']);
+  const deadline = Date.now() + 60_000;
+  while (status.vectors < NOTES.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = await recallJson(memory, ['status']);
+  }
+  assert.match(status.embedder, /^ready: local:/);
+  assert.equal(status.vectors, NOTES.length);
+  assert.equal(status.embedding_pending, 0);
+
+  const vector = await recallJson(memory, ['query', 'Dana owns the settlement module', '--mode', 'vector']);
+  assert.deepEqual(vector.channels, ['vector']);
+  assert.equal(vector.episodes.length, NOTES.length, 'every episode has a vector');
+  assert.equal(vector.episodes[0].text, NOTES[2], 'an identical text is its own nearest neighbour');
+
+  const hybrid = await recallJson(memory, ['query', 'timezone pipeline']);
+  assert.ok(hybrid.channels.includes('vector') && hybrid.channels.includes('keyword'), hybrid.channels.join());
+  assert.equal(hybrid.episodes[0].text, NOTES[1]);
+
+  // Vectors survive a restart (file beside the journal) and new episodes join them.
+  await recallOk(memory, ['service', 'stop']);
+  assert.ok(fs.statSync(path.join(memory, 'vectors.bin')).size > 0);
+  await recallOk(memory, ['remember', 'The staging cluster is upgraded on Fridays']);
+  let again = await recallJson(memory, ['status']);
+  while (again.vectors < NOTES.length + 1 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    again = await recallJson(memory, ['status']);
+  }
+  assert.equal(again.vectors, NOTES.length + 1);
+});
+
+test('without a usable model: keyword + graph, and status says why', async () => {
+  const memory = tmpMemory('nomodel');
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: path.join(memory, 'no-such-model') } }));
+  await recallOk(memory, ['remember', NOTES[0]!]);
+  let status = await recallJson(memory, ['status']);
+  const deadline = Date.now() + 30_000;
+  while (!status.embedder.startsWith('unavailable') && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = await recallJson(memory, ['status']);
+  }
+  assert.match(status.embedder, /^unavailable: .+/);
+  const q = await recallJson(memory, ['query', 'storage sql.js']);
+  assert.ok(q.channels.includes('keyword') && !q.channels.includes('vector'), q.channels.join());
+  assert.equal(q.episodes[0].text, NOTES[0]);
+  const vector = await recall(memory, ['query', 'storage', '--mode', 'vector']);
+  assert.equal(vector.code, 1);
+  assert.match(vector.stderr, /Vector search needs an embedding model/);
+});
+
+test('embeddings are off unless enabled', async () => {
+  const memory = tmpMemory('off');
+  await recallOk(memory, ['remember', NOTES[3]!]);
+  const status = await recallJson(memory, ['status']);
+  assert.match(status.embedder, /^disabled/);
+  assert.equal(status.vectors, 0);
+});
