@@ -17,6 +17,8 @@ export interface ScaleBenchOptions {
   memory?: string;
   queries?: number;
   batch?: number;
+  /** An embedding model folder: vectors are built (and waited for) so vector and hybrid can be measured. */
+  modelPath?: string;
   serviceScript: string;
   log: (msg: string) => void;
 }
@@ -46,6 +48,9 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
   const notes: string[] = [];
   const connect = (): Promise<MemoryClient> => MemoryClient.connect({ memory, surface: 'cli', serviceScript: opts.serviceScript, startTimeoutMs: 120_000, log });
   try {
+    if (opts.modelPath) {
+      fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: path.resolve(opts.modelPath) } }));
+    }
     log(`generating ${opts.episodes} synthetic episodes`);
     const episodes = syntheticEpisodes(opts.episodes);
     let client = await connect();
@@ -55,10 +60,28 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
       if ((i / batch) % 10 === 9 || i + batch >= episodes.length) log(`ingested ${Math.min(i + batch, episodes.length)}/${episodes.length}`);
     }
     const ingestSeconds = (performance.now() - ingestStart) / 1000;
+    let vectorsReady = false;
+    if (opts.modelPath) {
+      // Embedding runs in the background; measure vector search once every episode has a vector.
+      for (let s = await client.call('status', {}); ; s = await client.call('status', {})) {
+        if (s.embedder.startsWith('unavailable')) {
+          notes.push(`embedder ${s.embedder}`);
+          break;
+        }
+        if (s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors >= s.episodes) {
+          vectorsReady = true;
+          break;
+        }
+        log(`embedding: ${s.vectors}/${s.episodes} (${s.embedder})`);
+        await new Promise((r) => setTimeout(r, 5000));
+      }
+    } else {
+      notes.push('vector and hybrid not measured: no embedding model given (--model DIR)');
+    }
 
     const questions = syntheticQueries(episodes, opts.queries ?? 200);
     const latency: Partial<Record<RetrievalMode, { p50: number; p95: number }>> = {};
-    for (const mode of MODES) {
+    for (const mode of vectorsReady ? MODES : (['keyword'] as RetrievalMode[])) {
       const times: number[] = [];
       try {
         for (const [i, query] of questions.entries()) {

@@ -35,6 +35,7 @@ const OPTIONS = {
   k: { type: 'string' },
   episodes: { type: 'string' },
   mode: { type: 'string' },
+  model: { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },

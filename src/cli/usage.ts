@@ -17,5 +17,5 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   service (start|stop|status) [--json]
   mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
   bench locomo --data FILE [--k N] [--json]   retrieval quality on a LoCoMo file
-  bench scale --episodes N [--json]           speed and size on a synthetic memory of N episodes
+  bench scale --episodes N [--model DIR] [--json]   speed and size on a synthetic memory of N episodes
 `;
