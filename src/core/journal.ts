@@ -4,6 +4,7 @@
  * A torn last line (a crash mid-append, never acknowledged) is cut off on open, never fatal.
  */
 import * as fs from 'node:fs';
+import { writeFileDurably } from './durable.js';
 import type { MemoryEvent } from './events.js';
 
 export interface JournalReadResult {
@@ -108,33 +109,4 @@ function readEvents(bytes: Buffer, from: number): JournalReadResult {
     }
   }
   return { events, end, tornBytes, corruptLines };
-}
-
-/** temp file, fsync, rename, fsync the folder: a reader sees the old file or the new one, whole. */
-export function writeFileDurably(path: string, data: Uint8Array): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    let written = 0;
-    while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, path);
-  syncDir(path);
-}
-
-function syncDir(filePath: string): void {
-  const dir = filePath.replace(/[\\/][^\\/]*$/, '') || '.';
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Directories cannot be fsynced on every platform (Windows); the rename is still atomic.
-  }
 }

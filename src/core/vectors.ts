@@ -29,8 +29,8 @@
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { syncDir } from './durable.js';
 
 export interface VectorHit {
   id: number;
@@ -323,18 +323,6 @@ export class TopK {
   }
 }
 
-function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Not every platform can fsync a directory (Windows); the rename is still atomic.
-  }
-}
 
 function keyOf(id: number, kind: number): number {
   if (!Number.isSafeInteger(id) || id < 0 || id >= MAX_ID) throw new RangeError(`vector id must be an integer in [0, 2^45), got ${id}`);
@@ -800,5 +788,5 @@ export function writeAtomically(file: string, chunks: Uint8Array[]): void {
     fs.rmSync(tmp, { force: true });
     throw e;
   }
-  fsyncDir(path.dirname(file));
+  syncDir(file);
 }
