@@ -55,3 +55,24 @@ test('a snapshot taken mid-life reopens to the same answers', async () => {
   assert.deepEqual(again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id), before);
   again.close();
 });
+
+test('journal: a torn tail longer than one read-back chunk is cut; reads start where asked', async () => {
+  const { Journal } = await import('../src/core/journal');
+  const dir = folder();
+  const file = path.join(dir, 'journal.jsonl');
+  const event = (seq: number) => ({ type: 'entity.upsert' as const, name: `e${seq}`, seq, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' as const } });
+  let j = Journal.open(file);
+  j.append([event(1), event(2)]);
+  const afterTwo = j.position;
+  j.append([event(3)]);
+  j.close();
+  fs.appendFileSync(file, `{"type":"entity.upsert","name":"${'x'.repeat(200_000)}`);
+  const logs: string[] = [];
+  j = Journal.open(file, (m) => logs.push(m));
+  assert.match(logs.join('\n'), /dropped a torn last line \(200\d+ bytes/);
+  assert.deepEqual(j.readFrom(0).events.map((e) => e.seq), [1, 2, 3]);
+  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3]);
+  j.append([event(4)]);
+  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3, 4]);
+  j.close();
+});

@@ -9,11 +9,7 @@ import type { MemoryEvent } from './events.js';
 
 export interface JournalReadResult {
   events: MemoryEvent[];
-  /** Byte length of the well-formed prefix. */
-  end: number;
-  /** Bytes dropped from a torn tail. */
-  tornBytes: number;
-  /** Lines in the middle that could not be parsed (skipped). */
+  /** Lines that could not be parsed (skipped): damage on disk, never a torn write. */
   corruptLines: number;
 }
 
@@ -26,17 +22,22 @@ export class Journal {
     this.size = size;
   }
 
-  /** Opens (creating if needed) and repairs a torn tail so the next append starts on a fresh line. */
-  static open(path: string, log: (msg: string) => void = () => {}): { journal: Journal; read: JournalReadResult } {
+  /**
+   * Opens (creating if needed) and cuts a torn tail so the next append starts on a fresh line.
+   * Events are serialised without raw newlines and appended whole with their newline, so a file
+   * that does not end in one ends in a write cut short by a crash, never acknowledged. Only the
+   * end of the file is read: start-up replays from the snapshot's position, not from the top.
+   */
+  static open(path: string, log: (msg: string) => void = () => {}): Journal {
     const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
-    const read = readEvents(fs.readFileSync(path), 0);
-    if (read.tornBytes > 0) {
-      log(`journal: dropped a torn last line (${read.tornBytes} bytes, an unacknowledged write cut short by a crash)`);
-      fs.ftruncateSync(fd, read.end);
+    const size = fs.fstatSync(fd).size;
+    const end = endOfLastLine(fd, size);
+    if (end < size) {
+      log(`journal: dropped a torn last line (${size - end} bytes, an unacknowledged write cut short by a crash)`);
+      fs.ftruncateSync(fd, end);
       fs.fsyncSync(fd);
     }
-    if (read.corruptLines > 0) log(`journal: skipped ${read.corruptLines} unreadable line(s) in ${path}`);
-    return { journal: new Journal(path, fd, read.end), read };
+    return new Journal(path, fd, end);
   }
 
   get position(): number {
@@ -53,9 +54,17 @@ export class Journal {
     this.size += buf.length;
   }
 
-  /** Events after a byte position (for replay on top of a snapshot). */
+  /** Events from a byte position to the end (replay on top of a snapshot); reads only those bytes. */
   readFrom(position: number): JournalReadResult {
-    return readEvents(fs.readFileSync(this.path), position);
+    const length = Math.max(0, this.size - position);
+    const bytes = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(this.fd, bytes, read, length - read, position + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return parseLines(bytes.subarray(0, read));
   }
 
   /**
@@ -63,8 +72,7 @@ export class Journal {
    * Written beside and renamed over, so a crash leaves either the old or the new journal whole.
    */
   rewrite(keep: (e: MemoryEvent) => MemoryEvent | null): void {
-    const { events } = readEvents(fs.readFileSync(this.path), 0);
-    const kept = events.map(keep).filter((e): e is MemoryEvent => e !== null);
+    const kept = this.readFrom(0).events.map(keep).filter((e): e is MemoryEvent => e !== null);
     const body = Buffer.from(kept.map((e) => JSON.stringify(e) + '\n').join(''), 'utf8');
     fs.closeSync(this.fd);
     writeFileDurably(this.path, body);
@@ -77,14 +85,13 @@ export class Journal {
   }
 }
 
-function readEvents(bytes: Buffer, from: number): JournalReadResult {
+function parseLines(bytes: Buffer): JournalReadResult {
   const events: MemoryEvent[] = [];
   let corruptLines = 0;
-  let pos = from;
-  while (pos < bytes.length) {
+  for (let pos = 0; pos < bytes.length; ) {
     const nl = bytes.indexOf(0x0a, pos);
-    if (nl < 0) break; // no newline: a torn tail
-    const line = bytes.subarray(pos, nl).toString('utf8').trim();
+    const end = nl < 0 ? bytes.length : nl;
+    const line = bytes.subarray(pos, end).toString('utf8').trim();
     if (line) {
       try {
         events.push(JSON.parse(line) as MemoryEvent);
@@ -92,21 +99,20 @@ function readEvents(bytes: Buffer, from: number): JournalReadResult {
         corruptLines++;
       }
     }
-    pos = nl + 1;
+    pos = end + 1;
   }
-  let end = pos;
-  let tornBytes = bytes.length - pos;
-  // A complete-looking last line that does not parse is a torn write too (the newline came first).
-  if (tornBytes === 0 && corruptLines > 0) {
-    const lastStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
-    const last = bytes.subarray(lastStart).toString('utf8').trim();
-    try {
-      JSON.parse(last);
-    } catch {
-      corruptLines--;
-      end = lastStart;
-      tornBytes = bytes.length - lastStart;
-    }
+  return { events, corruptLines };
+}
+
+/** Byte length up to and including the file's last newline, found by reading backwards. */
+function endOfLastLine(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - chunk.length);
+    const n = fs.readSync(fd, chunk, 0, end - start, start);
+    const nl = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (nl >= 0) return start + nl + 1;
+    end = start;
   }
-  return { events, end, tornBytes, corruptLines };
+  return 0;
 }

@@ -68,11 +68,11 @@ export class Memory {
     const config = resolveConfig(override);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const SQL = await loadSqlJs();
-    const { journal, read } = Journal.open(path.join(folder, JOURNAL_FILE), log);
+    const journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
     const snapshotPath = path.join(folder, SNAPSHOT_FILE);
 
     let db: Database | undefined;
-    let replayFrom = 0;
+    let tail: MemoryEvent[] | undefined;
     let reason: string | undefined;
     if (fs.existsSync(snapshotPath)) {
       try {
@@ -80,15 +80,15 @@ export class Memory {
         if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
         const position = Number(scalar(db, "SELECT value FROM meta WHERE key = 'journal_position'"));
         const seq = Number(scalar(db, "SELECT value FROM meta WHERE key = 'seq'") ?? 0);
-        if (!(position >= 0 && position <= read.end)) throw new Error('it covers more journal than exists');
-        const next = journal.readFrom(position).events[0];
-        if (next && next.seq !== seq + 1) throw new Error('it does not line up with the journal');
-        replayFrom = position;
+        if (!(position >= 0 && position <= journal.position)) throw new Error('it covers more journal than exists');
+        tail = readLogged(journal, position, log);
+        if (tail[0] && tail[0].seq !== seq + 1) throw new Error('it does not line up with the journal');
       } catch (err) {
         reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
         log(reason);
         db?.close();
         db = undefined;
+        tail = undefined;
       }
     }
     const rebuilt = db === undefined;
@@ -98,7 +98,7 @@ export class Memory {
     }
     registerRanking(db);
     const graph = new Graph(db, config);
-    const tail = replayFrom === 0 ? read.events : journal.readFrom(replayFrom).events;
+    tail ??= readLogged(journal, 0, log);
     db.exec('BEGIN');
     for (const e of tail) graph.apply(e);
     if (tail.length > 0) graph.setMeta('seq', tail[tail.length - 1]!.seq);
@@ -575,6 +575,12 @@ export class Memory {
     if (typeof id !== 'string' || !/^rel_\d+$/.test(id)) throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
     if (!this.graph.relationshipExists(id)) throw notFound(`No relationship "${id}".`, 'Ids look like rel_12; `recall query` shows them.');
   }
+}
+
+function readLogged(journal: Journal, position: number, log: (msg: string) => void): MemoryEvent[] {
+  const { events, corruptLines } = journal.readFrom(position);
+  if (corruptLines > 0) log(`journal: skipped ${corruptLines} unreadable line(s) in ${journal.path}`);
+  return events;
 }
 
 // ---- validation helpers -------------------------------------------------------------------
