@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { all } from '../src/core/graph';
+import { Journal } from '../src/core/journal';
 import { Memory } from '../src/core/memory';
 
 const dirs: string[] = [];
@@ -57,7 +58,6 @@ test('a snapshot taken mid-life reopens to the same answers', async () => {
 });
 
 test('journal: a torn tail longer than one read-back chunk is cut; reads start where asked', async () => {
-  const { Journal } = await import('../src/core/journal');
   const dir = folder();
   const file = path.join(dir, 'journal.jsonl');
   const event = (seq: number) => ({ type: 'entity.upsert' as const, name: `e${seq}`, seq, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' as const } });

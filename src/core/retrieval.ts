@@ -119,28 +119,31 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit
 function spread(db: Database, hits: Hit[]): Hit[] {
   const { before, after, weight, from } = RETRIEVAL.spread;
   if (weight === 0 || hits.length === 0) return hits;
+  const lenders = hits.slice(0, from);
+  // One statement for every lender: its nearest turns before and after it in its session.
+  const near = all(
+    db,
+    `SELECT t.rowid AS hit, n.value AS near FROM episodes t,
+            json_each((SELECT json_group_array(rowid) FROM (
+              SELECT e.rowid FROM episodes e WHERE e.session = t.session
+                 AND (e.time_ms < t.time_ms OR (e.time_ms = t.time_ms AND e.rowid < t.rowid))
+               ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?))) n
+      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL
+     UNION ALL
+     SELECT t.rowid, n.value FROM episodes t,
+            json_each((SELECT json_group_array(rowid) FROM (
+              SELECT e.rowid FROM episodes e WHERE e.session = t.session
+                 AND (e.time_ms > t.time_ms OR (e.time_ms = t.time_ms AND e.rowid > t.rowid))
+               ORDER BY e.time_ms ASC, e.rowid ASC LIMIT ?))) n
+      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL`,
+    [before, JSON.stringify(lenders.map((h) => h.rowid)), after, JSON.stringify(lenders.map((h) => h.rowid))],
+  );
   const score = new Map(hits.map((h) => [h.rowid, h.score]));
-  const lent = new Map<number, number>();
-  for (const h of hits.slice(0, from)) {
-    const t = all(db, 'SELECT session, time_ms FROM episodes WHERE rowid = ?', [h.rowid])[0];
-    if (!t || t.session === null) continue;
-    const near = [
-      ...all(
-        db,
-        `SELECT rowid FROM episodes WHERE session = ? AND (time_ms < ? OR (time_ms = ? AND rowid < ?))
-          ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
-        [t.session, t.time_ms, t.time_ms, h.rowid, before],
-      ),
-      ...all(
-        db,
-        `SELECT rowid FROM episodes WHERE session = ? AND (time_ms > ? OR (time_ms = ? AND rowid > ?))
-          ORDER BY time_ms ASC, rowid ASC LIMIT ?`,
-        [t.session, t.time_ms, t.time_ms, h.rowid, after],
-      ),
-    ];
-    for (const n of near) lent.set(Number(n.rowid), (lent.get(Number(n.rowid)) ?? 0) + weight * h.score);
+  const lent = new Map(lenders.map((h) => [h.rowid, h.score]));
+  for (const r of near) {
+    const rowid = Number(r.near);
+    score.set(rowid, (score.get(rowid) ?? 0) + weight * lent.get(Number(r.hit))!);
   }
-  for (const [rowid, extra] of lent) score.set(rowid, (score.get(rowid) ?? 0) + extra);
   return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }
 
