@@ -393,7 +393,8 @@ export function numericId(id: string): number {
   return n;
 }
 
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+/** Scores and confidences as shown: four decimals. */
+export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 // Prepared statements are cached per database: preparing costs more than running for the small
 // statements the graph issues per episode. sql.js frees every statement on export(), so the

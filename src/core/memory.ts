@@ -11,7 +11,7 @@ import { invalid, MemoryError, notFound } from './errors.js';
 import { extract } from './extract.js';
 import { redactSecrets } from './redact.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from './events.js';
-import { all, entityKey, forgetStatements, Graph, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
+import { all, entityKey, forgetStatements, Graph, round, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
 import { writeFileDurably } from './durable.js';
 import { Journal } from './journal.js';
 import { entitiesInText, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
@@ -257,6 +257,8 @@ export class Memory {
     input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
     by: Provenance,
   ): { id: string } {
+    // Like corrections, a direct assertion is a person's act; models store notes (remember).
+    requireHuman(by, 'assert a fact directly');
     const subject = validName(input.subject, 'subject');
     const object = validName(input.object, 'object');
     const predicate = validName(input.predicate, 'predicate').toLowerCase();
@@ -356,12 +358,16 @@ export class Memory {
     return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits: input.vectorHits }) };
   }
 
-  /** Episode texts by rowid (all of them without rowids), for the embedding queue. */
-  episodeTexts(rowids?: number[]): { rowid: number; text: string }[] {
-    const rows = rowids
-      ? all(this.db, 'SELECT rowid, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)])
-      : all(this.db, 'SELECT rowid, text FROM episodes ORDER BY rowid');
-    return rows.map((r) => ({ rowid: Number(r.rowid), text: String(r.text) }));
+  /** Every episode's rowid (the embedding queue finds which lack a vector). */
+  episodeRowids(): number[] {
+    return all(this.db, 'SELECT rowid FROM episodes ORDER BY rowid').map((r) => Number(r.rowid));
+  }
+
+  /** Episode texts by rowid, for the embedding queue. */
+  episodeTexts(rowids: number[]): { rowid: number; text: string }[] {
+    return all(this.db, 'SELECT rowid, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]).map(
+      (r) => ({ rowid: Number(r.rowid), text: String(r.text) }),
+    );
   }
 
   search(input: { query: string; limit?: number }): EntityView[] {
@@ -625,7 +631,6 @@ export function normaliseTime(v: unknown, what = 'time', endOfDay = false): stri
   return new Date(ms).toISOString();
 }
 
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 function bigrams(s: string): Map<string, number> {
   const t = ` ${s.toLowerCase()} `;

@@ -7,7 +7,7 @@
  * dates it names (episode times). Every weight is in RETRIEVAL (search.ts).
  * Facts: those of the entities the question names, then of entities matching its words.
  */
-import { all, numericId as rowidOf, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
+import { all, numericId as rowidOf, round, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
 import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit } from './search.js';
 import type { Database } from './sqlite.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
@@ -190,4 +190,3 @@ export function entitiesInText(db: Database, text: string, limit: number, named 
   return ids.slice(0, limit);
 }
 
-const round = (x: number): number => Math.round(x * 1e4) / 1e4;

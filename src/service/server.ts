@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../core/config.js';
 import { MemoryError } from '../core/errors.js';
 import type { Provenance } from '../core/events.js';
+import { numericId } from '../core/graph.js';
 import { Memory } from '../core/memory.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
@@ -44,7 +45,7 @@ interface Connection {
 
 type Handler = (params: Record<string, unknown>, by: Provenance) => unknown;
 
-const rowidsOf = (ids: string[]): number[] => ids.map((id) => Number(id.slice(id.indexOf('_') + 1)));
+const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
@@ -112,10 +113,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       vectors.enqueue(memory.episodeTexts(rowidsOf(r.results.filter((x) => !x.duplicate).map((x) => x.id))));
       return r;
     },
-    relate: (p, by) => {
-      if (by.authority !== 'human') throw new MemoryError('forbidden', 'Only a person can assert a fact directly.', 'Store what you learned with remember instead.');
-      return memory.relate(p as never, by);
-    },
+    relate: (p, by) => memory.relate(p as never, by),
     correct: (p, by) => memory.correct(p as never, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity as string),
     forget: (p, by) => {
@@ -229,7 +227,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   log(`listening on ${sock}`);
   armIdleExit();
   // The model loads after the service answers: a client never waits for it.
-  vectors.start(() => memory.episodeTexts()).catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
+  vectors.start(() => memory.episodeRowids(), (ids) => memory.episodeTexts(ids)).catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
 
   const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;

@@ -41,9 +41,10 @@ export class VectorChannel {
 
   /**
    * Loads the model and the vector file, then queues every episode that has no vector yet.
-   * `episodes` lists what the memory holds (rowid and text) when the model is ready.
+   * `rowids` lists the episodes the memory holds when the model is ready; `texts` reads the
+   * texts of those to embed (only the missing ones: most have vectors after the first start).
    */
-  async start(episodes: () => Pending[]): Promise<void> {
+  async start(rowids: () => number[], texts: (rowids: number[]) => Pending[]): Promise<void> {
     if (!this.settings.enabled) return;
     this.state = 'loading the embedding model';
     const loaded = await loadEmbedder({
@@ -75,10 +76,10 @@ export class VectorChannel {
         this.scheduleFlush();
       },
     });
-    const all = episodes();
-    const present = new Set(all.map((e) => e.rowid));
+    const present = new Set(rowids());
     for (const { id } of [...store.entries()]) if (!present.has(id)) store.remove(id); // forgotten while we were away
-    this.enqueue(all.filter((e) => !store.has(e.rowid)));
+    const missing = [...present].filter((id) => !store.has(id));
+    for (let i = 0; i < missing.length; i += 1000) this.enqueue(texts(missing.slice(i, i + 1000)));
     this.state = 'ready';
     this.log(`embeddings ready: ${embedder.id}, ${store.size} vector(s), ${this.queue.pending} to embed`);
   }
