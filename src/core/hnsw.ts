@@ -20,7 +20,8 @@
  */
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { normalized, TopK, type VectorFilter, type VectorHit, type VectorStore, writeAtomically } from './vectors.js';
+import { writeFileDurably } from './durable.js';
+import { normalized, TopK, type VectorFilter, type VectorHit, type VectorStore } from './vectors.js';
 
 export interface HnswOptions {
   /** Links per node on upper levels (level 0 gets 2M). Default 16. */
@@ -306,7 +307,7 @@ export class HnswIndex {
     header.writeUInt32LE(this.idsChecksum(covered), 52);
     header.writeUInt32LE(checksum(body), 56);
     header.writeUInt32LE(this.nodes, 60);
-    writeAtomically(file, [header, body]);
+    writeFileDurably(file, [header, body]);
   }
 
   /**

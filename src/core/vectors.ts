@@ -30,7 +30,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { syncDir } from './durable.js';
+import { writeFileDurably } from './durable.js';
 
 export interface VectorHit {
   id: number;
@@ -424,7 +424,7 @@ export class VectorStore {
   static create(file: string, dim: number, modelId: string, options: VectorStoreOptions = {}): VectorStore {
     if (!Number.isInteger(dim) || dim < 1 || dim > 65536) throw new RangeError(`bad dimension ${dim}`);
     const instance = crypto.randomBytes(8);
-    writeAtomically(file, [encodeHeader(dim, modelId, instance)]);
+    writeFileDurably(file, [encodeHeader(dim, modelId, instance)]);
     const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
     return new VectorStore(file, dim, modelId, fd, instance.toString('hex'), options);
   }
@@ -670,7 +670,7 @@ export class VectorStore {
     chunks.push(chunk.subarray(0, used));
     fs.closeSync(this.fd);
     this.fd = undefined;
-    writeAtomically(this.path, chunks);
+    writeFileDurably(this.path, chunks);
     this.fd = fs.openSync(this.path, fs.constants.O_WRONLY | fs.constants.O_APPEND);
     this.vecs = arena;
     this.ids = ids;
@@ -764,29 +764,4 @@ function encodeRecord(buf: Buffer, off: number, op: number, id: number, kind: nu
   if (vec) Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength).copy(buf, off + 16);
   else buf.fill(0, off + 16, off + rb);
   buf.writeUInt32LE(recordCrc(buf, off, rb), off + 4);
-}
-
-/** Writes `chunks` to a temp file, fsyncs it, renames it over `file` and fsyncs the folder. */
-export function writeAtomically(file: string, chunks: Uint8Array[]): void {
-  const tmp = `${file}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    for (const c of chunks) {
-      let written = 0;
-      while (written < c.length) written += fs.writeSync(fd, c, written, c.length - written);
-    }
-    fs.fsyncSync(fd);
-  } catch (e) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  syncDir(file);
 }
