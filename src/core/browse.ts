@@ -45,18 +45,9 @@ export interface BrowseMethods {
   'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
 }
 
-export type BrowseMethod = keyof BrowseMethods;
+type BrowseMethod = keyof BrowseMethods;
 
-export const BROWSE_METHODS: readonly BrowseMethod[] = [
-  'browse.types',
-  'browse.entities',
-  'browse.facts',
-  'browse.sessions',
-  'browse.sessionEpisodes',
-  'browse.episodesById',
-];
-
-export const PAGE_MAX = 500;
+const PAGE_MAX = 500;
 const PAGE_DEFAULT = 200;
 const IDS_MAX = 500;
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
 import type { Ctx } from './ctx.js';
 import { COMMANDS, VIEWS } from './ids.js';
-import { moreItem, Pager, withMore, type MoreNode } from './paging.js';
+import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import * as present from './present.js';
 
 export interface TypeNode {
@@ -36,48 +36,11 @@ export interface EvidenceNode {
   episode: EpisodeView;
   parent: FactNode;
 }
-interface MessageNode {
-  kind: 'message';
-  key: string;
-  text: string;
-  parent?: Node;
-}
-export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode;
+export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode<Node>;
 
-export class EntitiesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  readonly view: vscode.TreeView<Node>;
-  private readonly pager = new Pager();
-
-  constructor(private readonly ctx: Ctx) {
-    this.view = vscode.window.createTreeView(VIEWS.entities, { treeDataProvider: this, showCollapseAll: true });
-  }
-
-  refresh(): void {
-    this.pager.clear();
-    this.emitter.fire(undefined);
-  }
-
-  reset(): void {
-    this.pager.reset();
-    this.emitter.fire(undefined);
-  }
-
-  private more(list: string, parent: Node | undefined): () => void {
-    return () => {
-      this.pager.more(list);
-      this.emitter.fire(parent);
-    };
-  }
-
-  dispose(): void {
-    this.view.dispose();
-    this.emitter.dispose();
-  }
-
-  getParent(node: Node): Node | undefined {
-    return 'parent' in node ? node.parent : undefined;
+export class EntitiesTree extends PagedTree<Node> {
+  constructor(ctx: Ctx) {
+    super(VIEWS.entities, 'Entities', ctx);
   }
 
   /** A node for an entity found elsewhere (search), so the view can reveal it. */
@@ -85,23 +48,17 @@ export class EntitiesTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     return { kind: 'entity', key: `e/${entity.name.toLowerCase()}`, entity, parent: typeNode(entity.type, 0, false) };
   }
 
-  async getChildren(node?: Node): Promise<Node[]> {
-    try {
-      if (!node) return await this.roots();
-      switch (node.kind) {
-        case 'type':
-          return await this.entitiesOf(node);
-        case 'entity':
-          return await this.factsOf(node);
-        case 'fact':
-          return await this.evidenceOf(node);
-        default:
-          return [];
-      }
-    } catch (err) {
-      this.ctx.log.error(`Entities view: ${(err as Error).message}`);
-      if (!node) return []; // the welcome view explains (state "error")
-      return [{ kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node }];
+  protected async children(node?: Node): Promise<Node[]> {
+    if (!node) return this.roots();
+    switch (node.kind) {
+      case 'type':
+        return this.entitiesOf(node);
+      case 'entity':
+        return this.factsOf(node);
+      case 'fact':
+        return this.evidenceOf(node);
+      default:
+        return [];
     }
   }
 
@@ -173,12 +130,8 @@ export class EntitiesTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return episodeItem(node.key, node.episode);
       case 'more':
         return moreItem(node);
-      case 'message': {
-        const item = new vscode.TreeItem(node.text, None);
-        item.id = node.key;
-        item.iconPath = new vscode.ThemeIcon('info');
-        return item;
-      }
+      case 'message':
+        return messageItem(node);
     }
   }
 }

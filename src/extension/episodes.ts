@@ -7,7 +7,7 @@ import type { EpisodeView } from '../core/graph.js';
 import type { Ctx } from './ctx.js';
 import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';
-import { moreItem, Pager, withMore, type MoreNode } from './paging.js';
+import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import { day } from './present.js';
 import type { SessionSummary } from './source.js';
 
@@ -22,62 +22,26 @@ interface EpisodeNode {
   episode: EpisodeView;
   parent: SessionNode;
 }
-interface MessageNode {
-  kind: 'message';
-  key: string;
-  text: string;
-  parent?: Node;
-}
-type Node = SessionNode | EpisodeNode | MoreNode<Node> | MessageNode;
+type Node = SessionNode | EpisodeNode | MoreNode<Node> | MessageNode<Node>;
 
 const ROOT = 'sessions';
 
-export class EpisodesTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  readonly view: vscode.TreeView<Node>;
-  private readonly pager = new Pager();
-
-  constructor(private readonly ctx: Ctx) {
-    this.view = vscode.window.createTreeView(VIEWS.episodes, { treeDataProvider: this, showCollapseAll: true });
+export class EpisodesTree extends PagedTree<Node> {
+  constructor(ctx: Ctx) {
+    super(VIEWS.episodes, 'Episodes', ctx);
   }
 
-  refresh(): void {
-    this.pager.clear();
-    this.emitter.fire(undefined);
-  }
-
-  reset(): void {
-    this.pager.reset();
-    this.emitter.fire(undefined);
-  }
-
-  dispose(): void {
-    this.view.dispose();
-    this.emitter.dispose();
-  }
-
-  getParent(node: Node): Node | undefined {
-    return 'parent' in node ? node.parent : undefined;
-  }
-
-  async getChildren(node?: Node): Promise<Node[]> {
-    try {
-      if (!node) {
-        const { items, total } = await this.pager.list(ROOT, (o, l) => this.ctx.source.sessions(o, l));
-        this.view.description = total ? `${total} session${total === 1 ? '' : 's'}` : undefined;
-        const sessions: Node[] = items.map((session) => ({ kind: 'session', key: sessionKey(session.session), session }));
-        return withMore(sessions, total, ROOT, undefined, this.more(ROOT, undefined));
-      }
-      if (node.kind !== 'session') return [];
-      const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.sessionEpisodes(node.session.session, o, l));
-      const episodes: Node[] = items.map((episode) => ({ kind: 'episode', key: `${node.key}/${episode.id}`, episode, parent: node }));
-      return withMore(episodes, total, node.key, node, this.more(node.key, node));
-    } catch (err) {
-      this.ctx.log.error(`Episodes view: ${(err as Error).message}`);
-      if (!node) return [];
-      return [{ kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node }];
+  protected async children(node?: Node): Promise<Node[]> {
+    if (!node) {
+      const { items, total } = await this.pager.list(ROOT, (o, l) => this.ctx.source.sessions(o, l));
+      this.view.description = total ? `${total} session${total === 1 ? '' : 's'}` : undefined;
+      const sessions: Node[] = items.map((session) => ({ kind: 'session', key: sessionKey(session.session), session }));
+      return withMore(sessions, total, ROOT, undefined, this.more(ROOT, undefined));
     }
+    if (node.kind !== 'session') return [];
+    const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.sessionEpisodes(node.session.session, o, l));
+    const episodes: Node[] = items.map((episode) => ({ kind: 'episode', key: `${node.key}/${episode.id}`, episode, parent: node }));
+    return withMore(episodes, total, node.key, node, this.more(node.key, node));
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
@@ -98,20 +62,9 @@ export class EpisodesTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return episodeItem(node.key, node.episode);
       case 'more':
         return moreItem(node);
-      case 'message': {
-        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
-        item.id = node.key;
-        item.iconPath = new vscode.ThemeIcon('info');
-        return item;
-      }
+      case 'message':
+        return messageItem(node);
     }
-  }
-
-  private more(list: string, parent: Node | undefined): () => void {
-    return () => {
-      this.pager.more(list);
-      this.emitter.fire(parent);
-    };
   }
 }
 

@@ -3,6 +3,7 @@
  * how far a person paged is remembered across refreshes, the fetched pages are not.
  */
 import * as vscode from 'vscode';
+import type { Ctx } from './ctx.js';
 import { COMMANDS } from './ids.js';
 import type { Page } from './source.js';
 
@@ -73,4 +74,82 @@ export function moreItem(node: MoreNode<unknown>): vscode.TreeItem {
   item.tooltip = `Show ${PAGE} more`;
   item.command = { command: COMMANDS.loadMore, title: 'Load More', arguments: [node] };
   return item;
+}
+
+/** A row that says something instead of listing (an error loading a list). */
+export interface MessageNode<P> {
+  kind: 'message';
+  key: string;
+  text: string;
+  parent?: P;
+}
+
+export function messageItem(node: MessageNode<unknown>): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+  item.id = node.key;
+  item.iconPath = new vscode.ThemeIcon('info');
+  return item;
+}
+
+/**
+ * What the Entities and Episodes trees share: the view, change events, paging, parents, and
+ * turning a failed load into a message row (the root shows the welcome view instead).
+ */
+export abstract class PagedTree<N extends { key: string; parent?: N }> implements vscode.TreeDataProvider<N>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<N | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  readonly view: vscode.TreeView<N>;
+  protected readonly pager = new Pager();
+
+  constructor(
+    viewId: string,
+    private readonly label: string,
+    protected readonly ctx: Ctx,
+  ) {
+    this.view = vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: true });
+  }
+
+  /** The memory changed: fetch again, keeping how far each list was paged. */
+  refresh(): void {
+    this.pager.clear();
+    this.emitter.fire(undefined);
+  }
+
+  /** Another memory folder: start over. */
+  reset(): void {
+    this.pager.reset();
+    this.emitter.fire(undefined);
+  }
+
+  dispose(): void {
+    this.view.dispose();
+    this.emitter.dispose();
+  }
+
+  getParent(node: N): N | undefined {
+    return node.parent;
+  }
+
+  async getChildren(node?: N): Promise<N[]> {
+    try {
+      return await this.children(node);
+    } catch (err) {
+      this.ctx.log.error(`${this.label} view: ${(err as Error).message}`);
+      if (!node) return []; // the welcome view explains (state "error")
+      const message: MessageNode<N> = { kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node };
+      return [message as unknown as N];
+    }
+  }
+
+  abstract getTreeItem(node: N): vscode.TreeItem;
+
+  protected abstract children(node?: N): Promise<N[]>;
+
+  /** The "Load more…" action of a list: one page more, then its parent refreshes. */
+  protected more(list: string, parent: N | undefined): () => void {
+    return () => {
+      this.pager.more(list);
+      this.emitter.fire(parent);
+    };
+  }
 }
