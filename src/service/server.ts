@@ -71,7 +71,12 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   log(`memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`);
 
   const connections = new Set<Connection>();
-  const vectors = new VectorChannel(opts.memory, opts.embeddings ?? {}, log);
+  const vectors = new VectorChannel(
+    opts.memory,
+    opts.embeddings ?? {},
+    { rowids: () => memory.episodeRowids(), texts: (ids) => memory.episodeTexts(ids) },
+    log,
+  );
   let snapshotTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -105,12 +110,12 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     ping: () => ({ ok: true }),
     remember: (p, by) => {
       const r = memory.remember(p as never, by);
-      if (!r.duplicate) vectors.enqueue(memory.episodeTexts(rowidsOf([r.id])));
+      if (!r.duplicate) vectors.add(rowidsOf([r.id]));
       return r;
     },
     ingest: (p, by) => {
       const r = memory.ingest(p.episodes as never, by);
-      vectors.enqueue(memory.episodeTexts(rowidsOf(r.results.filter((x) => !x.duplicate).map((x) => x.id))));
+      vectors.add(rowidsOf(r.results.filter((x) => !x.duplicate).map((x) => x.id)));
       return r;
     },
     relate: (p, by) => memory.relate(p as never, by),
@@ -227,7 +232,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   log(`listening on ${sock}`);
   armIdleExit();
   // The model loads after the service answers: a client never waits for it.
-  vectors.start(() => memory.episodeRowids(), (ids) => memory.episodeTexts(ids)).catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
+  vectors.start().catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
 
   const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;

@@ -33,18 +33,19 @@ export class VectorChannel {
   private flushTimer?: NodeJS.Timeout;
   private state = 'disabled (set "embeddings": {"enabled": true} in config.json)';
 
+  /**
+   * `rowids` lists the episodes the memory holds; `texts` reads the texts of some. Texts are
+   * read only when there is a model to embed them, and at start only for episodes without a vector.
+   */
   constructor(
     private readonly folder: string,
     private readonly settings: EmbeddingSettings,
+    private readonly episodes: { rowids: () => number[]; texts: (rowids: number[]) => Pending[] },
     private readonly log: (msg: string) => void,
   ) {}
 
-  /**
-   * Loads the model and the vector file, then queues every episode that has no vector yet.
-   * `rowids` lists the episodes the memory holds when the model is ready; `texts` reads the
-   * texts of those to embed (only the missing ones: most have vectors after the first start).
-   */
-  async start(rowids: () => number[], texts: (rowids: number[]) => Pending[]): Promise<void> {
+  /** Loads the model and the vector file, then queues every episode that has no vector yet. */
+  async start(): Promise<void> {
     if (!this.settings.enabled) return;
     this.state = 'loading the embedding model';
     const loaded = await loadEmbedder({
@@ -76,16 +77,17 @@ export class VectorChannel {
         this.scheduleFlush();
       },
     });
-    const present = new Set(rowids());
+    const present = new Set(this.episodes.rowids());
     for (const { id } of [...store.entries()]) if (!present.has(id)) store.remove(id); // forgotten while we were away
     const missing = [...present].filter((id) => !store.has(id));
-    for (let i = 0; i < missing.length; i += 1000) this.enqueue(texts(missing.slice(i, i + 1000)));
+    for (let i = 0; i < missing.length; i += 1000) this.add(missing.slice(i, i + 1000));
     this.state = 'ready';
     this.log(`embeddings ready: ${embedder.id}, ${store.size} vector(s), ${this.queue.pending} to embed`);
   }
 
-  enqueue(items: Pending[]): void {
-    if (this.queue && items.length) this.queue.enqueue(items);
+  /** New episodes to embed (nothing is read while there is no model). */
+  add(rowids: number[]): void {
+    if (this.queue && rowids.length) this.queue.enqueue(this.episodes.texts(rowids));
   }
 
   remove(rowids: number[]): void {
