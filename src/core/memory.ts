@@ -52,7 +52,6 @@ export interface OpenReport {
 export class Memory {
   private eventsSinceSnapshot = 0;
   private indexCompacted = false;
-  private lastWrite: string | null = null;
 
   private constructor(
     readonly folder: string,
@@ -101,11 +100,11 @@ export class Memory {
     tail ??= readLogged(journal, 0, log);
     db.exec('BEGIN');
     for (const e of tail) graph.apply(e);
-    if (tail.length > 0) graph.setMeta('seq', tail[tail.length - 1]!.seq);
+    const last = tail[tail.length - 1];
+    if (last) (graph.setMeta('seq', last.seq), graph.setMeta('last_write', last.at));
     db.exec('COMMIT');
     const memory = new Memory(folder, config, db, graph, journal, log, { rebuilt, replayed: tail.length, reason });
     memory.eventsSinceSnapshot = tail.length;
-    memory.lastWrite = tail.length > 0 ? tail[tail.length - 1]!.at : (graph.getMeta('last_write') ?? null);
     return memory;
   }
 
@@ -133,7 +132,6 @@ export class Memory {
       throw err;
     }
     this.eventsSinceSnapshot += events.length;
-    this.lastWrite = at;
     return events;
   }
 
@@ -481,7 +479,7 @@ export class Memory {
       journal_bytes: this.journal.position,
       snapshot_bytes: fs.existsSync(snapshotPath) ? fs.statSync(snapshotPath).size : 0,
       events_since_snapshot: this.eventsSinceSnapshot,
-      last_write: this.lastWrite,
+      last_write: this.graph.getMeta('last_write') ?? null,
       redactions: Number(this.graph.getMeta('redactions') ?? 0),
     };
   }
