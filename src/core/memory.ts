@@ -14,7 +14,7 @@ import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } 
 import { all, entityKey, forgetStatements, Graph, round, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
 import { writeFileDurably } from './durable.js';
 import { Journal } from './journal.js';
-import { entitiesInText, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
+import { namedEntities, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
 import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter, type Hit } from './search.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { loadSqlJs, type Database } from './sqlite.js';
@@ -371,9 +371,10 @@ export class Memory {
   search(input: { query: string; limit?: number }): EntityView[] {
     const text = requireText(input.query, 'query');
     const limit = boundLimit(input.limit, 10, LIMITS.search);
+    // Entities the text names come first (score 0 unless their words match too), then keyword hits.
     const hits = keywordEntities(this.db, text, limit);
     const scores = new Map(hits.map((h) => [h.rowid, h.score]));
-    const ids = entitiesInText(this.db, text, limit);
+    const ids = [...new Set([...namedEntities(this.db, text), ...hits.map((h) => h.rowid)])].slice(0, limit);
     return ids.map((id) => ({ ...this.graph.entityView(id)!, score: round(scores.get(id) ?? 0) }));
   }
 

@@ -184,7 +184,7 @@ export function namedEntities(db: Database, text: string): number[] {
 }
 
 /** Entities named in the text first, then by keyword rank. */
-export function entitiesInText(db: Database, text: string, limit: number, named = namedEntities(db, text)): number[] {
+function entitiesInText(db: Database, text: string, limit: number, named: number[]): number[] {
   const ids = [...named];
   for (const hit of keywordEntities(db, text, limit)) if (!ids.includes(hit.rowid)) ids.push(hit.rowid);
   return ids.slice(0, limit);
