@@ -7,7 +7,7 @@
  */
 import type { Database } from './sqlite.js';
 import { all, run, scalar } from './graph.js';
-import { ftsOr, queryTerms } from './text.js';
+import { ftsAnd, ftsOr, queryTerms } from './text.js';
 
 export interface RetrievalConfig {
   bm25: { k1: number; b: number };
@@ -172,28 +172,33 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = RETRIEVAL.columns;
-  const scored = wordsWorthScoring(db, terms);
-  const rows = all(
-    db,
-    `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
-       FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
-      WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
-      ORDER BY score DESC LIMIT ?`,
-    [weightsHandle([text, speaker], scored.map((t) => t.weight)), ftsOr(scored.map((t) => t.term)), ...params, limit],
-  );
-  return rows.map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+  const search = (words: { term: string; weight: number }[], every: boolean): Hit[] =>
+    all(
+      db,
+      `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
+         FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
+        WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
+        ORDER BY score DESC LIMIT ?`,
+      [weightsHandle([text, speaker], words.map((t) => t.weight)), (every ? ftsAnd : ftsOr)(words.map((t) => t.term)), ...params, limit],
+    ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+  const plan = searchPlan(db, terms);
+  if (!plan.allCommon) return search(plan.words, false);
+  // Every word is common: rows holding all of them first (few, and the best); if too few, the rarest word's.
+  const both = search(terms, true);
+  return both.length >= limit ? both : search(plan.words, false);
 }
 
 /**
  * The words to search and score with. Scoring every row that shares a common word with the
  * question is what costs at scale, so past RETRIEVAL.maxScoredRows matching rows only the
  * rarest words are kept (from the rarest up, while their rows stay under the bound; always at
- * least one). A common word has a low IDF: what it would add to a score is small.
+ * least one). A common word has a low IDF: what it would add to a score is small. `allCommon`:
+ * even the rarest word matches more rows than the bound.
  */
-function wordsWorthScoring(db: Database, terms: { term: string; weight: number }[]): { term: string; weight: number }[] {
+function searchPlan(db: Database, terms: { term: string; weight: number }[]): { words: { term: string; weight: number }[]; allCommon: boolean } {
   const max = RETRIEVAL.maxScoredRows;
   const counted = terms.map((t) => ({ ...t, rows: matchingRows(db, t.term) }));
-  if (counted.reduce((n, c) => n + c.rows, 0) <= max) return terms;
+  if (counted.reduce((n, c) => n + c.rows, 0) <= max) return { words: terms, allCommon: false };
   counted.sort((a, b) => a.rows - b.rows);
   const kept: { term: string; weight: number }[] = [];
   let rows = 0;
@@ -202,7 +207,7 @@ function wordsWorthScoring(db: Database, terms: { term: string; weight: number }
     kept.push({ term: c.term, weight: c.weight });
     rows += c.rows;
   }
-  return kept;
+  return { words: kept, allCommon: terms.length > 1 && counted[0]!.rows > max };
 }
 
 // Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
