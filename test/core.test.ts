@@ -76,3 +76,34 @@ test('journal: a torn tail longer than one read-back chunk is cut; reads start w
   assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3, 4]);
   j.close();
 });
+
+test('facts a language model extracted weigh as the agent\'s, even from a person\'s turn, and survive a reopen', async () => {
+  const dir = folder();
+  const m = await Memory.open(dir, { extract: false });
+  const model = { authority: 'agent' as const, source: 'lm' };
+  const { results } = m.ingest([{ text: 'We decided to move the billing service to Postgres 16.', speaker: 'dana' }], person);
+  const episode = results[0]!.id;
+  const { ids } = m.recordExtraction(
+    { episode, extractor: 'copilot/gpt-4o', facts: [{ subject: 'billing service', predicate: 'Uses', object: 'Postgres 16' }, { subject: 'billing service', predicate: 'uses', object: 'postgres 16' }] },
+    model,
+  );
+  assert.equal(ids.length, 2);
+  assert.equal(ids[0], ids[1], 'the same fact twice in one reading is one relationship');
+  const fact = m.fact(ids[0]!);
+  assert.equal(fact.authority, 'agent');
+  assert.equal(fact.predicate, 'uses');
+  assert.deepEqual(fact.evidence, [episode]);
+  // The turn is the person's (user authority) but the reading is the model's: held at the inferred prior.
+  assert.equal(fact.confidence, 0.6);
+  // A second model reading of another turn corroborates the same fact instead of duplicating it.
+  const second = m.ingest([{ text: 'billing now talks to Postgres 16 in staging', speaker: 'dana' }], person).results[0]!.id;
+  assert.deepEqual(m.recordExtraction({ episode: second, extractor: 'copilot/gpt-4o', facts: [{ subject: 'Billing Service', predicate: 'uses', object: 'Postgres 16' }] }, model).ids, [ids[0]]);
+  assert.equal(m.fact(ids[0]!).confidence, 0.6, 'agent-only corroboration stays at the prior');
+  assert.throws(() => m.recordExtraction({ episode: 'ep_999', extractor: 'x', facts: [] }, model), /No episode "ep_999"/);
+  assert.throws(() => m.recordExtraction({ episode, extractor: 'x', facts: [{ subject: '', predicate: 'uses', object: 'y' }] }, model), /subject is empty/);
+  m.close();
+  const reopened = await Memory.open(dir, { extract: false });
+  assert.equal(reopened.fact(ids[0]!).authority, 'agent');
+  assert.equal(reopened.fact(ids[0]!).evidence.length, 2);
+  reopened.close();
+});

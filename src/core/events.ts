@@ -48,8 +48,10 @@ export type EventBody =
       evidence?: string[];
       /** Whose word the fact rests on when it is not the connection's (a fact extracted from a turn is the turn's speaker's). */
       assertedBy?: Authority;
+      /** A language model read this fact from the evidence: its reading weighs as the agent's, whoever spoke. */
+      extractedBy?: string;
     }
-  | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1 }
+  | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
   | { type: 'entity.forget'; name: string; episodes: string[]; relationships: string[] };
 

@@ -55,6 +55,8 @@ export interface FactView {
   score?: number;
 }
 
+const extractionNote = (model: string | undefined): string | undefined => (model === undefined ? undefined : `extracted by ${model}`);
+
 export const entityKey = (name: string): string => name.trim().toLowerCase();
 
 export class Graph {
@@ -118,11 +120,11 @@ export class Graph {
           [numericId(e.id), e.id, subject, e.predicate, object, e.prior, p, c * p, c * (1 - p), e.assertedBy ?? e.by.authority, e.at, Date.parse(e.at)],
         );
         this.bumpCounter('last_rel', e.id);
-        for (const episode of e.evidence ?? []) this.addEvidence(e.id, episode, 1, this.episodeAuthority(episode), e.at);
+        for (const episode of e.evidence ?? []) this.addEvidence(e.id, episode, 1, this.evidenceAuthority(episode, e.extractedBy), e.at, extractionNote(e.extractedBy));
         break;
       }
       case 'relationship.evidence':
-        this.addEvidence(e.id, e.episode, e.polarity, e.episode ? this.episodeAuthority(e.episode) : e.by.authority, e.at);
+        this.addEvidence(e.id, e.episode, e.polarity, e.episode ? this.evidenceAuthority(e.episode, e.extractedBy) : e.by.authority, e.at, extractionNote(e.extractedBy));
         break;
       case 'relationship.correct':
         this.correct(e.id, e.verdict, e.by.authority, e.at, e.reason);
@@ -187,7 +189,12 @@ export class Graph {
     return v === undefined ? undefined : Number(v);
   }
 
-  private episodeAuthority(episodeId: string): Authority {
+  /**
+   * The weight an episode lends a fact is its speaker's; when a language model did the reading,
+   * the fact rests on the model's interpretation, which weighs as the agent's whoever spoke.
+   */
+  private evidenceAuthority(episodeId: string, extractedBy: string | undefined): Authority {
+    if (extractedBy !== undefined) return 'agent';
     return (scalar(this.db, 'SELECT authority FROM episodes WHERE id = ?', [episodeId]) as Authority | undefined) ?? 'agent';
   }
 

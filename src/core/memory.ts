@@ -272,6 +272,52 @@ export class Memory {
     return { id };
   }
 
+  /**
+   * Facts a language model read from one stored episode. Any surface may record them, but they
+   * are the model's reading: asserted at the `inferred` prior with `agent` authority and weighed
+   * as the agent's evidence whoever spoke the turn, so they never pass for a person's word. A
+   * fact already held gains the episode as (agent-weight) corroboration instead of a duplicate.
+   */
+  recordExtraction(
+    input: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string },
+    by: Provenance,
+  ): { ids: string[] } {
+    if (input === null || typeof input !== 'object') throw invalid('Give { episode, facts, extractor }.');
+    if (typeof input.episode !== 'string' || !this.graph.episodeExists(input.episode)) {
+      throw notFound(`No episode "${String(input.episode)}".`, 'Extract from an episode the memory holds (an id like ep_12).');
+    }
+    const extractor = validName(input.extractor, 'extractor');
+    if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
+    if (input.facts.length > 100) throw invalid(`${input.facts.length} facts from one episode; at most 100.`);
+    const events: EventBody[] = [];
+    const ids: string[] = [];
+    const asserted = new Map<string, string>();
+    let offset = 0;
+    for (const f of input.facts) {
+      if (f === null || typeof f !== 'object') throw invalid('Each fact is { subject, predicate, object }.');
+      const subject = validName(f.subject, 'subject');
+      const object = validName(f.object, 'object');
+      const predicate = validName(f.predicate, 'predicate').toLowerCase();
+      const key = JSON.stringify([entityKey(subject), predicate, entityKey(object)]);
+      const existing = asserted.get(key) ?? this.graph.findCurrentRelationship(subject, predicate, object);
+      if (existing) {
+        if (!asserted.has(key)) events.push({ type: 'relationship.evidence', id: existing, episode: input.episode, polarity: 1, extractedBy: extractor });
+        asserted.set(key, existing);
+        ids.push(existing);
+        continue;
+      }
+      const id = this.graph.nextId('rel', offset++);
+      asserted.set(key, id);
+      ids.push(id);
+      events.push({
+        type: 'relationship.assert', id, subject, predicate, object, prior: 'inferred',
+        evidence: [input.episode], assertedBy: 'agent', extractedBy: extractor,
+      });
+    }
+    this.commit(events, by);
+    return { ids };
+  }
+
   /** Adds corroborating or contradicting evidence to a fact. */
   addEvidence(input: { id: string; episode: string; polarity: 1 | -1 }, by: Provenance): FactView {
     this.requireFact(input.id);

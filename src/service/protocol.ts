@@ -55,6 +55,11 @@ export interface Methods extends BrowseMethods {
     params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind };
     result: { id: string };
   };
+  /** Facts a language model read from a stored episode: recorded as the model's reading (agent authority). */
+  extracted: {
+    params: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string };
+    result: { ids: string[] };
+  };
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
   forget: { params: { entity: string }; result: ForgetPlan };
@@ -80,7 +85,7 @@ export type ParamsOf<M extends Method> = Methods[M]['params'];
 export type ResultOf<M extends Method> = Methods[M]['result'];
 
 /** Writes: the service tells every connected client after one lands. */
-export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'correct', 'forget']);
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'extracted', 'correct', 'forget']);
 
 /** Pushed to every client after a write. */
 export interface ChangedNotification {

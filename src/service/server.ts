@@ -119,6 +119,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return r;
     },
     relate: (p, by) => memory.relate(p as never, by),
+    extracted: (p, by) => memory.recordExtraction(p as never, by),
     correct: (p, by) => memory.correct(p as never, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity as string),
     forget: (p, by) => {
