@@ -13,7 +13,7 @@ import type { EpisodeRecord } from '../src/core/events.js';
 import { all, Graph } from '../src/core/graph.js';
 import { isLocomo, parseLocomo, parseLocomoDate } from '../src/core/ingest/locomo.js';
 import { analyseQuery, rankEpisodes } from '../src/core/retrieval.js';
-import { bm25, bm25Episodes, registerRanking, unindexEpisode, weightsHandle } from '../src/core/search.js';
+import { bm25, bm25Episodes, registerRanking, RETRIEVAL, unindexEpisode, weightsHandle } from '../src/core/search.js';
 import { loadSqlJs } from '../src/core/sqlite.js';
 import { dateMentions, ftsOr, queryTerms } from '../src/core/text.js';
 
@@ -121,6 +121,43 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
     assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10), []);
     assert.deepEqual(q('octopus'), [], 'nothing lends the removed turn\'s words to its neighbours');
   } finally {
+    db.close();
+  }
+});
+
+test('a question of only common words scores the newest matching rows, and still fills its limit', async () => {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  const saved = RETRIEVAL.maxScoredRows;
+  try {
+    Graph.createSchema(db);
+    registerRanking(db);
+    const graph = new Graph(db, resolveConfig());
+    // 400 turns say "build"; every fourth also says "cache". With the bound at 40 both words are common.
+    const episodes: EpisodeRecord[] = Array.from({ length: 400 }, (_, i) => ({
+      id: `ep_${i + 1}`,
+      hash: `h${i}`,
+      authority: 'user',
+      text: i % 4 === 0 ? `the build cache step ${i}` : `the build ran step ${i}`,
+      time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+    }));
+    graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
+    RETRIEVAL.maxScoredRows = 40;
+    const build = bm25Episodes(db, [{ term: 'build', weight: 1 }], 10).map((h) => h.rowid);
+    assert.equal(build.length, 10);
+    // 400 matches, bound 40: the window starts 40 rowids from the newest (400).
+    assert.ok(build.every((r) => r >= 360), `scored outside the newest window: ${build.join(', ')}`);
+    const both = bm25Episodes(db, [{ term: 'build', weight: 1 }, { term: 'cache', weight: 1 }], 10).map((h) => h.rowid);
+    assert.equal(both.length, 10);
+    // The rarer word sets the window (100 matches: the newest 40 x 400 / 100 = 160 rowids); rows
+    // holding both words come first.
+    assert.ok(both.every((r) => r >= 240 && (r - 1) % 4 === 0), `expected newest rows with both words: ${both.join(', ')}`);
+    // A limit the window cannot fill widens to every row.
+    assert.equal(bm25Episodes(db, [{ term: 'cache', weight: 1 }], 100).length, 100);
+    RETRIEVAL.maxScoredRows = saved;
+    assert.ok(bm25Episodes(db, [{ term: 'build', weight: 1 }], 10).some((r) => r.rowid < 360), 'under the bound every row is scored');
+  } finally {
+    RETRIEVAL.maxScoredRows = saved;
     db.close();
   }
 });

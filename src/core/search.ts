@@ -172,33 +172,42 @@ export function bm25Episodes(db: Database, terms: { term: string; weight: number
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = RETRIEVAL.columns;
-  const search = (words: { term: string; weight: number }[], every: boolean): Hit[] =>
+  const search = (words: { term: string; weight: number }[], every: boolean, fromRowid = 0): Hit[] =>
     all(
       db,
       `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
          FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
-        WHERE episodes_fts MATCH ? ${where ? 'AND ' + where : ''}
+        WHERE episodes_fts MATCH ? AND f.docid >= ? ${where ? 'AND ' + where : ''}
         ORDER BY score DESC LIMIT ?`,
-      [weightsHandle([text, speaker], words.map((t) => t.weight)), (every ? ftsAnd : ftsOr)(words.map((t) => t.term)), ...params, limit],
+      [weightsHandle([text, speaker], words.map((t) => t.weight)), (every ? ftsAnd : ftsOr)(words.map((t) => t.term)), fromRowid, ...params, limit],
     ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
   const plan = searchPlan(db, terms);
-  if (!plan.allCommon) return search(plan.words, false);
-  // Every word is common: rows holding all of them first (few, and the best); if too few, the rarest word's.
-  const both = search(terms, true);
-  return both.length >= limit ? both : search(plan.words, false);
+  if (plan.rarestRows <= RETRIEVAL.maxScoredRows) return search(plan.words, false);
+  // Every word is common (in a large memory, "how do we build it?"): BM25 barely tells such rows
+  // apart, and scoring them all is what costs. Only the newest stored rows are scored, a window
+  // expected to hold about maxScoredRows matches; rows holding every word first.
+  const from = newestWindowStart(db, plan.rarestRows);
+  for (const start of from > 0 ? [from, 0] : [0]) {
+    const both = terms.length > 1 ? search(terms, true, start) : [];
+    if (both.length >= limit) return both;
+    const any = search(plan.words, false, start);
+    if (any.length >= limit || start === 0) return any;
+  }
+  return [];
 }
 
 /**
  * The words to search and score with. Scoring every row that shares a common word with the
  * question is what costs at scale, so past RETRIEVAL.maxScoredRows matching rows only the
  * rarest words are kept (from the rarest up, while their rows stay under the bound; always at
- * least one). A common word has a low IDF: what it would add to a score is small. `allCommon`:
- * even the rarest word matches more rows than the bound.
+ * least one). A common word has a low IDF: what it would add to a score is small.
+ * `rarestRows`: rows matching the rarest word.
  */
-function searchPlan(db: Database, terms: { term: string; weight: number }[]): { words: { term: string; weight: number }[]; allCommon: boolean } {
+function searchPlan(db: Database, terms: { term: string; weight: number }[]): { words: { term: string; weight: number }[]; rarestRows: number } {
   const max = RETRIEVAL.maxScoredRows;
   const counted = terms.map((t) => ({ ...t, rows: matchingRows(db, t.term) }));
-  if (counted.reduce((n, c) => n + c.rows, 0) <= max) return { words: terms, allCommon: false };
+  const rarestRows = Math.min(...counted.map((c) => c.rows));
+  if (counted.reduce((n, c) => n + c.rows, 0) <= max) return { words: terms, rarestRows };
   counted.sort((a, b) => a.rows - b.rows);
   const kept: { term: string; weight: number }[] = [];
   let rows = 0;
@@ -207,7 +216,13 @@ function searchPlan(db: Database, terms: { term: string; weight: number }[]): { 
     kept.push({ term: c.term, weight: c.weight });
     rows += c.rows;
   }
-  return { words: kept, allCommon: terms.length > 1 && counted[0]!.rows > max };
+  return { words: kept, rarestRows };
+}
+
+/** First rowid of the newest rows expected to hold about maxScoredRows of a word's `rows` matches. */
+function newestWindowStart(db: Database, rows: number): number {
+  const maxRowid = Number(scalar(db, 'SELECT MAX(rowid) FROM episodes') ?? 0);
+  return Math.max(0, Math.floor(maxRowid - (RETRIEVAL.maxScoredRows * maxRowid) / Math.max(1, rows)));
 }
 
 // Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
