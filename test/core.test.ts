@@ -107,3 +107,26 @@ test('facts a language model extracted weigh as the agent\'s, even from a person
   assert.equal(reopened.fact(ids[0]!).evidence.length, 2);
   reopened.close();
 });
+
+test('facts: the graph around the top entities and the nearest by embedding, fused, floored by confidence', async () => {
+  const m = await Memory.open(folder(), { extract: false });
+  const billing = m.relate({ subject: 'billing', predicate: 'uses', object: 'Postgres' }, person).id;
+  const weak = m.relate({ subject: 'billing', predicate: 'runs on', object: 'Fridays', prior: 'speculative' }, person).id;
+  const unrelated = m.relate({ subject: 'frontend', predicate: 'uses', object: 'Svelte' }, person).id;
+  const note = m.remember({ text: 'billing does not run on Fridays' }, person).id;
+  // Contradicted until its confidence is under the floor (0.15): left out of answers, kept in history.
+  for (let i = 0; i < 15; i++) m.addEvidence({ id: weak, episode: note, polarity: -1 }, person);
+  assert.ok(m.fact(weak).effective_confidence < 0.15);
+  const keyword = m.query({ query: 'billing' });
+  assert.deepEqual(keyword.facts.map((f) => f.id), [billing], 'graph: the named entity\'s facts, above the floor');
+  assert.deepEqual(m.query({ query: 'billing', history: true }).facts.map((f) => f.id).sort(), [billing, weak].sort());
+  // The vector channel's facts (rowids, best first, as the service computes them) join the graph's.
+  const vectorHits = { episode: [], entity: [], fact: [{ rowid: Number(unrelated.slice(4)), score: 0.9 }] };
+  const hybrid = m.query({ query: 'billing', mode: 'hybrid', vectorHits });
+  assert.deepEqual(hybrid.facts.map((f) => f.id), [billing, unrelated]);
+  assert.ok(hybrid.channels.includes('vector'));
+  const vector = m.query({ query: 'billing', mode: 'vector', vectorHits });
+  assert.deepEqual(vector.facts.map((f) => f.id), [unrelated], 'vector mode: no graph channel');
+  assert.deepEqual(vector.entities, []);
+  m.close();
+});

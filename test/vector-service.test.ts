@@ -31,13 +31,16 @@ test('episodes are embedded in the background and vector and hybrid queries use 
   for (const n of NOTES) await recallOk(memory, ['remember', n]);
   let status = await recallJson(memory, ['status']);
   const deadline = Date.now() + 60_000;
-  while (status.vectors < NOTES.length && Date.now() < deadline) {
+  while ((status.vectors_by_kind.episode < NOTES.length || status.embedding_pending > 0) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
     status = await recallJson(memory, ['status']);
   }
   assert.match(status.embedder, /^ready: local:/);
-  assert.equal(status.vectors, NOTES.length);
+  assert.equal(status.vectors_by_kind.episode, NOTES.length);
+  assert.equal(status.vectors_by_kind.entity, status.entities, 'every entity is embedded too');
+  assert.equal(status.vector_search, 'exact');
   assert.equal(status.embedding_pending, 0);
+  assert.match((await recallOk(memory, ['status'])).split('\n').find((l) => l.startsWith('embeddings'))!, /ready: local:.*4 episode.* vector/);
 
   const vector = await recallJson(memory, ['query', 'Dana owns the settlement module', '--mode', 'vector']);
   assert.deepEqual(vector.channels, ['vector']);
@@ -53,11 +56,38 @@ test('episodes are embedded in the background and vector and hybrid queries use 
   assert.ok(fs.statSync(path.join(memory, 'vectors.bin')).size > 0);
   await recallOk(memory, ['remember', 'The staging cluster is upgraded on Fridays']);
   let again = await recallJson(memory, ['status']);
-  while (again.vectors < NOTES.length + 1 && Date.now() < deadline) {
+  while (again.vectors_by_kind.episode < NOTES.length + 1 && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
     again = await recallJson(memory, ['status']);
   }
-  assert.equal(again.vectors, NOTES.length + 1);
+  assert.equal(again.vectors_by_kind.episode, NOTES.length + 1);
+});
+
+test('entities and facts are embedded as they are stored, found by vector search, and dropped when forgotten', async () => {
+  const memory = tmpMemory('kinds');
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model }, extract: false }));
+  await recallOk(memory, ['remember', NOTES[2]!]);
+  const rel = (await recallOk(memory, ['relate', 'Dana', 'owns', 'settlement ledger'])).trim();
+  await recallOk(memory, ['relate', 'Quill', 'depends on', 'libsodium']);
+  const settled = async (want: (s: any) => boolean): Promise<any> => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const s = await recallJson(memory, ['status']);
+      if ((s.embedder.startsWith('ready') && s.embedding_pending === 0 && want(s)) || Date.now() > deadline) return s;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  let status = await settled((s) => s.vectors_by_kind.fact === 2);
+  assert.deepEqual(status.vectors_by_kind, { episode: 1, entity: 4, fact: 2 });
+  // Vector mode runs no keyword or graph channel: these come from the entity and fact vectors alone.
+  const q = await recallJson(memory, ['query', 'Dana owns settlement ledger', '--mode', 'vector']);
+  assert.equal(q.facts[0].id, rel, 'a fact stated word for word is its own nearest neighbour');
+  assert.ok(q.facts[0].score > 0);
+  const e = await recallJson(memory, ['query', 'libsodium', '--mode', 'vector']);
+  assert.equal(e.entities[0].name, 'libsodium');
+  await recallOk(memory, ['forget', 'Quill', '--confirm']);
+  status = await settled((s) => s.vectors_by_kind.entity === 3);
+  assert.deepEqual(status.vectors_by_kind, { episode: 1, entity: 3, fact: 1 }, 'the forgotten entity and its fact lose their vectors');
 });
 
 test('without a usable model: keyword + graph, and status says why', async () => {

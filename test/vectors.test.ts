@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { HnswIndex } from '../src/core/hnsw';
+import { VectorIndex } from '../src/core/vector-index';
 import { VectorStore, type VectorHit } from '../src/core/vectors';
 
 const dirs: string[] = [];
@@ -340,4 +341,46 @@ test('HNSW builds in slices without holding the event loop', async () => {
   const q = gen();
   assert.deepEqual(index.search(q, 10), sync.search(q, 10), 'same graph as the one-shot build');
   store.close();
+});
+
+test('a vector index turns approximate past its threshold, in the background, keeps its recall, and reloads its graph', async () => {
+  const dim = 64;
+  const dir = tmpDir();
+  const file = path.join(dir, 'vectors.bin');
+  const gen = clustered(dim, 20, 1, 9);
+  const logs: string[] = [];
+  const options = { approximateAbove: 3000, log: (m: string) => logs.push(m) };
+  let { index } = VectorIndex.open(file, dim, 'm', options);
+  for (let id = 1; id <= 2999; id++) index.add(id, gen());
+  index.maintain();
+  await index.settled();
+  assert.equal(index.approximate, false, 'under the threshold search stays exact');
+  index.add(3000, gen());
+  index.maintain();
+  assert.equal(index.approximate, false, 'exact while the graph is being built');
+  const queries = Array.from({ length: 50 }, gen);
+  assert.equal(index.search(queries[0]!, 10).length, 10, 'searches are answered during the build');
+  await index.settled();
+  assert.equal(index.approximate, true);
+  assert.ok(fs.existsSync(`${file}.hnsw`), 'the built graph is saved');
+  assert.ok(recallAt(index.store, (q) => index.search(q, 10), queries, 10) >= 0.95);
+  // New vectors are found at once (scanned exactly) and joined to the graph by upkeep.
+  const late = gen();
+  index.add(5000, late);
+  assert.equal(index.search(late, 1)[0]!.id, 5000);
+  assert.equal(index.behind, 1);
+  index.maintain();
+  assert.equal(index.behind, 0);
+  index.close();
+  ({ index } = VectorIndex.open(file, dim, 'm', options));
+  assert.equal(index.approximate, true, 'the saved graph is loaded, not rebuilt');
+  assert.equal(index.search(late, 1)[0]!.id, 5000);
+  index.close();
+  // Another model: the vectors and the graph start over.
+  const other = VectorIndex.open(file, dim, 'other-model', options);
+  assert.match(other.rebuilt ?? '', /model/);
+  assert.equal(other.index.size, 0);
+  assert.equal(other.index.approximate, false);
+  other.index.close();
+  assert.ok(!logs.some((l) => /failed/.test(l)), logs.join('\n'));
 });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { MemoryClient } from '../service/client.js';
 import { stopService } from '../service/control.js';
 import type { RetrievalMode } from '../service/protocol.js';
+import { DEFAULT_APPROXIMATE_ABOVE as approximateAbove } from '../core/vector-index.js';
 import { syntheticEpisodes, syntheticQueries } from './synthetic.js';
 
 export interface ScaleBenchOptions {
@@ -33,6 +34,8 @@ export interface ScaleBenchResult {
   hybrid_p50_ms: number | null;
   hybrid_p95_ms: number | null;
   service_rss_mb: number;
+  /** How vector search ran: exact, or which kinds used the approximate index. */
+  vector_search: string;
   snapshot_mb: number;
   cold_start_ms: number;
   /** Why a mode has no figures (no embedding model, say). */
@@ -61,18 +64,22 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
     }
     const ingestSeconds = (performance.now() - ingestStart) / 1000;
     let vectorsReady = false;
+    let vectorSearch = 'none';
     if (opts.modelPath) {
-      // Embedding runs in the background; measure vector search once every episode has a vector.
+      // Embedding runs in the background; measure vector search once everything has a vector and,
+      // past its threshold, the approximate index is built.
       for (let s = await client.call('status', {}); ; s = await client.call('status', {})) {
         if (s.embedder.startsWith('unavailable')) {
           notes.push(`embedder ${s.embedder}`);
           break;
         }
-        if (s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors >= s.episodes) {
+        const embedded = s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors_by_kind.episode >= s.episodes;
+        if (embedded && (s.episodes < approximateAbove || s.vector_search.includes('episode'))) {
           vectorsReady = true;
+          vectorSearch = s.vector_search;
           break;
         }
-        log(`embedding: ${s.vectors}/${s.episodes} (${s.embedder})`);
+        log(`embedding: ${s.vectors_by_kind.episode}/${s.episodes} episodes, ${s.vectors_by_kind.entity} entities, ${s.vectors_by_kind.fact} facts (${s.embedder}; search ${s.vector_search})`);
         await new Promise((r) => setTimeout(r, 5000));
       }
     } else {
@@ -119,6 +126,7 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
       hybrid_p50_ms: latency.hybrid?.p50 ?? null,
       hybrid_p95_ms: latency.hybrid?.p95 ?? null,
       service_rss_mb: status.rss_mb,
+      vector_search: vectorSearch,
       snapshot_mb: round(snapshotMb),
       cold_start_ms: Math.round(coldStartMs),
       notes,

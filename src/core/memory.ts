@@ -15,12 +15,16 @@ import { all, entityKey, forgetStatements, Graph, round, scalar, type EntityView
 import { writeFileDurably } from './durable.js';
 import { Journal } from './journal.js';
 import { namedEntities, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
-import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter, type Hit } from './search.js';
+import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { loadSqlJs, type Database } from './sqlite.js';
 import { queryTerms } from './text.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
+
+/** The things that get an embedding: turns, entities (name, type, summary) and facts. */
+export type EmbeddedKind = 'episode' | 'entity' | 'fact';
+const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
 export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
 const LIMITS = { query: 50, search: 100, episodes: 500, depth: 3 };
@@ -391,7 +395,7 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  query(input: { query: string; limit?: number; history?: boolean; mode?: RetrieveOptions['mode']; vectorHits?: Hit[] }): QueryResult {
+  query(input: { query: string; limit?: number; history?: boolean; mode?: RetrieveOptions['mode']; vectorHits?: RetrieveOptions['vectorHits'] }): QueryResult {
     const text = requireText(input.query, 'query');
     const limit = boundLimit(input.limit, 10, LIMITS.query);
     const mode = input.mode;
@@ -402,16 +406,28 @@ export class Memory {
     return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits: input.vectorHits }) };
   }
 
-  /** Every episode's rowid (the embedding queue finds which lack a vector). */
-  episodeRowids(): number[] {
-    return all(this.db, 'SELECT rowid FROM episodes ORDER BY rowid').map((r) => Number(r.rowid));
+  /** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */
+  embeddingIds(kind: EmbeddedKind, after = 0): number[] {
+    return all(this.db, `SELECT rowid AS id FROM ${EMBEDDED_TABLE[kind]} WHERE rowid > ? ORDER BY rowid`, [after]).map((r) => Number(r.id));
   }
 
-  /** Episode texts by rowid, for the embedding queue. */
-  episodeTexts(rowids: number[]): { rowid: number; text: string }[] {
-    return all(this.db, 'SELECT rowid, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]).map(
-      (r) => ({ rowid: Number(r.rowid), text: String(r.text) }),
-    );
+  /**
+   * The text embedded for each thing: an episode's words; an entity's name, type, aliases and
+   * summary; a fact as "subject predicate object".
+   */
+  embeddingTexts(kind: EmbeddedKind, ids: number[]): { id: number; text: string }[] {
+    const list = JSON.stringify(ids);
+    const sql: Record<EmbeddedKind, string> = {
+      episode: 'SELECT rowid AS id, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))',
+      entity: `SELECT e.id, e.name || CASE WHEN e.type != 'thing' THEN ' (' || e.type || ')' ELSE '' END
+                      || COALESCE((SELECT ', also ' || group_concat(a.alias, ', ') FROM aliases a WHERE a.entity_id = e.id), '')
+                      || CASE WHEN e.summary != '' THEN ': ' || e.summary ELSE '' END AS text
+                 FROM entities e WHERE e.id IN (SELECT value FROM json_each(?))`,
+      fact: `SELECT r.rowid AS id, s.name || ' ' || r.predicate || ' ' || o.name AS text
+               FROM relationships r JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
+              WHERE r.rowid IN (SELECT value FROM json_each(?))`,
+    };
+    return all(this.db, sql[kind], [list]).map((r) => ({ id: Number(r.id), text: String(r.text) }));
   }
 
   search(input: { query: string; limit?: number }): EntityView[] {

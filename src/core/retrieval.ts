@@ -8,7 +8,7 @@
  * Facts: those of the entities the question names, then of entities matching its words.
  */
 import { all, numericId as rowidOf, round, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
-import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit } from './search.js';
+import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './search.js';
 import type { Database } from './sqlite.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 
@@ -20,15 +20,22 @@ export interface Retrieved {
   channels: string[];
 }
 
+/** Nearest episodes, entities and facts by embedding (rowids), best first. */
+export interface VectorHits {
+  episode: Hit[];
+  entity: Hit[];
+  fact: Hit[];
+}
+
 export interface RetrieveOptions {
   text: string;
   limit: number;
   history?: boolean;
   now: number;
-  /** Nearest episodes by embedding, when a model is loaded (the service computes them). */
-  vectorHits?: Hit[];
+  /** What the embedding model found, when one is loaded (the service computes them). */
+  vectorHits?: VectorHits;
   /** keyword: BM25 + graph; vector: embeddings only; hybrid: both, fused. Default: hybrid when vectors came. */
-  mode?: 'keyword' | 'vector' | 'hybrid';
+  mode?: RetrievalMode;
 }
 
 /** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
@@ -46,38 +53,87 @@ export function analyseQuery(db: Database, text: string): QueryAnalysis {
   };
 }
 
+/**
+ * Every channel the mode turns on (RETRIEVAL.modes) gives a ranked list per result type; lists
+ * are fused by weighted reciprocal rank (RETRIEVAL.fusion, RETRIEVAL.facts). Facts come from the
+ * graph around the top entities and, with a model, from their own embeddings, and are ranked by
+ * that relevance times their effective confidence (which decays with time since last evidence).
+ */
 export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Retrieved {
   const { text, limit, now } = opts;
-  const q = analyseQuery(db, text);
   const mode = opts.mode ?? (opts.vectorHits ? 'hybrid' : 'keyword');
+  const on = RETRIEVAL.modes[mode];
+  const vec = on.vector ? opts.vectorHits : undefined;
+  const q = on.keyword || on.graph ? analyseQuery(db, text) : { terms: [], named: [], dates: [] };
   const { fusion } = RETRIEVAL;
-  const episodeHits =
-    mode === 'vector'
-      ? (opts.vectorHits ?? []).slice(0, limit)
-      : mode === 'hybrid' && opts.vectorHits
-        ? fuse([rankEpisodes(db, q, limit * fusion.depth), opts.vectorHits.slice(0, limit * fusion.depth)], [fusion.keyword, fusion.vector], fusion.k).slice(0, limit)
-        : rankEpisodes(db, q, limit);
-  const entityIds = entitiesInText(db, text, limit, q.named);
-  const facts = new Map<string, FactView>();
-  for (const [rank, id] of entityIds.entries()) {
-    for (const f of graph.factsOf(id, { history: opts.history, now })) {
-      const score = f.effective_confidence / (1 + rank);
-      const prev = facts.get(f.id);
-      if (!prev || (prev.score ?? 0) < score) facts.set(f.id, { ...f, score: round(score) });
-    }
+  const depth = limit * fusion.depth;
+
+  const episodeLists: Hit[][] = [];
+  const episodeWeights: number[] = [];
+  if (on.keyword) (episodeLists.push(rankEpisodes(db, on.graph ? q : { ...q, named: [], dates: [] }, depth)), episodeWeights.push(fusion.keyword));
+  if (vec) (episodeLists.push(vec.episode.slice(0, depth)), episodeWeights.push(fusion.vector));
+  const episodeHits = (episodeLists.length === 1 ? episodeLists[0]! : fuse(episodeLists, episodeWeights, fusion.k)).slice(0, limit);
+
+  // Entities: those the question names, then keyword and vector matches fused.
+  const entityLists: Hit[][] = [];
+  const entityWeights: number[] = [];
+  if (on.keyword) (entityLists.push(keywordEntities(db, text, depth)), entityWeights.push(fusion.keyword));
+  if (vec) (entityLists.push(vec.entity.slice(0, depth)), entityWeights.push(fusion.vector));
+  const entityIds = on.graph ? [...q.named] : [];
+  for (const hit of entityLists.length === 1 ? entityLists[0]! : fuse(entityLists, entityWeights, fusion.k)) {
+    if (!entityIds.includes(hit.rowid)) entityIds.push(hit.rowid);
   }
+  entityIds.splice(limit);
+
+  const facts = rankFacts(graph, entityIds, vec?.fact ?? [], { history: opts.history, now, limit, graph: on.graph });
   const episodes = graph.episodesByRowids(episodeHits.map((h) => h.rowid));
   const episodeScore = new Map(episodeHits.map((h) => [h.rowid, h.score]));
-  const channels = mode === 'vector' ? ['vector'] : ['keyword'];
-  if (mode !== 'vector' && q.named.length > 0) channels.push('entities');
-  if (mode !== 'vector' && q.dates.length > 0) channels.push('dates');
-  if (mode === 'hybrid' && opts.vectorHits) channels.push('vector');
+  const channels: string[] = [];
+  if (on.keyword) channels.push('keyword');
+  if (on.graph && q.named.length > 0) channels.push('entities');
+  if (on.graph && q.dates.length > 0) channels.push('dates');
+  if (vec) channels.push('vector');
   return {
-    facts: [...facts.values()].sort((a, b) => (b.score ?? 0) - (a.score ?? 0)).slice(0, limit),
+    facts,
     entities: entityIds.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined),
     episodes: episodes.map((e) => ({ ...e, score: round(episodeScore.get(rowidOf(e.id)) ?? 0) })),
     channels,
   };
+}
+
+/**
+ * Facts for a question: with the graph channel, the relationships of the top `seeds` entities
+ * (the one at rank r lends 1 / (k + r)), and facts near the question by embedding (rank i lends
+ * 1 / (k + i)), each times its channel weight; the sum times effective confidence is the score.
+ * Facts under the confidence floor are left out unless history is asked for.
+ */
+function rankFacts(
+  graph: Graph,
+  entityIds: number[],
+  vectorFacts: Hit[],
+  o: { history?: boolean; now: number; limit: number; graph: boolean },
+): FactView[] {
+  const { seeds, k, minConfidence, graph: graphWeight, vector: vectorWeight } = RETRIEVAL.facts;
+  const relevance = new Map<string, { fact: FactView; r: number }>();
+  const lend = (fact: FactView, r: number): void => {
+    if (!o.history && (fact.status !== 'current' || fact.effective_confidence < minConfidence)) return;
+    const prev = relevance.get(fact.id);
+    relevance.set(fact.id, { fact, r: (prev?.r ?? 0) + r });
+  };
+  if (o.graph) {
+    for (const [rank, id] of entityIds.slice(0, seeds).entries()) {
+      // One lending per fact and seed, also when both its ends are seeds.
+      for (const f of graph.factsOf(id, { history: o.history, now: o.now })) lend(f, graphWeight / (k + rank + 1));
+    }
+  }
+  for (const [rank, hit] of vectorFacts.entries()) {
+    const f = graph.factById(`rel_${hit.rowid}`, o.now);
+    if (f) lend(f, vectorWeight / (k + rank + 1));
+  }
+  return [...relevance.values()]
+    .map(({ fact, r }) => ({ ...fact, score: round(r * fact.effective_confidence) }))
+    .sort((a, b) => (b.score ?? 0) - (a.score ?? 0))
+    .slice(0, o.limit);
 }
 
 /**
@@ -182,11 +238,3 @@ export function namedEntities(db: Database, text: string): number[] {
   }
   return ids;
 }
-
-/** Entities named in the text first, then by keyword rank. */
-function entitiesInText(db: Database, text: string, limit: number, named: number[]): number[] {
-  const ids = [...named];
-  for (const hit of keywordEntities(db, text, limit)) if (!ids.includes(hit.rowid)) ids.push(hit.rowid);
-  return ids.slice(0, limit);
-}
-

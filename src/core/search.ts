@@ -9,6 +9,8 @@ import type { Database } from './sqlite.js';
 import { all, run, scalar } from './graph.js';
 import { ftsAnd, ftsOr, queryTerms } from './text.js';
 
+export type RetrievalMode = 'keyword' | 'vector' | 'hybrid';
+
 export interface RetrievalConfig {
   bm25: { k1: number; b: number };
   /**
@@ -38,8 +40,20 @@ export interface RetrievalConfig {
    * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
    */
   spread: { before: number; after: number; weight: number; from: number; fetch: number };
-  /** Hybrid queries: reciprocal rank fusion of the keyword and vector lists, each `depth` x limit long. */
+  /**
+   * The channels each retrieval mode runs: `keyword` (BM25 over turns, entity names), `graph`
+   * (entities the question names, the dates it names, facts around the top entities) and
+   * `vector` (nearest turns, entities and facts by embedding, when a model is loaded).
+   */
+  modes: Record<RetrievalMode, { keyword: boolean; graph: boolean; vector: boolean }>;
+  /** Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x limit long. */
   fusion: { k: number; keyword: number; vector: number; depth: number };
+  /**
+   * Facts: those of the top `seeds` entities (graph) and those nearest the question (vector),
+   * fused by reciprocal rank with a small `k` (the first entity's facts lead), times effective
+   * confidence; below `minConfidence` a fact is left out unless history is asked for.
+   */
+  facts: { seeds: number; k: number; graph: number; vector: number; minConfidence: number };
 }
 
 export const RETRIEVAL: RetrievalConfig = {
@@ -50,7 +64,13 @@ export const RETRIEVAL: RetrievalConfig = {
   candidates: 50,
   maxScoredRows: 2000,
   spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
+  modes: {
+    keyword: { keyword: true, graph: true, vector: false },
+    vector: { keyword: false, graph: false, vector: true },
+    hybrid: { keyword: true, graph: true, vector: true },
+  },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
+  facts: { seeds: 5, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
 };
 
 export interface Bm25Params {

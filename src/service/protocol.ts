@@ -10,7 +10,8 @@ import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
-export type RetrievalMode = 'keyword' | 'vector' | 'hybrid';
+export type { RetrievalMode } from '../core/search.js';
+import type { RetrievalMode } from '../core/search.js';
 
 /** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
 export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';
@@ -38,7 +39,11 @@ export interface ServiceStatus {
   rss_mb: number;
   /** The embedding model's state: ready, loading, disabled or unavailable, and why. */
   embedder: string;
+  /** Vectors held: episodes, entities and facts together, then by kind. */
   vectors: number;
+  vectors_by_kind: { episode: number; entity: number; fact: number };
+  /** "none" without a model, "exact", or which kinds use the approximate (HNSW) index. */
+  vector_search: string;
   embedding_pending: number;
   service_started: string;
   clients: number;

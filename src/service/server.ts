@@ -10,6 +10,7 @@ import { MemoryError } from '../core/errors.js';
 import type { Provenance } from '../core/events.js';
 import { numericId } from '../core/graph.js';
 import { Memory } from '../core/memory.js';
+import { RETRIEVAL } from '../core/search.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
 import {
@@ -74,7 +75,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const vectors = new VectorChannel(
     opts.memory,
     opts.embeddings ?? {},
-    { rowids: () => memory.episodeRowids(), texts: (ids) => memory.episodeTexts(ids) },
+    { ids: (kind, after) => memory.embeddingIds(kind, after), texts: (kind, ids) => memory.embeddingTexts(kind, ids) },
     log,
   );
   let snapshotTimer: NodeJS.Timeout | undefined;
@@ -108,32 +109,27 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const handlers: { [M in Method]: Handler } = {
     hello: () => ({ version: VERSION, pid: process.pid, memory: opts.memory }),
     ping: () => ({ ok: true }),
-    remember: (p, by) => {
-      const r = memory.remember(p as never, by);
-      if (!r.duplicate) vectors.add(rowidsOf([r.id]));
-      return r;
-    },
-    ingest: (p, by) => {
-      const r = memory.ingest(p.episodes as never, by);
-      vectors.add(rowidsOf(r.results.filter((x) => !x.duplicate).map((x) => x.id)));
-      return r;
-    },
+    remember: (p, by) => memory.remember(p as never, by),
+    ingest: (p, by) => memory.ingest(p.episodes as never, by),
     relate: (p, by) => memory.relate(p as never, by),
     extracted: (p, by) => memory.recordExtraction(p as never, by),
     correct: (p, by) => memory.correct(p as never, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity as string),
     forget: (p, by) => {
       const plan = memory.forget(p.entity as string, by);
-      vectors.remove(rowidsOf(plan.episodes.map((e) => e.id)));
+      vectors.removed('episode', rowidsOf(plan.episodes.map((e) => e.id)));
+      vectors.removed('fact', rowidsOf(plan.relationships.map((f) => f.id)));
+      vectors.reconcile('entity');
       return plan;
     },
     // Reads stay synchronous against the store; only embedding the question waits.
     query: async (p) => {
       const mode = p.mode as 'keyword' | 'vector' | 'hybrid' | undefined;
       const limit = typeof p.limit === 'number' ? p.limit : 10;
+      const k = Math.min(limit, 50) * RETRIEVAL.fusion.depth;
       const vectorHits =
         mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim()
-          ? await vectors.search(p.query, Math.min(limit, 50) * 3)
+          ? await vectors.search(p.query, { episode: k, entity: k, fact: k })
           : undefined;
       return memory.query({ ...(p as Parameters<Memory['query']>[0]), vectorHits });
     },
@@ -192,6 +188,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       const result = await handler(params as Record<string, unknown>, conn.provenance!);
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
+        vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
         const note = { jsonrpc: '2.0', method: 'changed', params: { method, seq: memory.seq } };
         for (const other of connections) send(other, note);
       }

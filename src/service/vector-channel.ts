@@ -1,12 +1,14 @@
 /**
  * The memory service's dense retrieval channel: an embedding model (loaded in the background
- * after the service is up), episode vectors in a typed-array file beside the journal, and a
- * queue that embeds new episodes without ever blocking a write. Everything here is best effort:
- * without a model, queries use keyword + graph and `status` says why.
+ * after the service is up), one vector index per kind of thing (episodes, entities, facts) in
+ * typed-array files beside the journal, and a queue that embeds what is new without ever blocking
+ * a write. Everything here is best effort: without a model, queries use keyword + graph and
+ * `status` says why.
  */
 import * as path from 'node:path';
+import type { EmbeddedKind } from '../core/memory.js';
 import type { Hit } from '../core/search.js';
-import { VectorStore } from '../core/vectors.js';
+import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../core/vector-index.js';
 import { EmbeddingQueue, loadEmbedder, type Embedder } from './embedder.js';
 
 export interface EmbeddingSettings {
@@ -17,34 +19,48 @@ export interface EmbeddingSettings {
   /** Hub model id, fetched once into <memory>/models when downloads are allowed. */
   model?: string;
   allowDownload?: boolean;
+  /** Vectors of one kind past which searches use an approximate (HNSW) index. */
+  approximateAbove?: number;
+}
+
+/** What the memory gives the channel: which things exist, and the text to embed for each. */
+export interface EmbeddingSource {
+  ids(kind: EmbeddedKind, after?: number): number[];
+  texts(kind: EmbeddedKind, ids: number[]): { id: number; text: string }[];
 }
 
 interface Pending {
-  rowid: number;
+  kind: EmbeddedKind;
+  id: number;
   text: string;
 }
 
-export const VECTORS_FILE = 'vectors.bin';
+/** Nearest things to a question, per kind. */
+export type VectorHits = Record<EmbeddedKind, Hit[]>;
+
+export const KINDS: readonly EmbeddedKind[] = ['episode', 'entity', 'fact'];
+
+/** Episode vectors keep the file name they always had. */
+export const VECTOR_FILES: Record<EmbeddedKind, string> = { episode: 'vectors.bin', entity: 'vectors-entities.bin', fact: 'vectors-facts.bin' };
 
 export class VectorChannel {
   private embedder?: Embedder;
-  private store?: VectorStore;
+  private indexes?: Record<EmbeddedKind, VectorIndex>;
   private queue?: EmbeddingQueue<Pending>;
   private flushTimer?: NodeJS.Timeout;
-  private state = 'disabled (set "embeddings": {"enabled": true} in config.json)';
+  private upkeepTimer?: NodeJS.Timeout;
+  /** Highest id of each kind already looked at: what is above it is new. */
+  private readonly seen: Record<EmbeddedKind, number> = { episode: 0, entity: 0, fact: 0 };
+  private state = 'disabled (set "embeddings": {"enabled": true} in config.json, or run `recall embeddings on`)';
 
-  /**
-   * `rowids` lists the episodes the memory holds; `texts` reads the texts of some. Texts are
-   * read only when there is a model to embed them, and at start only for episodes without a vector.
-   */
   constructor(
     private readonly folder: string,
     private readonly settings: EmbeddingSettings,
-    private readonly episodes: { rowids: () => number[]; texts: (rowids: number[]) => Pending[] },
+    private readonly source: EmbeddingSource,
     private readonly log: (msg: string) => void,
   ) {}
 
-  /** Loads the model and the vector file, then queues every episode that has no vector yet. */
+  /** Loads the model and the vector files, then queues everything that has no vector yet. */
   async start(): Promise<void> {
     if (!this.settings.enabled) return;
     this.state = 'loading the embedding model';
@@ -64,48 +80,112 @@ export class VectorChannel {
       return;
     }
     const embedder = loaded.embedder;
-    const { store, rebuilt } = VectorStore.open(path.join(this.folder, VECTORS_FILE), embedder.dim, embedder.id);
-    if (rebuilt) this.log(`vectors: ${rebuilt}; re-embedding every episode in the background`);
+    const approximateAbove = this.settings.approximateAbove ?? DEFAULT_APPROXIMATE_ABOVE;
+    const indexes = {} as Record<EmbeddedKind, VectorIndex>;
+    for (const kind of KINDS) {
+      const { index, rebuilt } = VectorIndex.open(path.join(this.folder, VECTOR_FILES[kind]), embedder.dim, embedder.id, { approximateAbove, log: this.log });
+      // A new model (or a lost file) means every vector is made again, in the background.
+      if (rebuilt) this.log(`vectors (${kind}): ${rebuilt}; embedding every ${kind} in the background`);
+      indexes[kind] = index;
+    }
     this.embedder = embedder;
-    this.store = store;
+    this.indexes = indexes;
     this.queue = new EmbeddingQueue<Pending>({
       embedder,
-      key: (p) => p.rowid,
+      key: (p) => `${p.kind}:${p.id}`,
       log: this.log,
       store: (items, vectors) => {
-        items.forEach((item, i) => store.add(item.rowid, vectors[i]!));
+        items.forEach((item, i) => indexes[item.kind].add(item.id, vectors[i]!));
         this.scheduleFlush();
+        this.scheduleUpkeep(2000);
       },
     });
-    const present = new Set(this.episodes.rowids());
-    for (const { id } of [...store.entries()]) if (!present.has(id)) store.remove(id); // forgotten while we were away
-    const missing = [...present].filter((id) => !store.has(id));
-    for (let i = 0; i < missing.length; i += 1000) this.add(missing.slice(i, i + 1000));
+    for (const kind of KINDS) this.reconcile(kind);
+    this.scheduleUpkeep(0);
     this.state = 'ready';
-    this.log(`embeddings ready: ${embedder.id}, ${store.size} vector(s), ${this.queue.pending} to embed`);
+    this.log(`embeddings ready: ${embedder.id}, ${KINDS.map((k) => `${indexes[k].size} ${k}`).join(', ')} vector(s), ${this.queue.pending} to embed`);
   }
 
-  /** New episodes to embed (nothing is read while there is no model). */
-  add(rowids: number[]): void {
-    if (this.queue && rowids.length) this.queue.enqueue(this.episodes.texts(rowids));
+  /** Queues whatever was stored since the last call (nothing is read while there is no model). */
+  catchUp(): void {
+    if (!this.queue) return;
+    for (const kind of KINDS) {
+      const fresh = this.source.ids(kind, this.seen[kind]);
+      if (fresh.length) this.enqueue(kind, fresh);
+    }
   }
 
-  remove(rowids: number[]): void {
-    if (!this.store) return;
-    for (const id of rowids) this.store.remove(id);
+  /** Drops the vectors of things that were forgotten. */
+  removed(kind: EmbeddedKind, ids: number[]): void {
+    if (!this.indexes) return;
+    for (const id of ids) this.indexes[kind].remove(id);
+    this.scheduleUpkeep(2000);
+    // An entity id can be reused once the newest entity is gone: look again from below it.
+    if (ids.length) this.seen[kind] = Math.min(this.seen[kind], Math.min(...ids) - 1);
     this.scheduleFlush();
   }
 
-  /** The nearest episodes to a question, or undefined (with the reason in `status`) when there is no model. */
-  async search(text: string, k: number): Promise<Hit[] | undefined> {
-    if (!this.embedder || !this.store) return undefined;
-    const [query] = await this.embedder.embed([text]);
-    return this.store.search(query!, k).map((h) => ({ rowid: h.id, score: h.score }));
+  /** Drops vectors of things no longer held and queues those without one: at start, and after forgetting. */
+  reconcile(kind: EmbeddedKind): void {
+    if (!this.indexes) return;
+    const index = this.indexes[kind];
+    const present = this.source.ids(kind);
+    const held = new Set(present);
+    for (const id of index.ids()) if (!held.has(id)) index.remove(id);
+    this.seen[kind] = 0;
+    this.enqueue(kind, present);
   }
 
-  status(): { embedder: string; vectors: number; embedding_pending: number } {
+  private enqueue(kind: EmbeddedKind, ids: number[]): void {
+    const index = this.indexes![kind];
+    const missing = ids.filter((id) => !index.has(id));
+    if (ids.length) this.seen[kind] = Math.max(this.seen[kind], ids[ids.length - 1]!); // ids come in ascending order
+    for (let i = 0; i < missing.length; i += 1000) {
+      this.queue!.enqueue(this.source.texts(kind, missing.slice(i, i + 1000)).map((t) => ({ kind, id: t.id, text: t.text })));
+    }
+  }
+
+  /**
+   * The nearest episodes, entities and facts to a question (`k` of each kind), or undefined (with
+   * the reason in `status`) when there is no model.
+   */
+  async search(text: string, k: Record<EmbeddedKind, number>): Promise<VectorHits | undefined> {
+    if (!this.embedder || !this.indexes) return undefined;
+    const [query] = await this.embedder.embed([text]);
+    const hits = {} as VectorHits;
+    for (const kind of KINDS) hits[kind] = this.indexes[kind].search(query!, k[kind]).map((h) => ({ rowid: h.id, score: h.score }));
+    return hits;
+  }
+
+  /**
+   * Upkeep of the indexes (approximate indexes built past their threshold and extended with new
+   * vectors, a few dozen at a time so a request never waits long; stores compacted), once
+   * embedding pauses; it goes on in short steps while new vectors remain to be indexed.
+   */
+  private scheduleUpkeep(delayMs: number): void {
+    if (this.upkeepTimer) return;
+    this.upkeepTimer = setTimeout(() => {
+      this.upkeepTimer = undefined;
+      const indexes = this.indexes;
+      if (!indexes) return;
+      for (const kind of KINDS) indexes[kind].maintain();
+      if (KINDS.some((k) => indexes[k].behind > 0)) this.scheduleUpkeep(20);
+    }, delayMs);
+  }
+
+  status(): { embedder: string; vectors: number; vectors_by_kind: Record<EmbeddedKind, number>; vector_search: string; embedding_pending: number } {
     const ready = this.embedder ? `ready: ${this.embedder.id}` : this.state;
-    return { embedder: ready, vectors: this.store?.size ?? 0, embedding_pending: this.queue?.pending ?? 0 };
+    const indexes = this.indexes;
+    const byKind = { episode: 0, entity: 0, fact: 0 };
+    for (const kind of KINDS) byKind[kind] = indexes?.[kind].size ?? 0;
+    const approximate = indexes ? KINDS.filter((k) => indexes[k].approximate) : [];
+    return {
+      embedder: ready,
+      vectors: byKind.episode + byKind.entity + byKind.fact,
+      vectors_by_kind: byKind,
+      vector_search: !indexes ? 'none' : approximate.length ? `approximate (HNSW) for ${approximate.join(', ')}; exact otherwise` : 'exact',
+      embedding_pending: this.queue?.pending ?? 0,
+    };
   }
 
   /** Whether vector search can run now. */
@@ -118,22 +198,26 @@ export class VectorChannel {
     // Vectors are derived (rebuilt from the journal if lost), so they are flushed in batches, not per write.
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      try {
-        this.store?.flush();
-      } catch (err) {
-        this.log(`vectors: flush failed (${(err as Error).message}); they will be rebuilt`);
+      for (const kind of KINDS) {
+        try {
+          this.indexes?.[kind].flush();
+        } catch (err) {
+          this.log(`vectors (${kind}): flush failed (${(err as Error).message}); they will be rebuilt`);
+        }
       }
     }, 1000);
   }
 
   close(): void {
     clearTimeout(this.flushTimer);
+    clearTimeout(this.upkeepTimer);
     this.queue?.stop();
-    try {
-      this.store?.flush();
-      this.store?.close();
-    } catch (err) {
-      this.log(`vectors: close failed (${(err as Error).message})`);
+    for (const kind of KINDS) {
+      try {
+        this.indexes?.[kind].close();
+      } catch (err) {
+        this.log(`vectors (${kind}): close failed (${(err as Error).message})`);
+      }
     }
   }
 }
