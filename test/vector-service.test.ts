@@ -7,6 +7,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { cleanupMemories, recall, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
@@ -115,4 +117,66 @@ test('embeddings are off unless enabled', async () => {
   const status = await recallJson(memory, ['status']);
   assert.match(status.embedder, /^disabled/);
   assert.equal(status.vectors, 0);
+});
+
+test('recall embeddings: on with a local model, a model change re-embeds, a hub model is fetched only with --allow-download, off', async () => {
+  const memory = tmpMemory('embcmd');
+  for (const n of NOTES) await recallOk(memory, ['remember', n]);
+  assert.match(await recallOk(memory, ['embeddings']), /^embeddings disabled/);
+
+  const on = await recall(memory, ['embeddings', 'on', '--model-path', model]);
+  assert.equal(on.code, 0, on.stderr);
+  assert.match(on.stdout, /^embeddings ready: local:/);
+  const config = JSON.parse(fs.readFileSync(path.join(memory, 'config.json'), 'utf8'));
+  assert.deepEqual(config.embeddings, { enabled: true, modelPath: path.resolve(model), model: '' });
+  const firstId = (await recallJson(memory, ['status'])).embedder;
+
+  // Another model: the service restarts, the vector files are rebuilt and every episode embedded again.
+  const other = tmpMemory('model-b');
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), other, '--seed', '7'], { stdio: 'pipe' });
+  assert.equal((await recall(memory, ['embeddings', 'on', '--model-path', other])).code, 0);
+  let status = await recallJson(memory, ['status']);
+  assert.notEqual(status.embedder, firstId);
+  const deadline = Date.now() + 60_000;
+  while ((status.vectors_by_kind.episode < NOTES.length || status.embedding_pending > 0) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = await recallJson(memory, ['status']);
+  }
+  assert.equal(status.vectors_by_kind.episode, NOTES.length);
+  const nearest = await recallJson(memory, ['query', NOTES[3]!, '--mode', 'vector']);
+  assert.equal(nearest.episodes[0].text, NOTES[3], 'vectors made by the new model answer the new model\'s question');
+
+  // A hub model from a local stand-in for the hub (config.json's remoteHost): refused without the flag.
+  const served: string[] = [];
+  const server = http.createServer((req, res) => {
+    served.push(req.url ?? '');
+    const m = /^\/acme\/tiny-bert\/resolve\/main\/(.+)$/.exec(req.url ?? '');
+    const file = m ? path.join(model, m[1]!.replace('model_quantized', 'model')) : '';
+    if (!m || !fs.existsSync(file)) return void res.writeHead(404).end('not found');
+    const body = fs.readFileSync(file);
+    res.writeHead(200, { 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const cfg = JSON.parse(fs.readFileSync(path.join(memory, 'config.json'), 'utf8'));
+    cfg.embeddings.remoteHost = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify(cfg));
+    const refused = await recall(memory, ['embeddings', 'on', '--model', 'acme/tiny-bert']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stdout, /not downloaded.*downloads are off/s);
+    assert.equal(served.length, 0);
+    const fetched = await recall(memory, ['embeddings', 'on', '--model', 'acme/tiny-bert', '--allow-download']);
+    assert.equal(fetched.code, 0, fetched.stdout + fetched.stderr);
+    assert.match(fetched.stdout, /^embeddings ready: acme\/tiny-bert/);
+    assert.ok(fs.existsSync(path.join(memory, 'models', 'acme', 'tiny-bert', 'onnx', 'model_quantized.onnx')));
+    assert.ok(served.length >= 4, 'the model files were fetched');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+
+  const off = await recall(memory, ['embeddings', 'off']);
+  assert.equal(off.code, 0);
+  assert.match(off.stdout, /^embeddings disabled/);
+  assert.equal((await recall(memory, ['embeddings', 'maybe'])).code, 2);
+  assert.equal((await recall(memory, ['embeddings', 'off', '--model-path', model])).code, 2);
 });

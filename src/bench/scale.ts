@@ -83,7 +83,7 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
         await new Promise((r) => setTimeout(r, 5000));
       }
     } else {
-      notes.push('vector and hybrid not measured: no embedding model given (--model DIR)');
+      notes.push('vector and hybrid not measured: no embedding model given (--model-path DIR)');
     }
 
     const questions = syntheticQueries(episodes, opts.queries ?? 200);

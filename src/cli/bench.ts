@@ -5,7 +5,7 @@ import { runScaleBench } from '../bench/scale.js';
 
 export async function runBench(
   args: string[],
-  values: { data?: string; k?: string; json?: boolean; episodes?: string; model?: string },
+  values: { data?: string; k?: string; json?: boolean; episodes?: string; 'model-path'?: string },
   out: (s: string) => void,
   err: (s: string) => void,
 ): Promise<number> {
@@ -31,13 +31,13 @@ export async function runBench(
   return 0;
 }
 
-async function scale(values: { episodes?: string; json?: boolean; model?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+async function scale(values: { episodes?: string; json?: boolean; 'model-path'?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const episodes = Number(values.episodes);
   if (!values.episodes || !Number.isInteger(episodes) || episodes < 100 || episodes > 2_000_000) {
     throw new Error('bench scale needs --episodes N (100 to 2000000).');
   }
   // A scratch memory always: a benchmark must never write into a person's memory.
-  const r = await runScaleBench({ episodes, modelPath: values.model, serviceScript: path.join(__dirname, 'service.js'), log: err });
+  const r = await runScaleBench({ episodes, modelPath: values['model-path'], serviceScript: path.join(__dirname, 'service.js'), log: err });
   if (!values.json) {
     const ms = (p50: number | null, p95: number | null): string => (p50 === null ? 'not measured' : `p50 ${p50} ms, p95 ${p95} ms`);
     out(`Scale: ${r.episodes} episodes`);

@@ -12,7 +12,7 @@ import { isServiceRunning, stopService } from '../service/control.js';
 import type { RetrievalMode } from '../service/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from './ingest-files.js';
-import { USAGE } from './usage.js';
+import { USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -36,6 +36,8 @@ const OPTIONS = {
   episodes: { type: 'string' },
   mode: { type: 'string' },
   model: { type: 'string' },
+  'model-path': { type: 'string' },
+  'allow-download': { type: 'boolean' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -45,8 +47,6 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-/** A mistake in how the command was called: exit 2 with the usage line. */
-class UsageError extends Error {}
 
 const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
@@ -185,6 +185,21 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'service':
       return service(args, values, memory, connect);
+    case 'embeddings': {
+      if (args.length > 1) throw new UsageError('embeddings takes one of: on, off, status.');
+      const { runEmbeddings } = await import('./embeddings.js');
+      return runEmbeddings({
+        action: args[0],
+        modelPath: values['model-path'],
+        model: values.model,
+        allowDownload: values['allow-download'],
+        json: values.json,
+        memory,
+        connect,
+        out,
+        err,
+      });
+    }
     case 'mcp': {
       if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token T] for HTTP.');
       const { runMcp } = await import('./mcp.js');
@@ -286,4 +301,3 @@ main(process.argv.slice(2)).then(
   },
 );
 
-export { UsageError };

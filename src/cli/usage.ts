@@ -14,8 +14,14 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
   status [--json]                      counts, memory folder, service
   export [--out FILE] [--history]      the whole memory as JSON
+  embeddings [on|off|status] [--model-path DIR | --model ID] [--allow-download] [--json]
+                                       turn vector search on (a local model folder, or a hub model fetched
+                                       once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
   mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
   bench locomo --data FILE [--k N] [--json]   retrieval quality on a LoCoMo file
-  bench scale --episodes N [--model DIR] [--json]   speed and size on a synthetic memory of N episodes
+  bench scale --episodes N [--model-path DIR] [--json]   speed and size on a synthetic memory of N episodes
 `;
+
+/** A mistake in how the command was called: the CLI exits 2 with the usage line. */
+export class UsageError extends Error {}

@@ -19,6 +19,8 @@ export interface EmbeddingSettings {
   /** Hub model id, fetched once into <memory>/models when downloads are allowed. */
   model?: string;
   allowDownload?: boolean;
+  /** Where hub models are fetched from: a mirror of https://huggingface.co. */
+  remoteHost?: string;
   /** Vectors of one kind past which searches use an approximate (HNSW) index. */
   approximateAbove?: number;
 }
@@ -68,6 +70,7 @@ export class VectorChannel {
       memoryFolder: this.folder,
       modelPath: this.settings.modelPath,
       model: this.settings.model,
+      remoteHost: this.settings.remoteHost,
       allowDownload: this.settings.allowDownload === true || process.env.RECALL_ALLOW_MODEL_DOWNLOAD === '1',
       log: this.log,
       onProgress: (p) => {
