@@ -336,14 +336,15 @@ export class Graph {
     };
   }
 
-  /** Relationships touching an entity; ended ones only when history is asked for. */
-  factsOf(entityId: number, opts: { history?: boolean; now?: number } = {}): FactView[] {
+  /** Relationships touching an entity, most recently reinforced first; ended ones only when history is asked for. */
+  factsOf(entityId: number, opts: { history?: boolean; now?: number; limit?: number } = {}): FactView[] {
     const rows = all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
-       WHERE (r.subject_id = ? OR r.object_id = ?) ${opts.history ? '' : 'AND r.valid_to IS NULL'}`,
-      [entityId, entityId],
+       WHERE (r.subject_id = ? OR r.object_id = ?) ${opts.history ? '' : 'AND r.valid_to IS NULL'}
+       ORDER BY r.last_reinforced_ms DESC, r.rowid DESC LIMIT ?`,
+      [entityId, entityId, opts.limit ?? -1],
     );
     return rows.map((r) => this.factView(r, opts.now));
   }

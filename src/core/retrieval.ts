@@ -5,7 +5,8 @@
  * part of its score to the turns around it, and they are re-ranked by what the question says besides its
  * words — the entities it names (graph: entity -> the episodes that mention it) and the calendar
  * dates it names (episode times). Every weight is in RETRIEVAL (search.ts).
- * Facts: those of the entities the question names, then of entities matching its words.
+ * Entities: those the question names, then keyword and vector matches fused. Facts: the graph
+ * around the top entities and the nearest facts by embedding, fused, times effective confidence.
  */
 import { all, numericId as rowidOf, round, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
 import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './search.js';
@@ -113,7 +114,7 @@ function rankFacts(
   vectorFacts: Hit[],
   o: { history?: boolean; now: number; limit: number; graph: boolean },
 ): FactView[] {
-  const { seeds, k, minConfidence, graph: graphWeight, vector: vectorWeight } = RETRIEVAL.facts;
+  const { seeds, perSeed, k, minConfidence, graph: graphWeight, vector: vectorWeight } = RETRIEVAL.facts;
   const relevance = new Map<string, { fact: FactView; r: number }>();
   const lend = (fact: FactView, r: number): void => {
     if (!o.history && (fact.status !== 'current' || fact.effective_confidence < minConfidence)) return;
@@ -122,8 +123,8 @@ function rankFacts(
   };
   if (o.graph) {
     for (const [rank, id] of entityIds.slice(0, seeds).entries()) {
-      // One lending per fact and seed, also when both its ends are seeds.
-      for (const f of graph.factsOf(id, { history: o.history, now: o.now })) lend(f, graphWeight / (k + rank + 1));
+      // A fact between two seeds gets from both: it connects two things the question is about.
+      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed })) lend(f, graphWeight / (k + rank + 1));
     }
   }
   for (const [rank, hit] of vectorFacts.entries()) {

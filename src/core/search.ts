@@ -49,11 +49,12 @@ export interface RetrievalConfig {
   /** Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x limit long. */
   fusion: { k: number; keyword: number; vector: number; depth: number };
   /**
-   * Facts: those of the top `seeds` entities (graph) and those nearest the question (vector),
+   * Facts: those of the top `seeds` entities (graph; the `perSeed` most recently reinforced of
+   * each, so a hub entity costs no more than any other) and those nearest the question (vector),
    * fused by reciprocal rank with a small `k` (the first entity's facts lead), times effective
    * confidence; below `minConfidence` a fact is left out unless history is asked for.
    */
-  facts: { seeds: number; k: number; graph: number; vector: number; minConfidence: number };
+  facts: { seeds: number; perSeed: number; k: number; graph: number; vector: number; minConfidence: number };
 }
 
 export const RETRIEVAL: RetrievalConfig = {
@@ -70,7 +71,7 @@ export const RETRIEVAL: RetrievalConfig = {
     hybrid: { keyword: true, graph: true, vector: true },
   },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
-  facts: { seeds: 5, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
+  facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
 };
 
 export interface Bm25Params {
