@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { runLocomoBench } from '../src/bench/locomo.js';
 import { resolveConfig } from '../src/core/config.js';
@@ -205,6 +207,24 @@ test('LoCoMo bench on the fixture: every answerable question asked and scored', 
   assert.equal(r['recall@10'], 1, JSON.stringify(r));
   assert.equal(r.by_category['4']!['recall@3'], 1, JSON.stringify(r));
   assert.ok(r.query_p95_ms >= r.query_p50_ms);
+});
+
+test('LoCoMo bench in vector and hybrid modes embeds every turn with the given model', async () => {
+  await assert.rejects(runLocomoBench({ dataFile: FIXTURE, mode: 'vector' }), /needs an embedding model: --model-path DIR/);
+  const model = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-model-'));
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
+    for (const mode of ['vector', 'hybrid'] as const) {
+      const r = await runLocomoBench({ dataFile: FIXTURE, mode, modelPath: model });
+      assert.equal(r.mode, mode);
+      assert.match(r.model ?? '', /^local:/);
+      assert.equal(r.questions, 5);
+      // mini-2 has eight turns: every one has a vector, so all are among the top ten.
+      assert.equal(r.by_conversation['mini-2']!['recall@10'], 1, JSON.stringify(r));
+    }
+  } finally {
+    fs.rmSync(model, { recursive: true, force: true });
+  }
 });
 
 test('LoCoMo bench on the real data (recall@10 >= 0.60)', { skip: !fs.existsSync(REAL_DATA) && `no LoCoMo data at ${REAL_DATA}` }, async () => {

@@ -3,12 +3,18 @@
  * question (categories 1-4; 5 is adversarial, with no answer in the conversation) is asked with
  * Memory.query, and recall@k is the share of the question's evidence turns among the top k
  * episodes, averaged over questions.
+ *
+ * `mode` vector or hybrid embeds every turn with the given model first (exact search, as the
+ * service does below its approximate-index threshold); a question's time then includes embedding it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../core/memory.js';
 import { parseLocomo, type LocomoConversation } from '../core/ingest/locomo.js';
+import type { Hit, RetrievalMode } from '../core/search.js';
+import { VectorStore } from '../core/vectors.js';
+import { loadEmbedder, type Embedder } from '../service/embedder.js';
 
 export interface LocomoBenchOptions {
   dataFile: string;
@@ -18,6 +24,10 @@ export interface LocomoBenchOptions {
   log?: (msg: string) => void;
   /** Only these conversation ids (all when absent). */
   conversations?: string[];
+  /** Retrieval channels (default keyword: BM25 + graph). vector and hybrid need `modelPath`. */
+  mode?: RetrievalMode;
+  /** A local embedding model folder (transformers.js layout). */
+  modelPath?: string;
 }
 
 export interface RecallFigures {
@@ -30,6 +40,9 @@ export interface RecallFigures {
 
 export interface LocomoBenchResult extends RecallFigures {
   k: number;
+  mode: RetrievalMode;
+  /** The embedding model, for vector and hybrid. */
+  model: string | null;
   /** Answerable questions left out because none of their evidence ids names a turn. */
   skipped: number;
   query_p50_ms: number;
@@ -49,6 +62,14 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   let conversations = parseLocomo(JSON.parse(fs.readFileSync(opts.dataFile, 'utf8')), source);
   if (opts.conversations) conversations = conversations.filter((c) => opts.conversations!.includes(c.id));
   const cutoffs = [...new Set([5, 10, k])].sort((a, b) => a - b);
+  const mode = opts.mode ?? 'keyword';
+  let embedder: Embedder | undefined;
+  if (mode !== 'keyword') {
+    if (!opts.modelPath) throw new Error(`--mode ${mode} needs an embedding model: --model-path DIR.`);
+    const loaded = await loadEmbedder({ modelPath: opts.modelPath, log });
+    if ('unavailable' in loaded) throw new Error(`--mode ${mode}: the embedding model is unavailable (${loaded.unavailable}).`);
+    embedder = loaded.embedder;
+  }
 
   const all: Scored[] = [];
   const byConversation: LocomoBenchResult['by_conversation'] = {};
@@ -56,7 +77,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   let skipped = 0;
   let ingestMs = 0;
   for (const conv of conversations) {
-    const run = await runConversation(conv, k, cutoffs, source);
+    const run = await runConversation(conv, k, cutoffs, source, mode, embedder);
     all.push(...run.scored);
     timings.push(...run.timings);
     skipped += run.skipped;
@@ -71,6 +92,8 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   return {
     ...figures(all, cutoffs),
     k,
+    mode,
+    model: embedder?.id ?? null,
     skipped,
     query_p50_ms: round(percentile(timings, 0.5), 2),
     query_p95_ms: round(percentile(timings, 0.95), 2),
@@ -91,13 +114,17 @@ async function runConversation(
   k: number,
   cutoffs: number[],
   source: string,
+  mode: RetrievalMode,
+  embedder: Embedder | undefined,
 ): Promise<{ scored: Scored[]; timings: number[]; skipped: number; ingestMs: number }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-'));
   try {
     const memory = await Memory.open(folder);
+    let vectors: VectorStore | undefined;
     try {
       const started = performance.now();
       memory.ingest(conv.episodes, { authority: 'user', source });
+      if (embedder) vectors = await embedEpisodes(memory, embedder, path.join(folder, 'vectors.bin'));
       const ingestMs = performance.now() - started;
       const scored: Scored[] = [];
       const timings: number[] = [];
@@ -109,7 +136,9 @@ async function runConversation(
           continue;
         }
         const t0 = performance.now();
-        const result = memory.query({ query: qa.question, limit: Math.max(k, 10) });
+        const limit = Math.max(k, 10);
+        const vectorHits = vectors && embedder ? await nearestEpisodes(vectors, embedder, qa.question, limit * 3) : undefined;
+        const result = memory.query({ query: qa.question, limit, mode, vectorHits });
         timings.push(performance.now() - t0);
         const refs = result.episodes.map((e) => e.ref);
         const recall = new Map(cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]));
@@ -117,11 +146,28 @@ async function runConversation(
       }
       return { scored, timings, skipped, ingestMs };
     } finally {
+      vectors?.close();
       memory.close();
     }
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
+}
+
+async function embedEpisodes(memory: Memory, embedder: Embedder, file: string): Promise<VectorStore> {
+  const store = VectorStore.create(file, embedder.dim, embedder.id);
+  const ids = memory.embeddingIds('episode');
+  for (let i = 0; i < ids.length; i += 32) {
+    const batch = memory.embeddingTexts('episode', ids.slice(i, i + 32));
+    const vecs = await embedder.embed(batch.map((b) => b.text));
+    batch.forEach((b, j) => store.add(b.id, vecs[j]!));
+  }
+  return store;
+}
+
+async function nearestEpisodes(store: VectorStore, embedder: Embedder, question: string, k: number): Promise<{ episode: Hit[]; entity: Hit[]; fact: Hit[] }> {
+  const [q] = await embedder.embed([question]);
+  return { episode: store.search(q!, k).map((h) => ({ rowid: h.id, score: h.score })), entity: [], fact: [] };
 }
 
 function figures(scored: Scored[], cutoffs: number[]): RecallFigures {

@@ -5,7 +5,7 @@ import { runScaleBench } from '../bench/scale.js';
 
 export async function runBench(
   args: string[],
-  values: { data?: string; k?: string; json?: boolean; episodes?: string; 'model-path'?: string },
+  values: { data?: string; k?: string; json?: boolean; episodes?: string; mode?: string; 'model-path'?: string },
   out: (s: string) => void,
   err: (s: string) => void,
 ): Promise<number> {
@@ -15,10 +15,12 @@ export async function runBench(
   if (!values.data) throw new Error('bench locomo needs --data FILE (a LoCoMo JSON file, e.g. ../shared/data/locomo-dev.json).');
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new Error('--k must be a whole number >= 1.');
-  const r = await runLocomoBench({ dataFile: values.data, k, log: err });
+  const mode = values.mode ?? 'keyword';
+  if (mode !== 'keyword' && mode !== 'vector' && mode !== 'hybrid') throw new Error('--mode is one of keyword, vector, hybrid.');
+  const r = await runLocomoBench({ dataFile: values.data, k, mode, modelPath: values['model-path'], log: err });
   if (!values.json) {
     const pct = (x: number): string => x.toFixed(3);
-    out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4)`);
+    out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}`);
     out(`  recall@5  ${pct(r['recall@5'])}`);
     out(`  recall@10 ${pct(r['recall@10'])}`);
     out(`  query p50 ${r.query_p50_ms} ms, p95 ${r.query_p95_ms} ms`);

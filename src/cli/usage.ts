@@ -19,7 +19,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
   mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
-  bench locomo --data FILE [--k N] [--json]   retrieval quality on a LoCoMo file
+  bench locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--json]
+                                       retrieval quality on a LoCoMo file
   bench scale --episodes N [--model-path DIR] [--json]   speed and size on a synthetic memory of N episodes
 `;
 
