@@ -123,6 +123,15 @@ test('a batch gives the same vectors as one text at a time (padding is masked)',
   parallel.forEach(([v], i) => assert.ok(maxDiff(v, together[i]) < 1e-5));
 });
 
+test('texts are truncated to 256 tokens: what follows them does not change the vector', async () => {
+  const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i % 7 ? '' : ' again'}`).join(' ');
+  const head = words(300, 'storage'); // more than 256 word pieces
+  const [a, b] = await embedder.embed([`${head} ${words(50, 'banana')}`, `${head} ${words(50, 'kernel')}`]);
+  assert.ok(maxDiff(a!, b!) < 1e-6, 'only the first 256 tokens count');
+  const [short1, short2] = await embedder.embed([`${words(20, 'storage')} banana`, `${words(20, 'storage')} kernel`]);
+  assert.ok(maxDiff(short1!, short2!) > 1e-4, 'within the limit every word counts');
+});
+
 test('loading the same model again reuses the loaded pipeline; another model gets its own id', async () => {
   const loads = embedderLoads();
   const t0 = performance.now();

@@ -64,6 +64,12 @@ export interface EmbedderOptions {
   backend?: 'wasm' | 'native';
   /** Texts are cut to this many characters before tokenising (the model truncates tokens anyway). Default 4000. */
   maxChars?: number;
+  /**
+   * Tokens a text is truncated to. Default 256: what all-MiniLM-L6-v2 was trained for (its
+   * sentence-transformers max_seq_length), while its tokenizer allows 512; attention memory grows
+   * with the square of the length, and ONNX Runtime's WebAssembly heap never gives memory back.
+   */
+  maxTokens?: number;
   /** Per-file download timeout in ms. Default 10 minutes. */
   downloadTimeoutMs?: number;
   log?: (msg: string) => void;
@@ -75,6 +81,8 @@ type Transformers = typeof import('@xenova/transformers', { with: { 'resolution-
 /** The slice of a feature-extraction pipeline used here. */
 type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
   dispose?: () => Promise<void>;
+  /** Its truncation length is what the pipeline pads and truncates to. */
+  tokenizer?: { model_max_length?: number };
 };
 
 const HUB_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
@@ -277,7 +285,7 @@ export class TransformersEmbedder implements Embedder {
       const log = options.log ?? (() => {});
       const loc = locate(options);
       if (typeof loc === 'string') throw new Error(loc);
-      const key = `${loc.dir}|${loc.quantized}`;
+      const key = `${loc.dir}|${loc.quantized}|${options.maxTokens ?? 256}`;
       const cached = cache.get(key);
       if (cached && cached.id === loc.id) return cached;
       if (loc.fetch) await download(loc, options);
@@ -308,6 +316,8 @@ export class TransformersEmbedder implements Embedder {
         try {
           extractor = (await t.pipeline('feature-extraction', loc.name, { quantized: loc.quantized, local_files_only: true })) as unknown as Extractor;
           loadCount++;
+          const tokenizer = extractor.tokenizer;
+          if (tokenizer) tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? Infinity, options.maxTokens ?? 256);
           const probe = await extractor(['recall'], { pooling: 'mean', normalize: true });
           dim = probe.dims[probe.dims.length - 1];
         } catch (e) {
