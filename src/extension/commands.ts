@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { MemoryError } from '../core/errors.js';
+import type { AutoIngest } from './autoIngest.js';
 import type { Ctx } from './ctx.js';
 import { addFact, confirmFact, forgetEntity, markWrong } from './corrections.js';
 import type { EntitiesTree } from './entities.js';
@@ -24,6 +25,7 @@ export interface Parts {
   documents: EpisodeDocuments;
   statusBar: StatusBar;
   http: HttpTransport;
+  autoIngest: AutoIngest;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -36,6 +38,7 @@ export function registerCommands(ctx: Ctx, parts: Parts): void {
     addFact: (arg) => addFact(ctx, arg),
     forgetEntity: (arg) => forgetEntity(ctx, arg),
     importConversations: (arg) => importConversations(ctx, arg),
+    ingestChatSessions: () => parts.autoIngest.ingestNow(),
     showStatus: () => showStatus(ctx, parts),
     openMemoryFolder: () => openMemoryFolder(ctx),
     restartService: () => restart(ctx, parts),

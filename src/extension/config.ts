@@ -4,6 +4,7 @@
  * numbers). The settings win for keys a person set; keys never set leave config.json alone.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveMemoryFolder } from '../service/paths.js';
@@ -24,6 +25,13 @@ export interface Settings {
   provenanceWeights: ProvenanceWeights;
   http: { enabled: boolean; port: number };
   embeddings: { enabled: boolean; modelPath: string };
+  autoIngest: {
+    copilotChat: boolean;
+    claudeCode: boolean;
+    /** Absolute folder of Claude Code's projects (setting, else ~/.claude/projects). */
+    claudeCodeFolder: string;
+  };
+  extraction: { languageModel: boolean; modelFamily: string };
 }
 
 export const DEFAULT_WEIGHTS: ProvenanceWeights = { external: 1.0, user: 0.8, agent: 0.05 };
@@ -42,7 +50,24 @@ export function readSettings(): Settings {
     provenanceWeights: weights,
     http: { enabled: c.get<boolean>(KEYS.httpEnabled) ?? false, port: c.get<number>(KEYS.httpPort) ?? 8788 },
     embeddings: { enabled: c.get<boolean>(KEYS.embeddingsEnabled) ?? false, modelPath: c.get<string>(KEYS.embeddingsModelPath) ?? '' },
+    autoIngest: {
+      copilotChat: c.get<boolean>(KEYS.autoIngestCopilotChat) ?? true,
+      claudeCode: c.get<boolean>(KEYS.autoIngestClaudeCode) ?? false,
+      claudeCodeFolder: claudeCodeFolder(c.get<string>(KEYS.autoIngestClaudeCodeFolder) ?? ''),
+    },
+    extraction: {
+      languageModel: c.get<boolean>(KEYS.extractionLanguageModel) ?? false,
+      modelFamily: (c.get<string>(KEYS.extractionModelFamily) ?? '').trim(),
+    },
   };
+}
+
+/** `~` expands; empty means where Claude Code keeps its transcripts. */
+function claudeCodeFolder(setting: string): string {
+  const trimmed = setting.trim();
+  if (!trimmed) return path.join(os.homedir(), '.claude', 'projects');
+  if (trimmed === '~' || trimmed.startsWith('~/')) return path.join(os.homedir(), trimmed.slice(1));
+  return path.resolve(trimmed);
 }
 
 /** `${workspaceFolder}` and `~` expand; empty means $RECALL_HOME, else ~/.recall. */

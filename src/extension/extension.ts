@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION, syncServiceConfig } from './config.js';
+import { AutoIngest } from './autoIngest.js';
 import { registerCommands } from './commands.js';
 import { Ctx } from './ctx.js';
 import { registerFactDecorations } from './decorations.js';
@@ -12,6 +13,7 @@ import { EntitiesTree } from './entities.js';
 import { EpisodeDocuments } from './episodeDocument.js';
 import { EpisodesTree } from './episodes.js';
 import { HttpTransport } from './http.js';
+import { LmExtractor } from './lmExtractor.js';
 import { registerLmTools } from './lmTools.js';
 import { registerMcpProvider } from './mcpProvider.js';
 import { StatusBar } from './statusBar.js';
@@ -33,7 +35,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const documents = ctx.push(new EpisodeDocuments(ctx));
   const statusBar = ctx.push(new StatusBar(ctx, http));
   ctx.push(registerFactDecorations());
-  registerCommands(ctx, { entities, episodes, documents, statusBar, http });
+  const extractor = ctx.push(new LmExtractor(ctx));
+  // Watches chat-session folders; the first pass runs a moment after activation, never in it.
+  const autoIngest = ctx.push(new AutoIngest(ctx, extractor));
+  registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest });
   let configTimer: NodeJS.Timeout | undefined;
 
   ctx.push(
@@ -48,11 +53,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       entities.reset();
       episodes.reset();
       http.apply();
+      extractor.reset();
+      autoIngest.memoryFolderChanged();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       ctx.reloadSettings();
       if (affects(e, KEYS.httpEnabled, KEYS.httpPort)) http.apply();
+      if (affects(e, KEYS.autoIngestCopilotChat, KEYS.autoIngestClaudeCode, KEYS.autoIngestClaudeCodeFolder)) autoIngest.apply();
+      if (affects(e, KEYS.extractionLanguageModel, KEYS.extractionModelFamily)) extractor.reset();
       // Several edits in a row (the settings UI, a sync) make one write and one restart.
       if (affectsServiceConfig(e)) {
         clearTimeout(configTimer);

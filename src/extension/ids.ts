@@ -25,6 +25,7 @@ export const COMMANDS = {
   addFact: 'recall.addFact',
   forgetEntity: 'recall.forgetEntity',
   importConversations: 'recall.importConversations',
+  ingestChatSessions: 'recall.ingestChatSessions',
   showStatus: 'recall.showStatus',
   openMemoryFolder: 'recall.openMemoryFolder',
   restartService: 'recall.restartService',
@@ -59,4 +60,9 @@ export const SETTINGS = {
   httpPort: 'http.port',
   embeddingsEnabled: 'embeddings.enabled',
   embeddingsModelPath: 'embeddings.modelPath',
+  autoIngestCopilotChat: 'autoIngest.copilotChat',
+  autoIngestClaudeCode: 'autoIngest.claudeCode',
+  autoIngestClaudeCodeFolder: 'autoIngest.claudeCodeFolder',
+  extractionLanguageModel: 'extraction.languageModel',
+  extractionModelFamily: 'extraction.modelFamily',
 } as const;

@@ -7,8 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readTranscriptFile } from '../cli/ingest-files.js';
 import type { Ctx } from './ctx.js';
-
-const BATCH = 500;
+import { ingestInBatches } from './ingestBatches.js';
 
 export async function importConversations(ctx: Ctx, arg?: unknown): Promise<void> {
   const given = Array.isArray(arg) ? arg.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : arg instanceof vscode.Uri ? [arg] : [];
@@ -40,12 +39,12 @@ export async function importConversations(ctx: Ctx, arg?: unknown): Promise<void
           progress.report({ message: `reading ${name}` });
           const parsed = readTranscriptFile(uri.fsPath);
           const n = parsed.episodes.length;
-          for (let i = 0; i < n && !token.isCancellationRequested; i += BATCH) {
-            const r = await ctx.human.call('ingest', { episodes: parsed.episodes.slice(i, i + BATCH) });
-            totals.added += r.added;
-            totals.skipped += r.skipped;
-            progress.report({ message: `${name}: ${Math.min(i + BATCH, n)}/${n} turns`, increment: (share * Math.min(BATCH, n - i)) / Math.max(n, 1) });
-          }
+          const r = await ingestInBatches(ctx.human, parsed.episodes, {
+            isCancelled: () => token.isCancellationRequested,
+            onBatch: (done, size) => progress.report({ message: `${name}: ${done}/${n} turns`, increment: (share * size) / n }),
+          });
+          totals.added += r.added;
+          totals.skipped += r.skipped;
           if (n === 0) progress.report({ increment: share });
           totals.files++;
           totals.turns += n;

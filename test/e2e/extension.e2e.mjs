@@ -6,7 +6,8 @@
 //  2. builds and packages the VSIX with vsce (`npm run package`), checks what it carries,
 //  3. seeds a memory with known facts through `node dist/cli.js` (RECALL_HOME reaches code-server),
 //  4. installs the VSIX and a small driver extension (written here; it calls vscode.lm.invokeTool
-//     and writes the results to a file) into a scratch profile, starts code-server on 127.0.0.1,
+//     and writes the results to a file, and registers a MOCK language model standing in for
+//     Copilot's) into a scratch profile, starts code-server on 127.0.0.1,
 //  5. asserts on the rendered workbench, the memory (via the CLI) and the tool results,
 //  6. stops everything it started, pass or fail, and prints "N passed, M failed".
 // Screenshots and logs go to test/e2e/artifacts/.
@@ -47,6 +48,7 @@ async function check(name, fn) {
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-e2e-ext-'));
 const dirs = {
+  claude: path.join(work, 'claude-projects'),
   userDataDir: path.join(work, 'user-data'),
   extensionsDir: path.join(work, 'extensions'),
   folder: path.join(work, 'workspace'),
@@ -67,12 +69,23 @@ const cliJson = (...args) => JSON.parse(cli(...args, '--json'));
 
 // ------------------------------------------------------------------------------------------------
 // The driver: a throwaway extension that runs a list of tool calls (exact name or /regex/ over
-// vscode.lm.tools), commands (with file arguments) or settings changes read from $DRIVER_REQUEST at the moment its
-// command runs, and writes the results.
+// vscode.lm.tools), commands (with file arguments), settings changes or questions about itself
+// (its workspace storage folder, which Copilot Chat's chatSessions/ sits in) read from
+// $DRIVER_REQUEST at the moment its command runs, and writes the results.
+//
+// It also registers a MOCK language model (vendor recall-e2e-mock), standing in for Copilot's:
+// whatever it is asked, it answers one fixed relationship in a ```json fence, and it appends each
+// prompt it gets to $DRIVER_LM_LOG.
+
+const MOCK_MODEL = { vendor: 'recall-e2e-mock', family: 'mock-stand-in-for-copilot' };
+const MOCK_FACT = { subject: 'Ledger service', predicate: 'depends on', object: 'MockQueue' };
 
 const DRIVER_JS = String.raw`'use strict';
 const vscode = require('vscode');
 const fs = require('fs');
+const path = require('path');
+const MOCK_MODEL = ${JSON.stringify(MOCK_MODEL)};
+const MOCK_ANSWER = '\x60\x60\x60json\n' + JSON.stringify([{ turn: 1, ...${JSON.stringify(MOCK_FACT)} }]) + '\n\x60\x60\x60';
 const write = (file, obj) => { fs.writeFileSync(file + '.tmp', JSON.stringify(obj, null, 2)); fs.renameSync(file + '.tmp', file); };
 const part = (p) => (p instanceof vscode.LanguageModelTextPart ? { type: 'text', value: p.value } : { type: 'other', value: String(p && (p.value ?? p)) });
 async function resolveTool(spec, timeoutMs) {
@@ -86,6 +99,15 @@ async function resolveTool(spec, timeoutMs) {
   }
 }
 exports.activate = (context) => {
+  context.subscriptions.push(vscode.lm.registerLanguageModelChatProvider(MOCK_MODEL.vendor, {
+    provideLanguageModelChatInformation: async () => [{ id: 'mock-1', name: 'Mock (e2e stand-in for Copilot)', family: MOCK_MODEL.family, version: '1', maxInputTokens: 100000, maxOutputTokens: 4000, capabilities: {} }],
+    provideLanguageModelChatResponse: async (model, messages, options, progress) => {
+      const prompt = messages.map((m) => m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')).join('\n');
+      fs.appendFileSync(process.env.DRIVER_LM_LOG, JSON.stringify({ prompt, initiator: options.requestInitiator }) + '\n');
+      progress.report(new vscode.LanguageModelTextPart(MOCK_ANSWER));
+    },
+    provideTokenCount: async (model, text) => Math.ceil(String(typeof text === 'string' ? text : '').length / 4),
+  }));
   context.subscriptions.push(vscode.commands.registerCommand('recallE2E.run', async () => {
     const req = JSON.parse(fs.readFileSync(process.env.DRIVER_REQUEST, 'utf8'));
     const results = [];
@@ -96,6 +118,10 @@ exports.activate = (context) => {
           const dot = call.setting.indexOf('.');
           await vscode.workspace.getConfiguration(call.setting.slice(0, dot)).update(call.setting.slice(dot + 1), call.value, vscode.ConfigurationTarget.Global);
           results.push({ setting: call.setting, ok: true, ms: Date.now() - started });
+          continue;
+        }
+        if (call.workspaceStorage) {
+          results.push({ workspaceStorage: path.dirname(context.storageUri.fsPath), ok: true });
           continue;
         }
         if (call.command) {
@@ -127,7 +153,10 @@ const DRIVER_PKG = {
   engines: { vscode: '^1.101.0' },
   main: './driver.js',
   activationEvents: ['onStartupFinished'],
-  contributes: { commands: [{ command: 'recallE2E.run', title: 'Run Request', category: 'Recall E2E' }] },
+  contributes: {
+    commands: [{ command: 'recallE2E.run', title: 'Run Request', category: 'Recall E2E' }],
+    languageModelChatProviders: [{ vendor: MOCK_MODEL.vendor, displayName: 'Recall E2E mock model' }],
+  },
 };
 
 let requestNo = 0;
@@ -316,10 +345,11 @@ try {
   step('install VSIX + driver');
 
   process.env.DRIVER_REQUEST_FILE = path.join(dirs.out, 'request.json');
+  const lmLog = path.join(dirs.out, 'mock-lm.jsonl');
   h.writeUserSettings(dirs.userDataDir, { ...h.DEFAULT_SETTINGS, 'workbench.secondarySideBar.defaultVisibility': 'hidden' });
   cs = await h.startCodeServer({
     ...dirs,
-    env: { RECALL_HOME: dirs.home, RECALL_IDLE_EXIT_MS: '120000', DRIVER_REQUEST: process.env.DRIVER_REQUEST_FILE },
+    env: { RECALL_HOME: dirs.home, RECALL_IDLE_EXIT_MS: '120000', DRIVER_REQUEST: process.env.DRIVER_REQUEST_FILE, DRIVER_LM_LOG: lmLog },
   });
   step(`code-server up at ${cs.url}`);
   ({ page, close: closeBrowser } = await h.launchBrowser());
@@ -500,6 +530,117 @@ try {
     const stored = cliJson('episodes', '--session', 'standup');
     assert.equal(stored.length, 3);
     assert.deepEqual(stored.map((e) => e.authority).sort(), ['agent', 'user', 'user']);
+  });
+
+  // ---- chat sessions stored as they happen ----
+  const COPILOT_SESSION = '6a1f9c3e-2b7d-4e0a-8c5f-1d2e3f4a5b6c';
+  const copilotFixture = JSON.parse(fs.readFileSync(path.join(h.REPO, 'test/fixtures/copilot', `${COPILOT_SESSION}.json`), 'utf8'));
+  const sessionEpisodes = (session) => cliJson('episodes', '--session', session, '--limit', '100');
+  let chatSessions;
+  await check('Copilot Chat: a session written into the workspace storage is stored by itself, turns at user/agent authority', async () => {
+    const [where] = (await invokeTools([{ workspaceStorage: true }])).results;
+    assert.ok(where.ok && where.workspaceStorage, JSON.stringify(where));
+    chatSessions = path.join(where.workspaceStorage, 'chatSessions');
+    fs.mkdirSync(chatSessions, { recursive: true });
+    // The session as Copilot writes it after the first request: one question, one answer.
+    fs.writeFileSync(path.join(chatSessions, `${COPILOT_SESSION}.json`), JSON.stringify({ ...copilotFixture, requests: copilotFixture.requests.slice(0, 1) }, null, 2));
+    const stored = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 2 ? sessionEpisodes(COPILOT_SESSION) : false), { timeoutMs: 30000, what: 'the Copilot session in the memory' });
+    assert.equal(stored.length, 2, JSON.stringify(stored));
+    const byRole = Object.fromEntries(stored.map((e) => [e.speaker, e]));
+    assert.equal(byRole.user?.authority, 'user', 'what the person typed is theirs');
+    assert.equal(byRole.assistant?.authority, 'agent', "Copilot's answer is the agent's");
+    assert.equal(byRole.user.text, 'Why does the settlement job run twice on Mondays?');
+    assert.equal(byRole.user.session, COPILOT_SESSION);
+    await waitRow('Episodes', new RegExp(`^${COPILOT_SESSION} \\d{4}-\\d{2}-\\d{2} · 2 episodes$`));
+  });
+
+  await check('Copilot Chat: the grown session adds only its new turns', async () => {
+    const before = sessionEpisodes(COPILOT_SESSION);
+    fs.writeFileSync(path.join(chatSessions, `${COPILOT_SESSION}.json`), JSON.stringify(copilotFixture, null, 2));
+    // 3 more requests: two with answers, one cancelled (the person's words only), one system-initiated (skipped).
+    const after = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 5 ? sessionEpisodes(COPILOT_SESSION) : false), { timeoutMs: 30000, what: '5 episodes of the grown session' });
+    await h.sleep(3000); // past another debounce: nothing more arrives
+    const settled = sessionEpisodes(COPILOT_SESSION);
+    assert.equal(settled.length, 5, JSON.stringify(settled.map((e) => e.text)));
+    assert.equal(new Set(settled.map((e) => e.text)).size, 5, 'no turn stored twice');
+    for (const e of before) assert.ok(after.some((a) => a.id === e.id), `${e.id} kept its id`);
+    assert.ok(!settled.some((e) => /exit code/.test(e.text)), 'a system-initiated request is not the person speaking');
+  });
+
+  await check('Claude Code (recall.autoIngest.claudeCode on, folder set): transcripts there and dropped later are stored, tool lines left out', async () => {
+    const project = path.join(dirs.claude, '-home-dana-ledger');
+    fs.mkdirSync(project, { recursive: true });
+    const CLAUDE_SESSION = '7b3f0c2e-5d41-4e8a-9c6b-2f1d8a7e4b90';
+    fs.copyFileSync(path.join(h.REPO, 'test/fixtures/claude-code', `${CLAUDE_SESSION}.jsonl`), path.join(project, `${CLAUDE_SESSION}.jsonl`));
+    const set = await invokeTools([
+      { setting: 'recall.autoIngest.claudeCodeFolder', value: dirs.claude },
+      { setting: 'recall.autoIngest.claudeCode', value: true },
+    ]);
+    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
+    // Already there when watching starts: read on the first pass.
+    const first = await h.waitFor(() => (sessionEpisodes(CLAUDE_SESSION).length >= 7 ? sessionEpisodes(CLAUDE_SESSION) : false), { timeoutMs: 30000, what: 'the Claude Code session in the memory' });
+    assert.equal(first.length, 7);
+    assert.deepEqual(first.map((e) => e.authority).sort(), ['agent', 'agent', 'agent', 'user', 'user', 'user', 'user']);
+    assert.ok(!first.some((e) => /toolu_|tool_result|PASS src/.test(e.text)), 'tool calls and their output are not turns');
+    // Dropped while watching: a new project folder, a user turn, a tool-use line, an answer.
+    const later = path.join(dirs.claude, '-home-dana-billing');
+    fs.mkdirSync(later);
+    const line = (o) => JSON.stringify({ sessionId: 'claude-dropped', timestamp: new Date().toISOString(), ...o });
+    fs.writeFileSync(path.join(later, 'claude-dropped.jsonl'), [
+      line({ type: 'user', uuid: 'd-1', message: { role: 'user', content: 'The billing service talks to Stripe through the payments gateway' } }),
+      line({ type: 'assistant', uuid: 'd-2', message: { role: 'assistant', model: 'claude', content: [{ type: 'tool_use', id: 'toolu_e2e', name: 'Read', input: { file_path: '/srv/billing.ts' } }] } }),
+      line({ type: 'user', uuid: 'd-3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_e2e', content: 'export const gateway = ...' }] } }),
+      line({ type: 'assistant', uuid: 'd-4', message: { role: 'assistant', model: 'claude', content: [{ type: 'text', text: 'Yes: billing.ts calls the payments gateway, which wraps Stripe.' }] } }),
+    ].join('\n') + '\n');
+    const dropped = await h.waitFor(() => (sessionEpisodes('claude-dropped').length >= 2 ? sessionEpisodes('claude-dropped') : false), { timeoutMs: 30000, what: 'the dropped Claude Code transcript in the memory' });
+    assert.deepEqual(dropped.map((e) => [e.speaker, e.authority]).sort(), [['assistant', 'agent'], ['user', 'user']]);
+  });
+
+  await check('Claude Code: turning the setting off stops watching', async () => {
+    await invokeTools([{ setting: 'recall.autoIngest.claudeCode', value: false }]);
+    const off = path.join(dirs.claude, '-home-dana-off');
+    fs.mkdirSync(off);
+    fs.writeFileSync(path.join(off, 'claude-off.jsonl'), JSON.stringify({ type: 'user', sessionId: 'claude-off', uuid: 'o-1', message: { role: 'user', content: 'This must not be stored' } }) + '\n');
+    await h.sleep(5000); // two debounce periods
+    assert.deepEqual(sessionEpisodes('claude-off'), []);
+  });
+
+  await check('language-model extraction: the MOCK model (standing in for Copilot) reads new turns; its facts land at agent authority', async () => {
+    const set = await invokeTools([
+      { setting: 'recall.extraction.modelFamily', value: MOCK_MODEL.family },
+      { setting: 'recall.extraction.languageModel', value: true },
+    ]);
+    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
+    fs.copyFileSync(path.join(h.REPO, 'test/fixtures/copilot/early-export.json'), path.join(chatSessions, 'early-export.json'));
+    const fact = await h.waitFor(
+      () => cliJson('query', `${MOCK_FACT.subject} ${MOCK_FACT.object}`).facts.find((f) => f.subject === MOCK_FACT.subject && f.predicate === MOCK_FACT.predicate && f.object === MOCK_FACT.object),
+      { timeoutMs: 30000, what: `"${MOCK_FACT.subject} ${MOCK_FACT.predicate} ${MOCK_FACT.object}" in the memory` },
+    );
+    assert.equal(fact.authority, 'agent', "a model's reading is never the person's word");
+    assert.equal(fact.prior, 'inferred');
+    const turns = sessionEpisodes('early-export');
+    assert.equal(turns.length, 4);
+    assert.ok(fact.evidence.every((id) => turns.some((t) => t.id === id)), `evidence ${fact.evidence} is among the new turns`);
+    // What the model was asked: the new turns, numbered, and JSON only; from Recall, not from the editor.
+    const prompts = fs.readFileSync(lmLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(prompts.length, 1, 'four turns make one request');
+    assert.match(prompts[0].prompt, /Turn 1 \(user\):\n"""\n@workspace where is the retry policy configured\?/);
+    assert.match(prompts[0].prompt, /Turn 4 \(assistant\):\n"""\nThree attempts\./);
+    assert.match(prompts[0].initiator, /recall-dev\.recall-memory/);
+    // Turns stored before the setting was on are not sent.
+    assert.ok(!prompts[0].prompt.includes('settlement job'));
+    await invokeTools([
+      { setting: 'recall.extraction.languageModel', value: false },
+      // Later checks switch to an empty memory and count its episodes: chat sessions stay out of it.
+      { setting: 'recall.autoIngest.copilotChat', value: false },
+    ]);
+  });
+  await h.screenshot(page, 'recall-auto-ingest');
+
+  await check('Recall: Ingest Chat Sessions Now re-reads the sessions with a progress notification and reports counts', async () => {
+    await h.runCommand(page, 'Recall: Ingest Chat Sessions Now');
+    // Two Copilot session files, 5 + 4 turns, all stored already.
+    await waitNotification(/Recall: 9 turn\(s\) from 2 chat session file\(s\): 0 new, 9 already there\./, 30000);
   });
 
   await check('Forget Entity… asks twice (modal, listing what goes) and then erases it', async () => {

@@ -1,0 +1,255 @@
+/**
+ * Chat sessions become memory as they happen: Copilot Chat's sessions of this workspace
+ * (`recall.autoIngest.copilotChat`, on by default) and Claude Code's transcripts
+ * (`recall.autoIngest.claudeCode`, off by default: they cover every project on the machine).
+ * Each source is a folder watched for writes; once writing settles, the files that changed since
+ * they were last stored are parsed (the same parsers as `recall ingest`) and their new turns stored
+ * through the person's connection, each turn with its speaker's authority (user / agent).
+ *
+ * Nothing here interrupts anyone: work starts a moment after activation, a failing file is logged
+ * and skipped, and an unreachable service stops the pass until the next change. "Recall: Ingest
+ * Chat Sessions Now" re-reads every file of the sources with a cancellable progress notification.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readTranscriptFile } from '../cli/ingest-files.js';
+import { MemoryError } from '../core/errors.js';
+import type { EpisodeInput } from '../core/events.js';
+import type { Ctx } from './ctx.js';
+import { FolderWatcher } from './folderWatcher.js';
+import { ingestInBatches } from './ingestBatches.js';
+import type { LmExtractor } from './lmExtractor.js';
+import { listTranscripts, SeenFiles, SentTurns } from './transcriptFiles.js';
+
+type SourceKey = 'copilotChat' | 'claudeCode';
+const SOURCE_KEYS: readonly SourceKey[] = ['copilotChat', 'claudeCode'];
+
+interface Source {
+  key: SourceKey;
+  label: string;
+  /** Transcripts are the files with these extensions `depth` folders below `folder`. */
+  folder: string;
+  depth: 0 | 1;
+  extensions: readonly string[];
+  /** What is watched: a folder that exists whenever the source does, and a pattern inside it. */
+  watch: { folder: string; glob: string };
+  /** Where the stamps of stored files are kept: the workspace's own sessions per workspace, Claude Code's globally. */
+  state: vscode.Memento;
+}
+
+interface Totals {
+  files: number;
+  turns: number;
+  added: number;
+  skipped: number;
+  failed: string[];
+}
+
+interface PassOptions {
+  /** Re-read every file, changed or not (the command). */
+  force: boolean;
+  /** A person asked: VS Code may ask them whether the extractor may use a model. */
+  interactive: boolean;
+  isCancelled: () => boolean;
+  onFile?: (file: string) => void;
+}
+
+export class AutoIngest implements vscode.Disposable {
+  private readonly watchers = new Map<SourceKey, FolderWatcher>();
+  private readonly sent = new SentTurns();
+  /** Passes never overlap: the command waits for an automatic pass and the other way round. */
+  private lock: Promise<unknown> = Promise.resolve();
+  private readonly queued = new Set<SourceKey>();
+  private disposed = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly extractor: LmExtractor,
+  ) {
+    this.apply();
+  }
+
+  /** Starts and stops watching as the settings say; called at activation and when they change. */
+  apply(): void {
+    for (const key of SOURCE_KEYS) {
+      const source = this.enabled(key) ? this.source(key) : undefined;
+      const current = this.watchers.get(key);
+      if (current && current.folder === source?.watch.folder) continue;
+      current?.dispose();
+      this.watchers.delete(key);
+      if (current) this.ctx.log.info(`auto-ingest: stopped watching ${current.folder}`);
+      if (!source) continue;
+      const watcher = new FolderWatcher(source.watch.folder, source.watch.glob, () => this.trigger(key));
+      this.watchers.set(key, watcher);
+      this.ctx.log.info(
+        watcher.watching
+          ? `auto-ingest: ${source.label} sessions from ${source.folder} (watching ${path.join(source.watch.folder, source.watch.glob)})`
+          : `auto-ingest: ${source.watch.folder} does not exist yet; ${source.label} sessions are read once it does (looked for every 30 s)`,
+      );
+    }
+  }
+
+  /** Another memory folder: every session is new to it. */
+  memoryFolderChanged(): void {
+    this.sent.clear();
+    for (const key of this.watchers.keys()) this.trigger(key);
+  }
+
+  /** "Recall: Ingest Chat Sessions Now": every file of this workspace's Copilot Chat sessions, and Claude Code's when that source is on. */
+  async ingestNow(): Promise<void> {
+    const sources = SOURCE_KEYS.filter((k) => k === 'copilotChat' || this.enabled(k))
+      .map((k) => this.source(k))
+      .filter((s): s is Source => s !== undefined);
+    if (sources.length === 0) {
+      void vscode.window.showInformationMessage(
+        'Recall: no chat sessions to read. Copilot Chat keeps its sessions per workspace (open a folder); Claude Code transcripts are read when the setting recall.autoIngest.claudeCode is on.',
+      );
+      return;
+    }
+    let cancelled = false;
+    const totals = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Recall: ingesting chat sessions', cancellable: true },
+      (progress, token) =>
+        this.exclusive(async () => {
+          const all = emptyTotals();
+          for (const source of sources) {
+            const t = await this.pass(source, {
+              force: true,
+              interactive: true,
+              isCancelled: () => (cancelled ||= token.isCancellationRequested || this.disposed),
+              onFile: (file) => progress.report({ message: `${source.label}: ${path.basename(file)}` }),
+            });
+            addTotals(all, t);
+          }
+          return all;
+        }),
+    );
+    const summary = `Recall: ${cancelled ? 'stopped; so far ' : ''}${totals.turns} turn(s) from ${totals.files} chat session file(s): ${totals.added} new, ${totals.skipped} already there.`;
+    this.ctx.log.info(summary);
+    if (totals.failed.length) {
+      void vscode.window.showWarningMessage(`${summary} ${totals.failed.length} file(s) could not be read: ${totals.failed.join('; ')}`, 'Show Log').then((a) => a && this.ctx.log.show());
+    } else void vscode.window.showInformationMessage(summary);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const w of this.watchers.values()) w.dispose();
+    this.watchers.clear();
+  }
+
+  private enabled(key: SourceKey): boolean {
+    return this.ctx.settings.autoIngest[key];
+  }
+
+  private source(key: SourceKey): Source | undefined {
+    if (key === 'copilotChat') {
+      // Copilot Chat writes `chatSessions/` into this workspace's storage folder, the parent of ours
+      // (measured in code-server 1.104, where both sit on the server). In a remote window whose
+      // extension host cannot see the workbench's folder, nothing arrives and nothing breaks. That
+      // folder exists while a workspace is open, so it is the one watched: a watcher on
+      // `chatSessions` itself would stay silent until the first chat creates it.
+      const storage = this.ctx.extension.storageUri;
+      if (!storage || storage.scheme !== 'file' || !vscode.workspace.workspaceFolders?.length) return undefined;
+      const workspaceStorage = path.dirname(storage.fsPath);
+      return {
+        key,
+        label: 'Copilot Chat',
+        folder: path.join(workspaceStorage, 'chatSessions'),
+        depth: 0,
+        extensions: ['.json', '.jsonl'],
+        watch: { folder: workspaceStorage, glob: 'chatSessions/*.{json,jsonl}' },
+        state: this.ctx.extension.workspaceState,
+      };
+    }
+    const folder = this.ctx.settings.autoIngest.claudeCodeFolder;
+    return {
+      key,
+      label: 'Claude Code',
+      folder,
+      depth: 1,
+      extensions: ['.jsonl'],
+      watch: { folder, glob: '*/*.jsonl' },
+      state: this.ctx.extension.globalState,
+    };
+  }
+
+  /** An automatic pass over one source; a pass already waiting for that source covers this trigger too. */
+  private trigger(key: SourceKey): void {
+    if (this.queued.has(key)) return;
+    this.queued.add(key);
+    void this.exclusive(async () => {
+      this.queued.delete(key);
+      const source = this.enabled(key) ? this.source(key) : undefined;
+      if (!source || this.disposed) return;
+      try {
+        const t = await this.pass(source, { force: false, interactive: false, isCancelled: () => this.disposed || !this.enabled(key) });
+        if (t.files > 1) this.ctx.log.info(`auto-ingest: ${source.label}: ${t.files} changed file(s), ${t.turns} turn(s): ${t.added} new, ${t.skipped} already there`);
+      } catch (err) {
+        this.ctx.log.warn(`auto-ingest: ${source.label} sessions not stored (${(err as Error).message}); trying again at the next change`);
+      }
+    });
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Stores the new turns of the source's changed files (every file when forced). A file that
+   * cannot be parsed, or whose turns the service refuses, is logged and skipped; a service that
+   * cannot be reached ends the pass (the error is thrown: every other file would fail alike).
+   */
+  private async pass(source: Source, opts: PassOptions): Promise<Totals> {
+    const totals = emptyTotals();
+    const files = await listTranscripts(source.folder, source);
+    // Stamps are per memory folder: a different memory has stored none of these files.
+    const seen = new SeenFiles(source.state, `recall.autoIngest.${source.key}:${this.ctx.memory}`);
+    await seen.prune(files);
+    for (const { file, stamp } of opts.force ? files : seen.changed(files)) {
+      if (opts.isCancelled()) break;
+      opts.onFile?.(file);
+      let episodes: EpisodeInput[];
+      try {
+        episodes = readTranscriptFile(file).episodes;
+      } catch (err) {
+        this.skip(totals, file, err);
+        await seen.record(file, stamp); // read again when it changes, not at every pass
+        continue;
+      }
+      const toSend = opts.force ? episodes : this.sent.unsent(file, episodes);
+      let r;
+      try {
+        r = await ingestInBatches(this.ctx.human, toSend, { isCancelled: opts.isCancelled });
+      } catch (err) {
+        if (!(err instanceof MemoryError && err.code === 'invalid_input')) throw err;
+        this.skip(totals, file, err);
+        await seen.record(file, stamp);
+        continue;
+      }
+      if (!r.complete) break; // cancelled between batches: the file is read again next time
+      this.sent.remember(file, toSend);
+      await seen.record(file, stamp);
+      addTotals(totals, { files: 1, turns: episodes.length, added: r.added, skipped: episodes.length - r.added, failed: [] });
+      if (r.added) this.ctx.log.info(`auto-ingest: ${file}: ${r.added} new turn(s) of ${episodes.length}`);
+      this.extractor.add(r.fresh, { interactive: opts.interactive });
+    }
+    return totals;
+  }
+
+  private skip(totals: Totals, file: string, err: unknown): void {
+    totals.failed.push(`${path.basename(file)}: ${(err as Error).message}`);
+    this.ctx.log.warn(`auto-ingest: ${file} skipped: ${(err as Error).message}`);
+  }
+}
+
+const emptyTotals = (): Totals => ({ files: 0, turns: 0, added: 0, skipped: 0, failed: [] });
+
+function addTotals(into: Totals, t: Totals): void {
+  into.files += t.files;
+  into.turns += t.turns;
+  into.added += t.added;
+  into.skipped += t.skipped;
+  into.failed.push(...t.failed);
+}

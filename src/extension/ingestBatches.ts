@@ -1,0 +1,47 @@
+/**
+ * Storing parsed turns through the person's connection, a batch at a time: shared by Import
+ * Conversations… and the chat-session auto-ingest. A batch is whole episodes, so stopping between
+ * batches (cancellation) never stores half of one; the service skips turns it already holds.
+ */
+import type { EpisodeInput } from '../core/events.js';
+import type { Connection } from './connection.js';
+
+/** Turns per `ingest` call: big enough to be quick, small enough that progress and cancellation stay responsive. */
+export const INGEST_BATCH = 500;
+
+export interface StoredTurn {
+  id: string;
+  episode: EpisodeInput;
+}
+
+export interface IngestOutcome {
+  added: number;
+  skipped: number;
+  /** Turns the memory did not hold before (for follow-up work such as language-model extraction). */
+  fresh: StoredTurn[];
+  /** False when cancelled before every batch was sent. */
+  complete: boolean;
+}
+
+export async function ingestInBatches(
+  connection: Connection,
+  episodes: readonly EpisodeInput[],
+  opts: { isCancelled?: () => boolean; onBatch?: (done: number, batchSize: number) => void } = {},
+): Promise<IngestOutcome> {
+  const out: IngestOutcome = { added: 0, skipped: 0, fresh: [], complete: true };
+  for (let i = 0; i < episodes.length; i += INGEST_BATCH) {
+    if (opts.isCancelled?.()) {
+      out.complete = false;
+      break;
+    }
+    const batch = episodes.slice(i, i + INGEST_BATCH);
+    const r = await connection.call('ingest', { episodes: batch });
+    out.added += r.added;
+    out.skipped += r.skipped;
+    r.results.forEach((res, j) => {
+      if (!res.duplicate) out.fresh.push({ id: res.id, episode: batch[j]! });
+    });
+    opts.onBatch?.(i + batch.length, batch.length);
+  }
+  return out;
+}
