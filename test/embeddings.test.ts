@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { VectorStore } from '../src/core/vectors';
-import { type Embedder, EmbeddingQueue, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embedder';
+import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embedder';
+import { EmbeddingQueue } from '../src/service/embedding-queue';
 
 const ROOT = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-embeddings-'));

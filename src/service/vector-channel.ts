@@ -9,7 +9,9 @@ import * as path from 'node:path';
 import type { EmbeddedKind } from '../core/memory.js';
 import type { Hit } from '../core/search.js';
 import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../core/vector-index.js';
-import { EmbeddingQueue, loadEmbedder, type Embedder } from './embedder.js';
+import type { Embedder, EmbedderOptions } from './embedder.js';
+import { EmbeddingQueue } from './embedding-queue.js';
+import { loadWorkerEmbedder, workerScript } from './worker-embedder.js';
 
 export interface EmbeddingSettings {
   /** Off unless set: a model costs memory and, the first time, a download. */
@@ -66,7 +68,7 @@ export class VectorChannel {
   async start(): Promise<void> {
     if (!this.settings.enabled) return;
     this.state = 'loading the embedding model';
-    const loaded = await loadEmbedder({
+    const options: EmbedderOptions = {
       memoryFolder: this.folder,
       modelPath: this.settings.modelPath,
       model: this.settings.model,
@@ -76,7 +78,10 @@ export class VectorChannel {
       onProgress: (p) => {
         if (p.status === 'download' && p.total) this.state = `downloading ${p.file ?? p.model}: ${Math.round(((p.loaded ?? 0) / p.total) * 100)}%`;
       },
-    });
+    };
+    // In a worker thread, loading and embedding never hold the service's requests.
+    const script = workerScript();
+    const loaded = script ? await loadWorkerEmbedder(script, options) : { unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` };
     if ('unavailable' in loaded) {
       this.state = `unavailable: ${loaded.unavailable}`;
       this.log(`embeddings ${this.state}; search uses keyword + graph`);
@@ -215,6 +220,8 @@ export class VectorChannel {
     clearTimeout(this.flushTimer);
     clearTimeout(this.upkeepTimer);
     this.queue?.stop();
+    const embedder = this.embedder as { close?: () => Promise<void> } | undefined;
+    void embedder?.close?.();
     for (const kind of KINDS) {
       try {
         this.indexes?.[kind].close();

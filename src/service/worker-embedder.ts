@@ -1,0 +1,98 @@
+/**
+ * The embedder, run in a worker thread (embed-worker.ts): the same model, loading and pooling as
+ * embedder.ts, behind the same `Embedder` interface, with the CPU-heavy part off the memory
+ * service's event loop. If the thread dies, pending and later calls fail with the reason (the
+ * queue logs and counts them; queries fall back to keyword + graph).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbedderOptions, ModelProgress } from './embedder.js';
+
+export interface WorkerEmbedder extends Embedder {
+  close(): Promise<void>;
+}
+
+type FromWorker =
+  | { type: 'log'; message: string }
+  | { type: 'progress'; progress: ModelProgress }
+  | { type: 'ready'; id: string; dim: number }
+  | { type: 'unavailable'; reason: string }
+  | { type: 'vectors'; seq: number; vectors: Float32Array[] }
+  | { type: 'failed'; seq: number; message: string };
+
+/** The worker's script beside this file: the bundle's .js, or the .ts source when run through tsx. */
+export function workerScript(): string | undefined {
+  for (const name of ['embed-worker.js', 'embed-worker.ts']) {
+    const file = path.join(__dirname, name);
+    if (fs.existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** Starts the worker and loads the model in it; says why not, like loadEmbedder, instead of throwing. */
+export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Promise<{ embedder: WorkerEmbedder } | { unavailable: string }> {
+  const { log, onProgress, ...data } = options;
+  const worker = new Worker(script, { workerData: data });
+  const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let dead: string | undefined;
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (r: { embedder: WorkerEmbedder } | { unavailable: string }): void => {
+      if (!settled) (settled = true), resolve(r);
+    };
+    const die = (reason: string): void => {
+      dead ??= reason;
+      for (const p of pending.values()) p.reject(new Error(`embedding worker stopped: ${dead}`));
+      pending.clear();
+      settle({ unavailable: `embedding worker stopped: ${dead}` });
+    };
+    worker.on('error', (err) => die(err.message));
+    worker.on('exit', (code) => die(`exited with code ${code}`));
+    worker.on('message', (msg: FromWorker) => {
+      switch (msg.type) {
+        case 'log':
+          log?.(msg.message);
+          break;
+        case 'progress':
+          onProgress?.(msg.progress);
+          break;
+        case 'unavailable':
+          settle({ unavailable: msg.reason });
+          void worker.terminate();
+          break;
+        case 'ready':
+          settle({
+            embedder: {
+              id: msg.id,
+              dim: msg.dim,
+              embed: (texts) => {
+                if (texts.length === 0) return Promise.resolve([]);
+                if (dead) return Promise.reject(new Error(`embedding worker stopped: ${dead}`));
+                const n = ++seq;
+                return new Promise<Float32Array[]>((res, rej) => {
+                  pending.set(n, { resolve: res, reject: rej });
+                  worker.postMessage({ seq: n, texts });
+                });
+              },
+              close: async () => {
+                dead ??= 'closed';
+                await worker.terminate();
+              },
+            },
+          });
+          break;
+        case 'vectors':
+          pending.get(msg.seq)?.resolve(msg.vectors);
+          pending.delete(msg.seq);
+          break;
+        case 'failed':
+          pending.get(msg.seq)?.reject(new Error(msg.message));
+          pending.delete(msg.seq);
+          break;
+      }
+    });
+  });
+}
