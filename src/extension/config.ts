@@ -3,7 +3,6 @@
  * `<memory>/config.json` (so every client of one memory, CLI and MCP included, uses the same
  * numbers). The settings win for keys a person set; keys never set leave config.json alone.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,7 +23,7 @@ export interface Settings {
   halfLifeDays: number;
   provenanceWeights: ProvenanceWeights;
   http: { enabled: boolean; port: number };
-  embeddings: { enabled: boolean; modelPath: string };
+  embeddings: { enabled: boolean; modelPath: string; allowDownload: boolean };
   autoIngest: {
     copilotChat: boolean;
     claudeCode: boolean;
@@ -39,7 +38,7 @@ export const DEFAULT_WEIGHTS: ProvenanceWeights = { external: 1.0, user: 0.8, ag
 export const KEYS = SETTINGS;
 
 /** Settings that go into config.json. */
-const SERVICE_KEYS = [KEYS.halfLifeDays, KEYS.provenanceWeights, KEYS.embeddingsEnabled, KEYS.embeddingsModelPath];
+const SERVICE_KEYS = [KEYS.halfLifeDays, KEYS.provenanceWeights, KEYS.embeddingsEnabled, KEYS.embeddingsModelPath, KEYS.embeddingsAllowDownload];
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
@@ -49,7 +48,11 @@ export function readSettings(): Settings {
     halfLifeDays: c.get<number>(KEYS.halfLifeDays) ?? 90,
     provenanceWeights: weights,
     http: { enabled: c.get<boolean>(KEYS.httpEnabled) ?? false, port: c.get<number>(KEYS.httpPort) ?? 8788 },
-    embeddings: { enabled: c.get<boolean>(KEYS.embeddingsEnabled) ?? false, modelPath: c.get<string>(KEYS.embeddingsModelPath) ?? '' },
+    embeddings: {
+      enabled: c.get<boolean>(KEYS.embeddingsEnabled) ?? false,
+      modelPath: c.get<string>(KEYS.embeddingsModelPath) ?? '',
+      allowDownload: c.get<boolean>(KEYS.embeddingsAllowDownload) ?? false,
+    },
     autoIngest: {
       copilotChat: c.get<boolean>(KEYS.autoIngestCopilotChat) ?? true,
       claudeCode: c.get<boolean>(KEYS.autoIngestClaudeCode) ?? false,
@@ -108,44 +111,9 @@ export function desiredServiceConfig(s: Settings, explicitOnly: boolean): Json {
   const embeddings: Json = {};
   if (isSet(KEYS.embeddingsEnabled)) embeddings.enabled = s.embeddings.enabled;
   if (isSet(KEYS.embeddingsModelPath)) embeddings.modelPath = s.embeddings.modelPath;
+  if (isSet(KEYS.embeddingsAllowDownload)) embeddings.allowDownload = s.embeddings.allowDownload;
   const out: Json = {};
   if (Object.keys(confidence).length) out.confidence = confidence;
   if (Object.keys(embeddings).length) out.embeddings = embeddings;
   return out;
 }
-
-export const configJsonPath = (memory: string): string => path.join(memory, 'config.json');
-
-/**
- * Merges the desired values into config.json (keeping every other key) and writes it atomically
- * when anything differs. Returns whether it changed, i.e. whether the service must restart.
- */
-export function syncServiceConfig(memory: string, desired: Json): boolean {
-  const file = configJsonPath(memory);
-  let current: Json = {};
-  if (fs.existsSync(file)) {
-    try {
-      current = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
-    } catch (err) {
-      throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix or delete it, then change the setting again.`);
-    }
-  }
-  const merged = deepMerge(current, desired);
-  if (JSON.stringify(merged) === JSON.stringify(current)) return false;
-  fs.mkdirSync(memory, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(merged, null, 2) + '\n', { mode: 0o600 });
-  fs.renameSync(tmp, file);
-  return true;
-}
-
-function deepMerge(base: Json, over: Json): Json {
-  const out: Json = { ...base };
-  for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isObject(v) && isObject(b) ? deepMerge(b, v) : v;
-  }
-  return out;
-}
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

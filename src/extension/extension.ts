@@ -4,7 +4,8 @@
  * the service is only started when a view, a command or a tool first needs it.
  */
 import * as vscode from 'vscode';
-import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION, syncServiceConfig } from './config.js';
+import { updateServiceConfig } from '../service/config-file.js';
+import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
 import { AutoIngest } from './autoIngest.js';
 import { registerCommands } from './commands.js';
 import { Ctx } from './ctx.js';
@@ -82,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 async function applyServiceConfig(ctx: Ctx, explicitOnly: boolean): Promise<void> {
   let changed: boolean;
   try {
-    changed = syncServiceConfig(ctx.memory, desiredServiceConfig(ctx.settings, explicitOnly));
+    changed = updateServiceConfig(ctx.memory, desiredServiceConfig(ctx.settings, explicitOnly));
   } catch (err) {
     ctx.log.error((err as Error).message);
     void vscode.window.showErrorMessage(`Recall: ${(err as Error).message}`);

@@ -60,6 +60,7 @@ export const SETTINGS = {
   httpPort: 'http.port',
   embeddingsEnabled: 'embeddings.enabled',
   embeddingsModelPath: 'embeddings.modelPath',
+  embeddingsAllowDownload: 'embeddings.allowDownload',
   autoIngestCopilotChat: 'autoIngest.copilotChat',
   autoIngestClaudeCode: 'autoIngest.claudeCode',
   autoIngestClaudeCodeFolder: 'autoIngest.claudeCodeFolder',

@@ -18,6 +18,7 @@ export function formatBytes(n: number): string {
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('recall.status', vscode.StatusBarAlignment.Right, 100);
   private status?: ServiceStatus;
+  private pollTimer?: NodeJS.Timeout;
   private error?: string;
   private updating = false;
   private again = false;
@@ -67,6 +68,12 @@ export class StatusBar implements vscode.Disposable {
     } else if (state === 'connecting') {
       this.item.text = '$(sync~spin) Recall';
       this.item.backgroundColor = undefined;
+    } else if (s && state === 'connected' && /^(downloading|loading)/.test(s.embedder)) {
+      // A model download is the one slow thing the service does on its own: show it as it goes.
+      this.item.text = `$(cloud-download) Recall: ${s.embedder.replace(/^downloading /, 'downloading model ')}`;
+      this.item.backgroundColor = undefined;
+      clearTimeout(this.pollTimer);
+      this.pollTimer = setTimeout(() => void this.update(), 1000);
     } else if (s && state === 'connected') {
       this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}`;
       this.item.backgroundColor = undefined;
@@ -87,6 +94,11 @@ export class StatusBar implements vscode.Disposable {
     if (s) {
       md.appendMarkdown(`${s.episodes} episodes · ${s.entities} entities · ${s.current_relationships} current facts (${s.relationships} in all)\n\n`);
       md.appendMarkdown(`Size on disk: ${size} · last write ${s.last_write ? s.last_write.slice(0, 16).replace('T', ' ') : 'never'}\n\n`);
+      md.appendMarkdown(
+        s.embedder.startsWith('ready')
+          ? `Embeddings: ${s.embedder.slice('ready: '.length)} · ${s.vectors} vectors, ${s.embedding_pending} waiting · search ${s.vector_search}\n\n`
+          : `Embeddings: ${s.embedder}\n\n`,
+      );
     }
     if (this.http.url) md.appendMarkdown(`MCP over HTTP: ${this.http.url}\n\n`);
     md.appendMarkdown('Click for details.');
@@ -94,6 +106,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.pollTimer);
     this.item.dispose();
   }
 }

@@ -315,7 +315,7 @@ try {
 
   await check('the VSIX carries the bundles only (nothing from node_modules, no source maps)', () => {
     const names = vsixEntries(vsix);
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/service.js', 'extension/dist/sql-wasm.wasm', 'extension/dist/ort-wasm.wasm', 'extension/dist/ort-wasm-simd.wasm', 'extension/media/recall.svg', 'extension/media/icon.png']) {
+    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/service.js', 'extension/dist/embed-worker.js', 'extension/dist/sql-wasm.wasm', 'extension/dist/ort-wasm.wasm', 'extension/dist/ort-wasm-simd.wasm', 'extension/media/recall.svg', 'extension/media/icon.png']) {
       assert.ok(names.includes(f), `${f} missing from the VSIX: ${names.join(', ')}`);
     }
     assert.deepEqual(names.filter((n) => /node_modules|\.map$|\/src\/|\.ts$/.test(n)), []);
@@ -684,6 +684,26 @@ try {
     await waitRow('Entities', /^Recall \d+ facts?/); // the views reconnected
     await invokeTools([{ setting: 'recall.http.enabled', value: false }]);
     await h.waitFor(async () => fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true), { timeoutMs: 20000, what: 'the HTTP transport stopped' });
+  });
+
+  await check('embeddings from the settings: the VSIX\'s embedding worker loads a model and vector search answers', async () => {
+    const model = path.join(work, 'tiny-model');
+    execFileSync(process.execPath, [path.join(h.REPO, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
+    const before = cliJson('status').service_pid;
+    const set = await invokeTools([
+      { setting: 'recall.embeddings.modelPath', value: model },
+      { setting: 'recall.embeddings.enabled', value: true },
+    ]);
+    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
+    await h.waitFor(() => cliJson('status').service_pid !== before, { timeoutMs: 30000, what: 'the memory service restarted' });
+    await h.waitFor(() => {
+      const s = cliJson('status');
+      return s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors_by_kind.episode === s.episodes;
+    }, { timeoutMs: 60000, what: 'every episode embedded by the extension\'s service' });
+    const nearest = cliJson('query', 'Recall is deployed on Kubernetes in the staging cluster', '--mode', 'vector');
+    assert.equal(nearest.episodes[0].id, seeded.ep2, JSON.stringify(nearest.episodes.slice(0, 2)));
+    await invokeTools([{ setting: 'recall.embeddings.enabled', value: false }]);
+    await h.waitFor(() => cliJson('status').embedder.startsWith('disabled'), { timeoutMs: 30000, what: 'embeddings off again' });
   });
 
   await check('Restart Memory Service from the palette starts a fresh service and the views keep working', async () => {
