@@ -1,11 +1,13 @@
 /**
  * An approximate nearest-neighbour index (HNSW: Malkov & Yashunin, with the neighbour-selection
  * heuristic) over the vectors of a VectorStore, for stores above a size threshold (~20k) where
- * exact search starts to cost (SIMD brute force: ~7 ms at 100k x 384-d, ~25 ms at 300k; plain JS
- * ~46 / ~140 ms). Queries take well under a millisecond at 100k with recall@10 ~0.99 (ef 64).
+ * exact search starts to cost (SIMD brute force: ~5 ms at 100k x 384-d, ~14 ms at 300k; plain JS
+ * ~50 / ~150 ms). Queries take well under a millisecond at 100k with recall@10 ~0.99 (ef 64).
  *
- * Graph nodes are the store's slot numbers and distances use the store's SIMD kernel, so the index
- * holds no copy of the vectors (~140 bytes a node at M 16). Slots never change once written (a
+ * Graph nodes are the store's slot numbers and distances use the store's SIMD kernel over its
+ * int8 codes, so the index holds no copy of the vectors (~140 bytes a node at M 16): a query
+ * (float32) against codes, and while building, codes against codes (the vector being inserted is
+ * itself only held as codes). Slots never change once written (a
  * replaced vector gets a new slot), so a dead slot stays in the graph as a waypoint and is left out
  * of results. `compact()` renumbers slots and changes the store's `instance`: the index is then
  * `stale` (searches fall back to exact) and must be rebuilt.
@@ -13,7 +15,7 @@
  * Deterministic: levels come from a seeded PRNG whose state is saved with the graph, and vectors
  * are inserted in slot order, so the same store and seed give the same graph, byte for byte.
  *
- * Building costs ~0.3-0.5 ms of CPU a vector at 384-d (tens of seconds at 100k), too slow to redo
+ * Building costs ~0.25 ms of CPU a vector at 384-d (tens of seconds at 100k), too slow to redo
  * at every start: `save()` writes the graph atomically, `load()` checks it belongs to this store
  * (instance, slot-id checksum, parameters) and `sync()` then adds what came since. `buildAsync`
  * builds in time slices so a service keeps answering (exactly) meanwhile.
@@ -40,6 +42,8 @@ const MAGIC = 'RCLHNSW1';
 const VERSION = 1;
 const HEADER = 64;
 const MAX_LEVEL = 15;
+/** Stands for the query (set in the arena by `search`) where a slot number is otherwise expected. */
+const QUERY = -1;
 
 const nativeCrc = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
 function checksum(data: Uint8Array): number {
@@ -247,7 +251,7 @@ export class HnswIndex {
     if (this.stale) return this.store.search(query, k, filter);
     const arena = this.store.arena;
     arena.setQuery(normalized(query, this.store.dim));
-    const q = 0;
+    const q = QUERY;
     const top = new TopK(k);
     if (this.entry >= 0) {
       let ep = this.entry;
@@ -266,7 +270,7 @@ export class HnswIndex {
     // Vectors added to the store but not yet synced are scanned exactly.
     for (let slot = this.synced; slot < this.store.slots; slot++) {
       if (!this.store.isLive(slot)) continue;
-      const score = arena.dot(q, arena.offset(slot));
+      const score = arena.queryDot(slot);
       if (score <= top.floor) continue;
       if (filter && !filter(this.store.idOf(slot), this.store.kindOf(slot))) continue;
       top.push(score, slot);
@@ -395,15 +399,10 @@ export class HnswIndex {
     this.visitTag = 0;
   }
 
-  /** Similarity of the vector at float offset q (in the store's arena) and slot's vector. */
+  /** Similarity of slot's vector and q: the arena's query (QUERY) or the vector of slot q. */
   private simQ(q: number, slot: number): number {
     const arena = this.store.arena;
-    return arena.dot(q, arena.offset(slot));
-  }
-
-  private sim(a: number, b: number): number {
-    const arena = this.store.arena;
-    return arena.dot(arena.offset(a), arena.offset(b));
+    return q === QUERY ? arena.queryDot(slot) : arena.slotDot(q, slot);
   }
 
   /** The links of `node` at level `lc`: [array, offset of the count; links follow]. */
@@ -450,10 +449,6 @@ export class HnswIndex {
     visited[ep] = tag;
     cand.push(epSim, ep);
     res.push(-epSim, ep);
-    const arena = this.store.arena;
-    const dotf = arena.dot;
-    const base = arena.base;
-    const vstride = arena.stride;
     let arr = this.links0;
     let stride = this.stride0;
     let worst = epSim;
@@ -474,7 +469,7 @@ export class HnswIndex {
         const e = arr[at + i];
         if (visited[e] === tag) continue;
         visited[e] = tag;
-        const s = dotf(q, base + e * vstride);
+        const s = this.simQ(q, e);
         if (res.size < ef || s > worst) {
           cand.push(s, e);
           res.push(-s, e);
@@ -493,7 +488,7 @@ export class HnswIndex {
       const toQuery = sims[i];
       let good = true;
       for (let j = 0; j < chosen; j++) {
-        if (this.sim(c, out[j]) > toQuery) {
+        if (this.simQ(c, out[j]) > toQuery) {
           good = false;
           break;
         }
@@ -515,16 +510,15 @@ export class HnswIndex {
       this.maxLevel = level;
       return;
     }
-    const q = this.store.arena.offset(slot);
     let ep = this.entry;
-    let epSim = this.simQ(q, ep);
-    for (let lc = this.maxLevel; lc > level; lc--) [ep, epSim] = this.greedy(q, ep, epSim, lc);
+    let epSim = this.simQ(slot, ep);
+    for (let lc = this.maxLevel; lc > level; lc--) [ep, epSim] = this.greedy(slot, ep, epSim, lc);
 
     const nodes = this.scratchNodes;
     const sims = this.scratchSims;
     const chosen = this.scratchChosen;
     for (let lc = Math.min(level, this.maxLevel); lc >= 0; lc--) {
-      this.searchLayer(q, ep, epSim, this.efConstruction, lc);
+      this.searchLayer(slot, ep, epSim, this.efConstruction, lc);
       // Results heap holds negated similarity: pop worst first, fill from the back.
       const res = this.results;
       const count = res.size;
@@ -562,7 +556,7 @@ export class HnswIndex {
     const sims = this.pruneSims;
     for (let i = 0; i < count; i++) nodes[i] = arr[at + 1 + i];
     nodes[count] = n;
-    for (let i = 0; i < total; i++) sims[i] = this.sim(e, nodes[i]);
+    for (let i = 0; i < total; i++) sims[i] = this.simQ(e, nodes[i]);
     // Sort candidates by similarity to e, descending (insertion sort: <= 33 items).
     for (let i = 1; i < total; i++) {
       const nv = nodes[i];
