@@ -147,7 +147,9 @@ export class AutoIngest implements vscode.Disposable {
       // (measured in code-server 1.104, where both sit on the server). In a remote window whose
       // extension host cannot see the workbench's folder, nothing arrives and nothing breaks. That
       // folder exists while a workspace is open, so it is the one watched: a watcher on
-      // `chatSessions` itself would stay silent until the first chat creates it.
+      // `chatSessions` itself would stay silent until the first chat creates it. The folder's own
+      // creation counts as a write: a file made right after it can come before the watcher sees
+      // into the new folder, and the settled scan finds it anyway.
       const storage = this.ctx.extension.storageUri;
       if (!storage || storage.scheme !== 'file' || !vscode.workspace.workspaceFolders?.length) return undefined;
       const workspaceStorage = path.dirname(storage.fsPath);
@@ -157,7 +159,7 @@ export class AutoIngest implements vscode.Disposable {
         folder: path.join(workspaceStorage, 'chatSessions'),
         depth: 0,
         extensions: ['.json', '.jsonl'],
-        watch: { folder: workspaceStorage, glob: 'chatSessions/*.{json,jsonl}' },
+        watch: { folder: workspaceStorage, glob: '{chatSessions,chatSessions/*.json,chatSessions/*.jsonl}' },
         state: this.ctx.extension.workspaceState,
       };
     }
@@ -168,7 +170,8 @@ export class AutoIngest implements vscode.Disposable {
       folder,
       depth: 1,
       extensions: ['.jsonl'],
-      watch: { folder, glob: '*/*.jsonl' },
+      // A new project's folder counts too (see above).
+      watch: { folder, glob: '{*,*/*.jsonl}' },
       state: this.ctx.extension.globalState,
     };
   }

@@ -18,11 +18,14 @@ export interface FolderWatcherOptions {
   maxWaitMs?: number;
   /** How often a missing folder is looked for. */
   pollMs?: number;
+  /** A scan this often whatever the events say: a file watcher can miss an event (a full queue, a race with a new folder). */
+  rescanMs?: number;
 }
 
 export class FolderWatcher implements vscode.Disposable {
   private watcher?: vscode.FileSystemWatcher;
   private poll?: NodeJS.Timeout;
+  private rescan?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
   private firstEventAt?: number;
   private readonly debounceMs: number;
@@ -37,6 +40,7 @@ export class FolderWatcher implements vscode.Disposable {
   ) {
     this.debounceMs = opts.debounceMs ?? 2000;
     this.maxWaitMs = opts.maxWaitMs ?? 20_000;
+    this.rescan = setInterval(() => this.watcher && this.schedule(), opts.rescanMs ?? 5 * 60_000);
     if (fs.existsSync(folder)) this.watch();
     else {
       this.poll = setInterval(() => {
@@ -73,6 +77,7 @@ export class FolderWatcher implements vscode.Disposable {
 
   dispose(): void {
     clearInterval(this.poll);
+    clearInterval(this.rescan);
     clearTimeout(this.timer);
     this.watcher?.dispose();
   }

@@ -702,8 +702,15 @@ try {
     }, { timeoutMs: 60000, what: 'every episode embedded by the extension\'s service' });
     const nearest = cliJson('query', 'Recall is deployed on Kubernetes in the staging cluster', '--mode', 'vector');
     assert.equal(nearest.episodes[0].id, seeded.ep2, JSON.stringify(nearest.episodes.slice(0, 2)));
+    // Off again, and the extension's restart over before the next check restarts on its own.
+    const running = cliJson('status').service_pid;
     await invokeTools([{ setting: 'recall.embeddings.enabled', value: false }]);
-    await h.waitFor(() => cliJson('status').embedder.startsWith('disabled'), { timeoutMs: 30000, what: 'embeddings off again' });
+    await h.waitFor(() => cliJson('status').service_pid !== running, { timeoutMs: 30000, what: 'the memory service restarted' });
+    await waitRow('Entities', /^Recall \d+ facts?/);
+    const settled = cliJson('status');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(cliJson('status').service_pid, settled.service_pid, 'one restart, then a steady service');
+    assert.match(settled.embedder, /^disabled/);
   });
 
   await check('Restart Memory Service from the palette starts a fresh service and the views keep working', async () => {
