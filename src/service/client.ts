@@ -147,7 +147,8 @@ export class MemoryClient extends EventEmitter {
     const log = fs.openSync(logPath(this.opts.memory), 'a', 0o600);
     this.opts.log?.(`starting the memory service for ${this.opts.memory}`);
     // process.execPath is Electron inside desktop VS Code: ELECTRON_RUN_AS_NODE makes it plain Node.
-    const child = spawn(process.execPath, [script, '--memory', this.opts.memory], {
+    // --expose-gc: the service collects right after a snapshot (see server.ts).
+    const child = spawn(process.execPath, ['--expose-gc', script, '--memory', this.opts.memory], {
       detached: true,
       stdio: ['ignore', log, log],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
