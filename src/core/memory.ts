@@ -14,7 +14,7 @@ import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } 
 import { all, entityKey, forgetStatements, Graph, round, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
 import { writeFileDurably } from './durable.js';
 import { Journal } from './journal.js';
-import { namedEntities, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
+import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
 import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { loadSqlJs, type Database } from './sqlite.js';
@@ -31,6 +31,13 @@ const LIMITS = { query: 50, search: 100, episodes: 500, depth: 3 };
 
 export interface QueryResult extends Retrieved {
   query: string;
+}
+
+export interface QueryInput {
+  query: string;
+  limit?: number;
+  history?: boolean;
+  mode?: RetrieveOptions['mode'];
 }
 
 export interface ForgetPlan {
@@ -395,15 +402,27 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  query(input: { query: string; limit?: number; history?: boolean; mode?: RetrieveOptions['mode']; vectorHits?: RetrieveOptions['vectorHits'] }): QueryResult {
+  query(input: QueryInput & { vectorHits?: RetrieveOptions['vectorHits'] }): QueryResult {
+    return this.startQuery(input)(input.vectorHits);
+  }
+
+  /**
+   * A query in two steps: the keyword and graph half now, the rest when the vector hits come
+   * (the service embeds the question in another thread meanwhile). Bad input throws here.
+   */
+  startQuery(input: QueryInput): (vectorHits?: RetrieveOptions['vectorHits']) => QueryResult {
     const text = requireText(input.query, 'query');
     const limit = boundLimit(input.limit, 10, LIMITS.query);
     const mode = input.mode;
     if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
-    if (mode === 'vector' && !input.vectorHits) {
-      throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
-    }
-    return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits: input.vectorHits }) };
+    // Without vectors a query is keyword + graph, whatever the mode asked (vector alone is refused below).
+    const keyword = mode === 'vector' ? undefined : keywordLists(this.db, text, limit, mode ?? 'hybrid');
+    return (vectorHits) => {
+      if (mode === 'vector' && !vectorHits) {
+        throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
+      }
+      return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits }, keyword) };
+    };
   }
 
   /** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */

@@ -54,31 +54,56 @@ export function analyseQuery(db: Database, text: string): QueryAnalysis {
   };
 }
 
+/** The keyword and graph half of a question's retrieval: what needs no embedding. */
+export interface KeywordLists {
+  analysis: QueryAnalysis;
+  episodes?: Hit[];
+  entities?: Hit[];
+}
+
+/**
+ * Runs the keyword channel for a question (BM25 over turns with the graph's boosts, entity
+ * names) — the costly half of a query, which the service runs while the question is embedded.
+ */
+export function keywordLists(db: Database, text: string, limit: number, mode: RetrievalMode): KeywordLists {
+  const on = RETRIEVAL.modes[mode];
+  const analysis = on.keyword || on.graph ? analyseQuery(db, text) : { terms: [], named: [], dates: [] };
+  if (!on.keyword) return { analysis };
+  const depth = limit * RETRIEVAL.fusion.depth;
+  return {
+    analysis,
+    episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth),
+    entities: keywordEntities(db, text, depth),
+  };
+}
+
 /**
  * Every channel the mode turns on (RETRIEVAL.modes) gives a ranked list per result type; lists
  * are fused by weighted reciprocal rank (RETRIEVAL.fusion, RETRIEVAL.facts). Facts come from the
  * graph around the top entities and, with a model, from their own embeddings, and are ranked by
  * that relevance times their effective confidence (which decays with time since last evidence).
+ * `keyword` is the result of keywordLists when it was computed ahead.
  */
-export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions): Retrieved {
+export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyword?: KeywordLists): Retrieved {
   const { text, limit, now } = opts;
   const mode = opts.mode ?? (opts.vectorHits ? 'hybrid' : 'keyword');
   const on = RETRIEVAL.modes[mode];
   const vec = on.vector ? opts.vectorHits : undefined;
-  const q = on.keyword || on.graph ? analyseQuery(db, text) : { terms: [], named: [], dates: [] };
+  const lists = keyword ?? keywordLists(db, text, limit, mode);
+  const q = lists.analysis;
   const { fusion } = RETRIEVAL;
   const depth = limit * fusion.depth;
 
   const episodeLists: Hit[][] = [];
   const episodeWeights: number[] = [];
-  if (on.keyword) (episodeLists.push(rankEpisodes(db, on.graph ? q : { ...q, named: [], dates: [] }, depth)), episodeWeights.push(fusion.keyword));
+  if (lists.episodes) (episodeLists.push(lists.episodes), episodeWeights.push(fusion.keyword));
   if (vec) (episodeLists.push(vec.episode.slice(0, depth)), episodeWeights.push(fusion.vector));
   const episodeHits = (episodeLists.length === 1 ? episodeLists[0]! : fuse(episodeLists, episodeWeights, fusion.k)).slice(0, limit);
 
   // Entities: those the question names, then keyword and vector matches fused.
   const entityLists: Hit[][] = [];
   const entityWeights: number[] = [];
-  if (on.keyword) (entityLists.push(keywordEntities(db, text, depth)), entityWeights.push(fusion.keyword));
+  if (lists.entities) (entityLists.push(lists.entities), entityWeights.push(fusion.keyword));
   if (vec) (entityLists.push(vec.entity.slice(0, depth)), entityWeights.push(fusion.vector));
   const entityIds = on.graph ? [...q.named] : [];
   for (const hit of entityLists.length === 1 ? entityLists[0]! : fuse(entityLists, entityWeights, fusion.k)) {

@@ -9,8 +9,9 @@ import type { ConfigOverride } from '../core/config.js';
 import { MemoryError } from '../core/errors.js';
 import type { Provenance } from '../core/events.js';
 import { numericId } from '../core/graph.js';
-import { Memory } from '../core/memory.js';
+import { Memory, type QueryInput } from '../core/memory.js';
 import { RETRIEVAL } from '../core/search.js';
+import { collectGarbage } from './collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
 import {
@@ -48,14 +49,6 @@ type Handler = (params: Record<string, unknown>, by: Provenance) => unknown;
 
 const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
-/**
- * A snapshot is a full copy of the database in one buffer (87 MB at 100k episodes), garbage the
- * moment it is on disk; V8 may keep it resident for minutes. Collecting now gives it back (the
- * service is started with --expose-gc; without it, this does nothing).
- */
-function releaseSnapshotCopy(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
 
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
@@ -102,7 +95,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     snapshotTimer = setTimeout(() => {
       try {
         const merged = memory.compactIndex(200);
-        if (memory.snapshotDue) (memory.snapshot(), releaseSnapshotCopy());
+        // The snapshot is a full copy of the database (87 MB at 100k episodes), garbage once on disk.
+        if (memory.snapshotDue) (memory.snapshot(), collectGarbage());
         if (!merged) scheduleIdleWork();
       } catch (err) {
         log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
@@ -131,16 +125,18 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       vectors.reconcile('entity');
       return plan;
     },
-    // Reads stay synchronous against the store; only embedding the question waits.
+    // The question is embedded in the model's thread while this one runs the keyword half.
     query: async (p) => {
-      const mode = p.mode as 'keyword' | 'vector' | 'hybrid' | undefined;
       const limit = typeof p.limit === 'number' ? p.limit : 10;
       const k = Math.min(limit, 50) * RETRIEVAL.fusion.depth;
-      const vectorHits =
-        mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim()
-          ? await vectors.search(p.query, { episode: k, entity: k, fact: k })
-          : undefined;
-      return memory.query({ ...(p as Parameters<Memory['query']>[0]), vectorHits });
+      // A failed embedding leaves the question to keyword + graph; caught at once, so bad input
+      // thrown by startQuery never leaves it unhandled.
+      const embedding = (p.mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim() ? vectors.embedQuery(p.query) : Promise.resolve(undefined)).catch(
+        (err: Error) => void log(`embedding a question failed (${err.message}); answering with keyword + graph`),
+      );
+      const finish = memory.startQuery(p as unknown as QueryInput);
+      const query = await embedding;
+      return finish(query ? vectors.nearest(query, { episode: k, entity: k, fact: k }) : undefined);
     },
     search: (p) => memory.search(p as never),
     episodes: (p) => memory.episodes(p as never),

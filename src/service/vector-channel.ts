@@ -10,6 +10,7 @@ import type { EmbeddedKind } from '../core/memory.js';
 import type { Hit } from '../core/search.js';
 import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../core/vector-index.js';
 import type { Embedder, EmbedderOptions } from './embedder.js';
+import { collectGarbage } from './collect-garbage.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { loadWorkerEmbedder, workerScript } from './worker-embedder.js';
 
@@ -44,6 +45,10 @@ export type VectorHits = Record<EmbeddedKind, Hit[]>;
 
 export const KINDS: readonly EmbeddedKind[] = ['episode', 'entity', 'fact'];
 
+/** The queue is refilled from the backlog below PUMP_LOW texts, PUMP_CHUNK at a time. */
+const PUMP_LOW = 256;
+const PUMP_CHUNK = 256;
+
 /** Episode vectors keep the file name they always had. */
 export const VECTOR_FILES: Record<EmbeddedKind, string> = { episode: 'vectors.bin', entity: 'vectors-entities.bin', fact: 'vectors-facts.bin' };
 
@@ -53,6 +58,15 @@ export class VectorChannel {
   private queue?: EmbeddingQueue<Pending>;
   private flushTimer?: NodeJS.Timeout;
   private upkeepTimer?: NodeJS.Timeout;
+  /**
+   * Ids waiting for a vector, per kind. Their texts are read only as the queue runs low, so a
+   * backlog of 100k turns (a first start with a model, a model change) holds numbers, not texts.
+   */
+  private readonly backlog: Record<EmbeddedKind, { ids: number[]; head: number }> = {
+    episode: { ids: [], head: 0 },
+    entity: { ids: [], head: 0 },
+    fact: { ids: [], head: 0 },
+  };
   /** Highest id of each kind already looked at: what is above it is new. */
   private readonly seen: Record<EmbeddedKind, number> = { episode: 0, entity: 0, fact: 0 };
   private state = 'disabled (set "embeddings": {"enabled": true} in config.json, or run `recall embeddings on`)';
@@ -106,12 +120,13 @@ export class VectorChannel {
         items.forEach((item, i) => indexes[item.kind].add(item.id, vectors[i]!));
         this.scheduleFlush();
         this.scheduleUpkeep(2000);
+        this.pump();
       },
     });
     for (const kind of KINDS) this.reconcile(kind);
     this.scheduleUpkeep(0);
     this.state = 'ready';
-    this.log(`embeddings ready: ${embedder.id}, ${KINDS.map((k) => `${indexes[k].size} ${k}`).join(', ')} vector(s), ${this.queue.pending} to embed`);
+    this.log(`embeddings ready: ${embedder.id}, ${KINDS.map((k) => `${indexes[k].size} ${k}`).join(', ')} vector(s), ${this.queue.pending + this.backlogSize} to embed`);
   }
 
   /** Queues whatever was stored since the last call (nothing is read while there is no model). */
@@ -129,7 +144,7 @@ export class VectorChannel {
     for (const id of ids) this.indexes[kind].remove(id);
     this.scheduleUpkeep(2000);
     // An entity id can be reused once the newest entity is gone: look again from below it.
-    if (ids.length) this.seen[kind] = Math.min(this.seen[kind], Math.min(...ids) - 1);
+    for (const id of ids) this.seen[kind] = Math.min(this.seen[kind], id - 1);
     this.scheduleFlush();
   }
 
@@ -146,22 +161,55 @@ export class VectorChannel {
 
   private enqueue(kind: EmbeddedKind, ids: number[]): void {
     const index = this.indexes![kind];
-    const missing = ids.filter((id) => !index.has(id));
+    const backlog = this.backlog[kind];
+    for (const id of ids) if (!index.has(id)) backlog.ids.push(id);
     if (ids.length) this.seen[kind] = Math.max(this.seen[kind], ids[ids.length - 1]!); // ids come in ascending order
-    for (let i = 0; i < missing.length; i += 1000) {
-      this.queue!.enqueue(this.source.texts(kind, missing.slice(i, i + 1000)).map((t) => ({ kind, id: t.id, text: t.text })));
-    }
+    this.pump();
   }
 
   /**
-   * The nearest episodes, entities and facts to a question (`k` of each kind), or undefined (with
-   * the reason in `status`) when there is no model.
+   * Keeps a few hundred texts in the queue, entities and facts first (few, and what the graph
+   * channel searches). When the last backlog is done, the garbage it left is collected.
    */
-  async search(text: string, k: Record<EmbeddedKind, number>): Promise<VectorHits | undefined> {
-    if (!this.embedder || !this.indexes) return undefined;
+  private pump(): void {
+    const queue = this.queue;
+    const indexes = this.indexes;
+    if (!queue || !indexes) return;
+    let read = false;
+    for (const kind of ['entity', 'fact', 'episode'] as const) {
+      const backlog = this.backlog[kind];
+      while (backlog.head < backlog.ids.length && queue.pending < PUMP_LOW) {
+        const ids = backlog.ids.slice(backlog.head, backlog.head + PUMP_CHUNK).filter((id) => !indexes[kind].has(id));
+        backlog.head += PUMP_CHUNK;
+        queue.enqueue(this.source.texts(kind, ids).map((t) => ({ kind, id: t.id, text: t.text })));
+        read = true;
+      }
+      if (backlog.head >= backlog.ids.length && backlog.ids.length > 0) {
+        if (backlog.ids.length >= PUMP_CHUNK) void queue.drain().then(collectGarbage);
+        backlog.ids = [];
+        backlog.head = 0;
+      }
+    }
+    if (read) this.scheduleUpkeep(2000);
+  }
+
+  private get backlogSize(): number {
+    return KINDS.reduce((n, k) => n + this.backlog[k].ids.length - this.backlog[k].head, 0);
+  }
+
+  /** The question's embedding (made in the model's thread), or undefined when there is no model. */
+  async embedQuery(text: string): Promise<Float32Array | undefined> {
+    if (!this.embedder) return undefined;
     const [query] = await this.embedder.embed([text]);
+    return query;
+  }
+
+  /** The nearest episodes, entities and facts to an embedded question, `k` of each kind. */
+  nearest(query: Float32Array, k: Record<EmbeddedKind, number>): VectorHits | undefined {
+    const indexes = this.indexes;
+    if (!indexes) return undefined;
     const hits = {} as VectorHits;
-    for (const kind of KINDS) hits[kind] = this.indexes[kind].search(query!, k[kind]).map((h) => ({ rowid: h.id, score: h.score }));
+    for (const kind of KINDS) hits[kind] = indexes[kind].search(query, k[kind]).map((h) => ({ rowid: h.id, score: h.score }));
     return hits;
   }
 
@@ -192,7 +240,7 @@ export class VectorChannel {
       vectors: byKind.episode + byKind.entity + byKind.fact,
       vectors_by_kind: byKind,
       vector_search: !indexes ? 'none' : approximate.length ? `approximate (HNSW) for ${approximate.join(', ')}; exact otherwise` : 'exact',
-      embedding_pending: this.queue?.pending ?? 0,
+      embedding_pending: (this.queue?.pending ?? 0) + this.backlogSize,
     };
   }
 
