@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import { VectorStore } from '../src/core/vectors';
 import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embedder';
 import { EmbeddingQueue } from '../src/service/embedding-queue';
+import { loadWorkerEmbedder, workerScript } from '../src/service/worker-embedder';
 
 const ROOT = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-embeddings-'));
@@ -382,4 +383,23 @@ test('the esbuild bundle runs with no node_modules in reach and gives the same v
   } finally {
     fs.rmSync(isolated, { recursive: true, force: true });
   }
+});
+
+test('the worker-thread embedder gives the same vectors as in-process, says why a model is unavailable, and fails calls once stopped', async () => {
+  // The bundle `npm test` builds first: the worker runs dist/embed-worker.js, as the service does.
+  const script = workerScript(path.resolve(__dirname, '..', 'dist'));
+  assert.ok(script, 'dist/embed-worker.js (run `npm run build`)');
+  const progress: ModelProgress[] = [];
+  const loaded = await loadWorkerEmbedder(script!, { modelPath: MODEL, onProgress: (p) => progress.push(p) });
+  assert.ok('embedder' in loaded, 'unavailable' in loaded ? loaded.unavailable : '');
+  const worker = loaded.embedder;
+  assert.equal(worker.id, embedder.id);
+  assert.equal(worker.dim, embedder.dim);
+  assert.deepEqual(progress.map((p) => p.status).slice(-1), ['ready']);
+  const [inWorker, inProcess] = [await worker.embed(SENTENCES), await embedder.embed(SENTENCES)];
+  inWorker.forEach((v, i) => assert.ok(maxDiff(v, inProcess[i]!) < 1e-6, `text ${i}`));
+  await worker.close();
+  await assert.rejects(worker.embed(['after close']), /embedding worker stopped/);
+  const missing = await loadWorkerEmbedder(script!, { modelPath: path.join(work, 'nowhere') });
+  assert.ok('unavailable' in missing && /does not exist/.test(missing.unavailable));
 });

@@ -21,13 +21,10 @@ type FromWorker =
   | { type: 'vectors'; seq: number; vectors: Float32Array[] }
   | { type: 'failed'; seq: number; message: string };
 
-/** The worker's script beside this file: the bundle's .js, or the .ts source when run through tsx. */
-export function workerScript(): string | undefined {
-  for (const name of ['embed-worker.js', 'embed-worker.ts']) {
-    const file = path.join(__dirname, name);
-    if (fs.existsSync(file)) return file;
-  }
-  return undefined;
+/** The worker's script: dist/embed-worker.js, beside the service bundle. */
+export function workerScript(dir = __dirname): string | undefined {
+  const file = path.join(dir, 'embed-worker.js');
+  return fs.existsSync(file) ? file : undefined;
 }
 
 /** Starts the worker and loads the model in it; says why not, like loadEmbedder, instead of throwing. */
