@@ -21,11 +21,11 @@ import { loadSqlJs, type Database } from './sqlite.js';
 import { queryTerms } from './text.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
+export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
 /** The things that get an embedding: turns, entities (name, type, summary) and facts. */
 export type EmbeddedKind = 'episode' | 'entity' | 'fact';
 const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
-export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
 const LIMITS = { query: 50, search: 100, episodes: 500, depth: 3 };
 
