@@ -49,7 +49,6 @@ type Handler = (params: Record<string, unknown>, by: Provenance) => unknown;
 
 const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
-
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
   const idleExitMs = opts.idleExitMs ?? 10 * 60_000;
