@@ -30,7 +30,9 @@ export function workerScript(dir = __dirname): string | undefined {
 /** Starts the worker and loads the model in it; says why not, like loadEmbedder, instead of throwing. */
 export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Promise<{ embedder: WorkerEmbedder } | { unavailable: string }> {
   const { log, onProgress, ...data } = options;
-  const worker = new Worker(script, { workerData: data });
+  // A small young generation: the model's tensors die young and V8's default (tens of MB a
+  // thread) stays resident; measured 270-289 -> 230-256 MB for a process embedding 2,000 turns.
+  const worker = new Worker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let dead: string | undefined;
