@@ -147,8 +147,9 @@ export class MemoryClient extends EventEmitter {
     const log = fs.openSync(logPath(this.opts.memory), 'a', 0o600);
     this.opts.log?.(`starting the memory service for ${this.opts.memory}`);
     // process.execPath is Electron inside desktop VS Code: ELECTRON_RUN_AS_NODE makes it plain Node.
-    // --expose-gc: the service collects right after a snapshot (see server.ts).
-    const child = spawn(process.execPath, ['--expose-gc', script, '--memory', this.opts.memory], {
+    // --expose-gc: the service collects right after a snapshot (see server.ts). A 4 MB semi-space
+    // (V8's default is 16): request and ingest garbage dies young and a big nursery stays resident.
+    const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', script, '--memory', this.opts.memory], {
       detached: true,
       stdio: ['ignore', log, log],
       // Two malloc arenas: glibc otherwise gives each of the service's threads (the model's worker,
