@@ -9,6 +9,7 @@ import type { MemoryClient } from '../service/client.js';
 import { readServiceConfig, updateServiceConfig } from '../service/config-file.js';
 import { isServiceRunning, stopService } from '../service/control.js';
 import type { ServiceStatus } from '../service/protocol.js';
+import { renderEmbeddings } from '../tools/render.js';
 import { UsageError } from './usage.js';
 
 export interface EmbeddingsCommand {
@@ -46,7 +47,7 @@ export async function runEmbeddings(c: EmbeddingsCommand): Promise<number> {
   const status = await follow(c, action === 'status' ? 0 : 30 * 60_000);
   const settings = readServiceConfig(c.memory).embeddings ?? {};
   if (c.json) c.out(JSON.stringify({ settings, embedder: status.embedder, vectors: status.vectors_by_kind, vector_search: status.vector_search, pending: status.embedding_pending }));
-  else c.out(describe(status));
+  else c.out(`embeddings ${renderEmbeddings(status)}`);
   return action === 'on' && !status.embedder.startsWith('ready') ? 1 : 0;
 }
 
@@ -70,14 +71,4 @@ async function follow(c: EmbeddingsCommand, waitMs: number): Promise<ServiceStat
   } finally {
     client.close();
   }
-}
-
-function describe(s: ServiceStatus): string {
-  if (!s.embedder.startsWith('ready')) return `embeddings ${s.embedder}\nsearch uses keyword + graph`;
-  const v = s.vectors_by_kind;
-  return [
-    `embeddings ${s.embedder}`,
-    `vectors    ${v.episode} episode, ${v.entity} entity, ${v.fact} fact; ${s.embedding_pending} waiting to be embedded`,
-    `search     ${s.vector_search}`,
-  ].join('\n');
 }

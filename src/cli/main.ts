@@ -163,10 +163,7 @@ async function main(argv: string[]): Promise<number> {
           `relationships ${r.relationships} (${r.current_relationships} current)`,
           `last write    ${r.last_write ?? 'never'}`,
           `redactions    ${r.redactions} secret(s) kept out of the memory`,
-          `embeddings    ${r.embedder}` +
-            (r.embedder.startsWith('ready')
-              ? `; ${r.vectors_by_kind.episode} episode, ${r.vectors_by_kind.entity} entity, ${r.vectors_by_kind.fact} fact vector(s), search ${r.vector_search}, ${r.embedding_pending} waiting`
-              : ' (search uses keyword + graph)'),
+          `embeddings    ${render.renderEmbeddings(r)}`,
           `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
           `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
         ].join('\n'),

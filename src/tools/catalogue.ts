@@ -207,7 +207,7 @@ export const TOOLS = [
       [
         `Memory ${r.memory}: ${r.episodes} episodes, ${r.entities} entities, ${r.relationships} facts (${r.current_relationships} current).`,
         `Service pid ${r.service_pid}, version ${r.version}, ${r.clients} client(s). Last write: ${r.last_write ?? 'never'}.`,
-        `Retrieval: keyword (BM25) and graph${r.embedder.startsWith('ready') ? ', and vectors' : ''}. Embeddings: ${r.embedder} (${r.vectors_by_kind.episode} episode, ${r.vectors_by_kind.entity} entity, ${r.vectors_by_kind.fact} fact vectors, ${r.embedding_pending} pending; search ${r.vector_search}).`,
+        `Retrieval: keyword (BM25) and graph${r.embedder.startsWith('ready') ? ', and vectors' : ''}. Embeddings: ${render.renderEmbeddings(r)}.`,
       ].join('\n'),
     structured: (r) => ({
       episodes: r.episodes,

@@ -5,6 +5,7 @@
  */
 import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
+import type { ServiceStatus } from '../service/protocol.js';
 
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 
@@ -67,4 +68,11 @@ export function renderForgetPlan(p: ForgetPlan): string {
   out.push(`- ${p.episodes.length} episode(s) that mention nothing else`, ...p.episodes.map((e) => `    ${e.id}: ${e.text.slice(0, 120)}`));
   if (p.kept_episodes) out.push(`(${p.kept_episodes} episode(s) also mention other things: they stay, unlinked from it)`);
   return out.join('\n');
+}
+
+/** The embedder's state in one line: what is embedded and how it is searched, or why there is none. */
+export function renderEmbeddings(s: Pick<ServiceStatus, 'embedder' | 'vectors_by_kind' | 'vector_search' | 'embedding_pending'>): string {
+  if (!s.embedder.startsWith('ready')) return `${s.embedder}; search uses keyword + graph`;
+  const v = s.vectors_by_kind;
+  return `${s.embedder}; ${v.episode} episode, ${v.entity} entity, ${v.fact} fact vector(s), ${s.embedding_pending} waiting; search ${s.vector_search}`;
 }
