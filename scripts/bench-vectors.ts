@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { clustered } from '../src/bench/random-vectors';
 import { HnswIndex } from '../src/core/hnsw';
 import { VectorStore } from '../src/core/vectors';
 
@@ -27,27 +28,8 @@ const M = Number(opt('M', '16'));
 const efConstruction = Number(opt('efc', '64'));
 const spread = Number(opt('spread', '1.5'));
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function clustered(clusters: number, seed: number): () => Float32Array {
-  const r = rng(seed);
-  const g = () => Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
-  const centres = Array.from({ length: clusters }, () => Float32Array.from({ length: dim }, g));
-  return () => {
-    const c = centres[Math.floor(r() * clusters)];
-    return Float32Array.from({ length: dim }, (_, i) => c[i] + spread * g());
-  };
-}
 /** The vectors of a store of n: the same sequence every time. */
-const generator = (n: number): (() => Float32Array) => clustered(Math.max(20, Math.round(n / 200)), n);
+const generator = (n: number): (() => Float32Array) => clustered(dim, Math.max(20, Math.round(n / 200)), spread, n);
 
 /** Recall@10 of `search` against float64 cosine, generating the n vectors again rather than keeping them. */
 function recallVsFloat64(n: number, queries: Float32Array[], search: (q: Float32Array) => number[]): number {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { HnswIndex } from '../src/core/hnsw';
+import { clustered, gauss, rng } from '../src/bench/random-vectors';
 import { VectorIndex } from '../src/core/vector-index';
 import { normalized, VectorStore, type VectorHit } from '../src/core/vectors';
 
@@ -17,32 +18,10 @@ after(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function gauss(r: () => number): number {
-  return Math.sqrt(-2 * Math.log(Math.max(r(), 1e-12))) * Math.cos(2 * Math.PI * r());
-}
 function dot64(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
-}
-/** Points around `clusters` random centres; `spread` 1 puts as much noise as signal in each point. */
-function clustered(dim: number, clusters: number, spread: number, seed: number): () => Float32Array {
-  const r = rng(seed);
-  const centres = Array.from({ length: clusters }, () => Float32Array.from({ length: dim }, () => gauss(r)));
-  return () => {
-    const c = centres[Math.floor(r() * clusters)];
-    return Float32Array.from({ length: dim }, (_, i) => c[i] + spread * gauss(r));
-  };
 }
 
 /** Cosine in float64, no tricks. */
