@@ -13,7 +13,7 @@ export type ServiceConfig = ConfigOverride & { embeddings?: EmbeddingSettings };
 
 type Json = Record<string, unknown>;
 
-export const configJsonPath = (memory: string): string => path.join(memory, 'config.json');
+const configJsonPath = (memory: string): string => path.join(memory, 'config.json');
 
 /** The file's contents ({} when there is none); a clear error when it is not JSON. */
 export function readServiceConfig(memory: string): ServiceConfig {

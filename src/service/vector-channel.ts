@@ -43,14 +43,14 @@ interface Pending {
 /** Nearest things to a question, per kind. */
 export type VectorHits = Record<EmbeddedKind, Hit[]>;
 
-export const KINDS: readonly EmbeddedKind[] = ['episode', 'entity', 'fact'];
+const KINDS: readonly EmbeddedKind[] = ['episode', 'entity', 'fact'];
 
 /** The queue is refilled from the backlog below PUMP_LOW texts, PUMP_CHUNK at a time. */
 const PUMP_LOW = 256;
 const PUMP_CHUNK = 256;
 
 /** Episode vectors keep the file name they always had. */
-export const VECTOR_FILES: Record<EmbeddedKind, string> = { episode: 'vectors.bin', entity: 'vectors-entities.bin', fact: 'vectors-facts.bin' };
+const VECTOR_FILES: Record<EmbeddedKind, string> = { episode: 'vectors.bin', entity: 'vectors-entities.bin', fact: 'vectors-facts.bin' };
 
 export class VectorChannel {
   private embedder?: Embedder;
