@@ -125,6 +125,28 @@ test('a batch gives the same vectors as one text at a time (padding is masked)',
   parallel.forEach(([v], i) => assert.ok(maxDiff(v, together[i]) < 1e-5));
 });
 
+test('texts run in length-sorted groups under a token budget; vectors come back in the caller\'s order', async () => {
+  const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
+  // Lengths out of order, so the sort that groups them has to be undone.
+  const texts = [words(120, 'long'), 'short one', words(40, 'middle'), words(200, 'longest'), 'tiny', words(8, 'small')];
+  const oneRun = await loadEmbedder({ modelPath: MODEL, batchTokens: 100_000 });
+  const oneEach = await loadEmbedder({ modelPath: MODEL, batchTokens: 1 });
+  assert.ok('embedder' in oneRun && 'embedder' in oneEach);
+  assert.notEqual(oneRun.embedder, oneEach.embedder, 'another budget is another pipeline');
+  const together = await oneRun.embedder.embed(texts);
+  const alone = await oneEach.embedder.embed(texts);
+  const byDefault = await embedder.embed(texts);
+  assert.equal(alone.length, texts.length);
+  texts.forEach((text, i) => {
+    assert.ok(maxDiff(together[i]!, alone[i]!) < 1e-5, `${text.slice(0, 20)}: ${maxDiff(together[i]!, alone[i]!)}`);
+    assert.ok(maxDiff(byDefault[i]!, alone[i]!) < 1e-5);
+    // Each vector is its own text's: different texts give clearly different vectors.
+    if (i > 0) assert.ok(maxDiff(alone[i]!, alone[i - 1]!) > 1e-3);
+  });
+  await oneRun.embedder.dispose();
+  await oneEach.embedder.dispose();
+});
+
 test('texts are truncated to 256 tokens: what follows them does not change the vector', async () => {
   const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i % 7 ? '' : ' again'}`).join(' ');
   const head = words(300, 'storage'); // more than 256 word pieces

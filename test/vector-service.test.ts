@@ -180,3 +180,23 @@ test('recall embeddings: on with a local model, a model change re-embeds, a hub 
   assert.equal((await recall(memory, ['embeddings', 'maybe'])).code, 2);
   assert.equal((await recall(memory, ['embeddings', 'off', '--model-path', model])).code, 2);
 });
+
+test('bench scale builds a scratch memory, measures every mode, reports what the issue asks, and cleans up', async () => {
+  const home = tmpMemory('bench-home'); // --memory is ignored: a bench never writes into a person's memory
+  const r = await recall(home, ['bench', 'scale', '--episodes', '300', '--model-path', model, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+  for (const key of ['episodes', 'ingest_per_s', 'keyword_p95_ms', 'vector_p95_ms', 'hybrid_p50_ms', 'hybrid_p95_ms', 'service_rss_mb', 'snapshot_mb', 'cold_start_ms']) {
+    assert.equal(typeof result[key], 'number', `${key}: ${result[key]}`);
+    assert.ok(result[key] > 0, `${key}: ${result[key]}`);
+  }
+  assert.equal(result.episodes, 300);
+  for (const mode of ['keyword', 'vector', 'hybrid']) assert.ok(result[`${mode}_p95_ms`] >= result[`${mode}_p50_ms`], mode);
+  assert.ok(result.service_peak_rss_mb >= result.service_rss_mb, `peak ${result.service_peak_rss_mb} < ${result.service_rss_mb}`);
+  assert.equal(result.vector_search, 'exact', '300 vectors are searched exactly');
+  assert.deepEqual(result.notes, []);
+  assert.deepEqual(fs.readdirSync(home), [], 'nothing written into the memory named on the command line');
+  const scratch = /starting the memory service for (\S+)/.exec(r.stderr)?.[1];
+  assert.ok(scratch, r.stderr);
+  assert.equal(fs.existsSync(scratch), false, 'the scratch memory is removed');
+});

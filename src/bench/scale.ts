@@ -33,7 +33,10 @@ export interface ScaleBenchResult {
   vector_p95_ms: number | null;
   hybrid_p50_ms: number | null;
   hybrid_p95_ms: number | null;
+  /** Right after the queries. */
   service_rss_mb: number;
+  /** The most the service was resident, ingest and embedding included. */
+  service_peak_rss_mb: number;
   /** How vector search ran: exact, or which kinds used the approximate index. */
   vector_search: string;
   snapshot_mb: number;
@@ -126,6 +129,7 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
       hybrid_p50_ms: latency.hybrid?.p50 ?? null,
       hybrid_p95_ms: latency.hybrid?.p95 ?? null,
       service_rss_mb: status.rss_mb,
+      service_peak_rss_mb: status.peak_rss_mb,
       vector_search: vectorSearch,
       snapshot_mb: round(snapshotMb),
       cold_start_ms: Math.round(coldStartMs),

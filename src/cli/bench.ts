@@ -48,7 +48,7 @@ async function scale(values: { episodes?: string; json?: boolean; 'model-path'?:
     out(`  vector      ${ms(r.vector_p50_ms, r.vector_p95_ms)}`);
     out(`  hybrid      ${ms(r.hybrid_p50_ms, r.hybrid_p95_ms)}`);
     out(`  vector search ${r.vector_search}`);
-    out(`  service RSS ${r.service_rss_mb} MB; snapshot ${r.snapshot_mb} MB; cold start ${r.cold_start_ms} ms`);
+    out(`  service RSS ${r.service_rss_mb} MB (peak ${r.service_peak_rss_mb} MB); snapshot ${r.snapshot_mb} MB; cold start ${r.cold_start_ms} ms`);
     for (const note of r.notes) out(`  note: ${note}`);
   }
   out(JSON.stringify(r));

@@ -8,6 +8,7 @@
  * 'vectors' | 'failed' } (see worker-embedder.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from './collect-garbage.js';
 import { loadEmbedder, type EmbedderOptions } from './embedder.js';
 
 const port = parentPort;
@@ -25,6 +26,9 @@ void (async () => {
     return;
   }
   const embedder = loaded.embedder;
+  // The model file was read into a buffer (23 MB for MiniLM) that ONNX Runtime has copied into its
+  // own heap; this thread then sits idle between batches and V8 would keep it for a long while.
+  collectGarbage();
   port.on('message', (msg: { seq: number; texts: string[] }) => {
     embedder.embed(msg.texts).then(
       (vectors) => port.postMessage({ type: 'vectors', seq: msg.seq, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),

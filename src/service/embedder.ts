@@ -70,6 +70,14 @@ export interface EmbedderOptions {
    * with the square of the length, and ONNX Runtime's WebAssembly heap never gives memory back.
    */
   maxTokens?: number;
+  /**
+   * Padded tokens per model run (texts x the longest of them). Default 512: two texts of 256
+   * tokens, or eight of 64. A call's texts are sorted by length and run in groups under this
+   * budget. Attention memory grows with texts x tokens^2 and ONNX Runtime's WebAssembly heap
+   * keeps its peak: on a MiniLM-shaped int8 model, runs of 8 texts of 256 tokens grew it by
+   * 74 MB, runs of 2 by 0-16 MB, at the same speed (40 such texts: 10.9 s in 8s, 10.5 s in 2s).
+   */
+  batchTokens?: number;
   /** Per-file download timeout in ms. Default 10 minutes. */
   downloadTimeoutMs?: number;
   log?: (msg: string) => void;
@@ -82,7 +90,7 @@ type Transformers = typeof import('@xenova/transformers', { with: { 'resolution-
 type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
   dispose?: () => Promise<void>;
   /** Its truncation length is what the pipeline pads and truncates to. */
-  tokenizer?: { model_max_length?: number };
+  tokenizer?: { model_max_length?: number; encode?: (text: string) => number[] };
 };
 
 const HUB_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
@@ -276,6 +284,8 @@ export class TransformersEmbedder implements Embedder {
     readonly backend: 'wasm' | 'native',
     private readonly extractor: Extractor,
     private readonly maxChars: number,
+    private readonly maxTokens: number,
+    private readonly batchTokens: number,
     private readonly cacheKey: string,
   ) {}
 
@@ -285,7 +295,7 @@ export class TransformersEmbedder implements Embedder {
       const log = options.log ?? (() => {});
       const loc = locate(options);
       if (typeof loc === 'string') throw new Error(loc);
-      const key = `${loc.dir}|${loc.quantized}|${options.maxTokens ?? 256}`;
+      const key = `${loc.dir}|${loc.quantized}|${options.maxTokens ?? 256}|${options.batchTokens ?? 512}`;
       const cached = cache.get(key);
       if (cached && cached.id === loc.id) return cached;
       if (loc.fetch) await download(loc, options);
@@ -323,7 +333,17 @@ export class TransformersEmbedder implements Embedder {
         } catch (e) {
           throw new Error(`model ${loc.label} did not load: ${e instanceof Error ? e.message : String(e)}`);
         }
-        const embedder = new TransformersEmbedder(loc.id, dim, loc.label, activeBackend ?? 'wasm', extractor, options.maxChars ?? 4000, key);
+        const embedder = new TransformersEmbedder(
+          loc.id,
+          dim,
+          loc.label,
+          activeBackend ?? 'wasm',
+          extractor,
+          options.maxChars ?? 4000,
+          options.maxTokens ?? 256,
+          Math.max(1, options.batchTokens ?? 512),
+          key,
+        );
         cache.set(key, embedder);
         options.onProgress?.({ model: loc.label, status: 'ready' });
         return embedder;
@@ -347,15 +367,40 @@ export class TransformersEmbedder implements Embedder {
     const run = this.chain.then(async () => {
       if (this.disposed) throw new Error('embedder disposed');
       const input = texts.map((t) => (typeof t !== 'string' ? String(t ?? '') : t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
-      const out = await this.extractor(input, { pooling: 'mean', normalize: true });
-      const dim = out.dims[out.dims.length - 1];
-      if (dim !== this.dim || out.data.length !== dim * texts.length) throw new Error(`model returned ${out.dims.join('x')} for ${texts.length} texts`);
-      const vectors: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i++) vectors.push(out.data.slice(i * dim, (i + 1) * dim));
+      const vectors = new Array<Float32Array>(input.length);
+      for (const group of this.groups(input)) {
+        const out = await this.extractor(
+          group.map((i) => input[i]!),
+          { pooling: 'mean', normalize: true },
+        );
+        const dim = out.dims[out.dims.length - 1];
+        if (dim !== this.dim || out.data.length !== dim * group.length) throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
+        group.forEach((textIndex, row) => (vectors[textIndex] = out.data.slice(row * dim, (row + 1) * dim)));
+      }
       return vectors;
     });
     this.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /** Indices of `texts`, shortest first, in groups whose padded size stays within the token budget. */
+  private groups(texts: string[]): number[][] {
+    const encode = this.extractor.tokenizer?.encode?.bind(this.extractor.tokenizer);
+    // Without a tokenizer to ask, ~4 characters a token (English prose) is close enough for a budget.
+    const tokens = texts.map((t) => Math.min(this.maxTokens, encode ? encode(t).length : Math.ceil(t.length / 4) + 2));
+    const order = texts.map((_, i) => i).sort((a, b) => tokens[a]! - tokens[b]!);
+    const groups: number[][] = [];
+    let group: number[] = [];
+    for (const i of order) {
+      // Sorted ascending, so this text is the group's longest: the group pads to its length.
+      if (group.length > 0 && (group.length + 1) * tokens[i]! > this.batchTokens) {
+        groups.push(group);
+        group = [];
+      }
+      group.push(i);
+    }
+    if (group.length > 0) groups.push(group);
+    return groups;
   }
 
   /** Releases the ONNX session; the next load builds a new one. */

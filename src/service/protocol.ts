@@ -35,8 +35,10 @@ export interface ServiceStatus {
   last_write: string | null;
   redactions: number;
   service_pid: number;
-  /** Resident memory of the service process. */
+  /** Resident memory of the service process (its threads, the embedding model's included). */
   rss_mb: number;
+  /** The most it has been resident since it started. */
+  peak_rss_mb: number;
   /** The embedding model's state: ready, loading, disabled or unavailable, and why. */
   embedder: string;
   /** Vectors held: episodes, entities and facts together, then by kind. */

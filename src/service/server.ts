@@ -147,6 +147,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       ...vectors.status(),
       service_pid: process.pid,
       rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
+      peak_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e5) / 10,
       service_started: started,
       clients: connections.size,
       version: VERSION,
