@@ -369,10 +369,7 @@ export class TransformersEmbedder implements Embedder {
       const input = texts.map((t) => (typeof t !== 'string' ? String(t ?? '') : t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
       const vectors = new Array<Float32Array>(input.length);
       for (const group of this.groups(input)) {
-        const out = await this.extractor(
-          group.map((i) => input[i]!),
-          { pooling: 'mean', normalize: true },
-        );
+        const out = await this.extractor(group.map((i) => input[i]!), { pooling: 'mean', normalize: true });
         const dim = out.dims[out.dims.length - 1];
         if (dim !== this.dim || out.data.length !== dim * group.length) throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
         group.forEach((textIndex, row) => (vectors[textIndex] = out.data.slice(row * dim, (row + 1) * dim)));
