@@ -200,3 +200,36 @@ test('bench scale builds a scratch memory, measures every mode, reports what the
   assert.ok(scratch, r.stderr);
   assert.equal(fs.existsSync(scratch), false, 'the scratch memory is removed');
 });
+
+test('the model is let go after unloadAfterMinutes idle and loaded again by the next question', async () => {
+  const memory = tmpMemory('idle-model');
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model, unloadAfterMinutes: 0.02 } }));
+  for (const n of NOTES) await recallOk(memory, ['remember', n]);
+  const threads = (pid: number): number => Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+  let status = await recallJson(memory, ['status']);
+  const loadedThreads = fs.existsSync('/proc') ? threads(status.service_pid) : 0;
+  const deadline = Date.now() + 60_000;
+  while (!/unloaded/.test(status.embedder) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = await recallJson(memory, ['status']);
+  }
+  assert.match(status.embedder, /^ready: local:.*\(model unloaded while idle; loads on the next question\)$/);
+  assert.equal(status.vectors_by_kind.episode, NOTES.length, 'everything was embedded before the model went');
+  if (fs.existsSync('/proc')) assert.ok(threads(status.service_pid) < loadedThreads, 'the model thread stopped');
+  assert.match(fs.readFileSync(path.join(memory, 'service.log'), 'utf8'), /model unloaded after 1 s idle/);
+
+  // The next question loads it again and is answered from vectors, not keyword + graph alone.
+  const vector = await recallJson(memory, ['query', 'Dana owns the settlement module', '--mode', 'vector']);
+  assert.deepEqual(vector.channels, ['vector']);
+  assert.equal(vector.episodes[0].text, NOTES[2]);
+  status = await recallJson(memory, ['status']);
+  assert.match(status.embedder, /^ready: local:[^ ]+$/, 'loaded again');
+  // A new episode is embedded by the reloaded model too.
+  await recallOk(memory, ['remember', 'The staging cluster is upgraded on Fridays']);
+  const later = Date.now() + 30_000;
+  while (status.vectors_by_kind.episode < NOTES.length + 1 && Date.now() < later) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = await recallJson(memory, ['status']);
+  }
+  assert.equal(status.vectors_by_kind.episode, NOTES.length + 1);
+});

@@ -9,9 +9,10 @@ import * as path from 'node:path';
 import type { EmbeddedKind } from '../core/memory.js';
 import type { Hit } from '../core/search.js';
 import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../core/vector-index.js';
-import type { Embedder, EmbedderOptions } from './embedder.js';
+import type { EmbedderOptions } from './embedder.js';
 import { collectGarbage } from './collect-garbage.js';
 import { EmbeddingQueue } from './embedding-queue.js';
+import { idleEmbedder, type IdleEmbedder } from './idle-embedder.js';
 import { loadWorkerEmbedder, workerScript } from './worker-embedder.js';
 
 export interface EmbeddingSettings {
@@ -26,7 +27,11 @@ export interface EmbeddingSettings {
   remoteHost?: string;
   /** Vectors of one kind past which searches use an approximate (HNSW) index. */
   approximateAbove?: number;
+  /** Minutes without embedding work after which the model is let go (loaded again when needed); 0 keeps it. Default 10. */
+  unloadAfterMinutes?: number;
 }
+
+const DEFAULT_UNLOAD_AFTER_MINUTES = 10;
 
 /** What the memory gives the channel: which things exist, and the text to embed for each. */
 export interface EmbeddingSource {
@@ -53,7 +58,7 @@ const PUMP_CHUNK = 256;
 const VECTOR_FILES: Record<EmbeddedKind, string> = { episode: 'vectors.bin', entity: 'vectors-entities.bin', fact: 'vectors-facts.bin' };
 
 export class VectorChannel {
-  private embedder?: Embedder;
+  private embedder?: IdleEmbedder;
   private indexes?: Record<EmbeddedKind, VectorIndex>;
   private queue?: EmbeddingQueue<Pending>;
   private flushTimer?: NodeJS.Timeout;
@@ -95,13 +100,20 @@ export class VectorChannel {
     };
     // In a worker thread, loading and embedding never hold the service's requests.
     const script = workerScript();
-    const loaded = script ? await loadWorkerEmbedder(script, options) : { unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` };
+    const load = (): ReturnType<typeof loadWorkerEmbedder> =>
+      script ? loadWorkerEmbedder(script, options) : Promise.resolve({ unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` });
+    const loaded = await load();
     if ('unavailable' in loaded) {
       this.state = `unavailable: ${loaded.unavailable}`;
       this.log(`embeddings ${this.state}; search uses keyword + graph`);
       return;
     }
-    const embedder = loaded.embedder;
+    const configured = this.settings.unloadAfterMinutes;
+    const idleMinutes = typeof configured === 'number' && configured >= 0 ? configured : DEFAULT_UNLOAD_AFTER_MINUTES;
+    if (configured !== undefined && configured !== idleMinutes) {
+      this.log(`embeddings.unloadAfterMinutes in config.json must be a number of minutes (0 keeps the model loaded); using ${idleMinutes}`);
+    }
+    const embedder = idleEmbedder(loaded.embedder, () => load(), idleMinutes * 60_000, this.log);
     const approximateAbove = this.settings.approximateAbove ?? DEFAULT_APPROXIMATE_ABOVE;
     const indexes = {} as Record<EmbeddedKind, VectorIndex>;
     for (const kind of KINDS) {
@@ -230,7 +242,7 @@ export class VectorChannel {
   }
 
   status(): { embedder: string; vectors: number; vectors_by_kind: Record<EmbeddedKind, number>; vector_search: string; embedding_pending: number } {
-    const ready = this.embedder ? `ready: ${this.embedder.id}` : this.state;
+    const ready = this.embedder ? `ready: ${this.embedder.id}${this.embedder.loaded ? '' : ' (model unloaded while idle; loads on the next question)'}` : this.state;
     const indexes = this.indexes;
     const byKind = { episode: 0, entity: 0, fact: 0 };
     for (const kind of KINDS) byKind[kind] = indexes?.[kind].size ?? 0;
@@ -268,8 +280,7 @@ export class VectorChannel {
     clearTimeout(this.flushTimer);
     clearTimeout(this.upkeepTimer);
     this.queue?.stop();
-    const embedder = this.embedder as { close?: () => Promise<void> } | undefined;
-    void embedder?.close?.();
+    void this.embedder?.close();
     for (const kind of KINDS) {
       try {
         this.indexes?.[kind].close();

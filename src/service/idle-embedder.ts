@@ -1,0 +1,97 @@
+/**
+ * The embedding model, let go while nobody needs it. The model's thread (ONNX Runtime's
+ * WebAssembly heap, its compiled code, transformers.js) is most of what a service with embeddings
+ * holds beyond the memory itself, and a service beside the editor spends most of the day idle:
+ * after `idleMs` without a call the thread is stopped, and the next call (a question, a new
+ * episode) starts it again and waits for it. Measured on a MiniLM-shaped model: ~190 MB resident
+ * while loaded, loading again ~1 s.
+ */
+import type { Embedder } from './embedder.js';
+import type { WorkerEmbedder } from './worker-embedder.js';
+
+export type LoadResult = { embedder: WorkerEmbedder } | { unavailable: string };
+
+export interface IdleEmbedder extends Embedder {
+  /** Whether the model is in memory now. */
+  readonly loaded: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Wraps a loaded embedder; `load` makes another like it after an unload. A reload that gives
+ * another model (its files changed on disk) is refused: the vectors held were made by the first.
+ */
+export function idleEmbedder(first: WorkerEmbedder, load: () => Promise<LoadResult>, idleMs: number, log: (msg: string) => void): IdleEmbedder {
+  let current: WorkerEmbedder | undefined = first;
+  let loading: Promise<WorkerEmbedder> | undefined;
+  let inFlight = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const arm = (): void => {
+    clearTimeout(timer);
+    if (closed || !(idleMs > 0) || !Number.isFinite(idleMs)) return;
+    timer = setTimeout(() => {
+      if (inFlight > 0 || !current) return;
+      const unloading = current;
+      current = undefined;
+      log(`embeddings: model unloaded after ${Math.round(idleMs / 1000)} s idle; the next question or new episode loads it again`);
+      void unloading.close();
+    }, idleMs);
+    timer.unref();
+  };
+
+  const model = (): Promise<WorkerEmbedder> => {
+    if (current) return Promise.resolve(current);
+    loading ??= load().then(
+      (r) => {
+        loading = undefined;
+        if ('unavailable' in r) throw new Error(`the embedding model did not load again: ${r.unavailable}`);
+        if (r.embedder.id !== first.id || r.embedder.dim !== first.dim) {
+          void r.embedder.close();
+          throw new Error(`the embedding model changed on disk (${first.id} -> ${r.embedder.id}); restart the service to re-embed with it`);
+        }
+        if (closed) {
+          void r.embedder.close();
+          throw new Error('embedder closed');
+        }
+        current = r.embedder;
+        log('embeddings: model loaded again');
+        return current;
+      },
+      (err: Error) => {
+        loading = undefined;
+        throw err;
+      },
+    );
+    return loading;
+  };
+
+  arm();
+  return {
+    id: first.id,
+    dim: first.dim,
+    get loaded() {
+      return current !== undefined;
+    },
+    async embed(texts) {
+      if (closed) throw new Error('embedder closed');
+      if (texts.length === 0) return [];
+      inFlight++;
+      clearTimeout(timer);
+      try {
+        return await (await model()).embed(texts);
+      } finally {
+        inFlight--;
+        if (inFlight === 0) arm();
+      }
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const last = current;
+      current = undefined;
+      await last?.close();
+    },
+  };
+}
