@@ -20,8 +20,9 @@ import { LineReader, type ChangedNotification, type Method, type ParamsOf, type 
  * stays resident. --optimize-for-size: V8 lets the old generation grow less before a full
  * collection (and keeps smaller caches); 100k episodes with a model, right after 600 queries, the
  * heap held 55-64 MB (mostly the queries' garbage) instead of 16-17 and RSS fell by 30-40 MB, for
- * 5-10% more time a query (services side by side, queries interleaved: keyword mean 13.0 -> 14.1
- * ms, hybrid 20.3 -> 22.3 ms). Memory is what a service beside the editor all day is judged by.
+ * about 10% more time a query (three runs, services side by side, queries interleaved: keyword
+ * +8-19%, hybrid +10-13%; e.g. hybrid mean 20.3 -> 22.3 ms). Memory is what a service beside the
+ * editor all day is judged by; a few ms are not, next to the model call that asked the question.
  */
 const SERVICE_NODE_FLAGS = ['--expose-gc', '--max-semi-space-size=4', '--optimize-for-size'];
 
