@@ -14,7 +14,8 @@ import { after, before, test } from 'node:test';
 import { VectorStore } from '../src/core/vectors';
 import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embedder';
 import { EmbeddingQueue } from '../src/service/embedding-queue';
-import { loadWorkerEmbedder, workerScript } from '../src/service/worker-embedder';
+import { idleEmbedder } from '../src/service/idle-embedder';
+import { loadWorkerEmbedder, type WorkerEmbedder, workerScript } from '../src/service/worker-embedder';
 
 const ROOT = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-embeddings-'));
@@ -424,4 +425,49 @@ test('the worker-thread embedder gives the same vectors as in-process, says why 
   await assert.rejects(worker.embed(['after close']), /embedding worker stopped/);
   const missing = await loadWorkerEmbedder(script!, { modelPath: path.join(work, 'nowhere') });
   assert.ok('unavailable' in missing && /does not exist/.test(missing.unavailable));
+});
+
+test('the idle embedder lets its model thread go, loads it again for the next call, replaces a dead thread, refuses another model', async () => {
+  const script = workerScript(path.resolve(__dirname, '..', 'dist'))!;
+  const workers: WorkerEmbedder[] = [];
+  const load = async (modelPath = MODEL) => {
+    const r = await loadWorkerEmbedder(script, { modelPath });
+    if ('embedder' in r) workers.push(r.embedder);
+    return r;
+  };
+  const first = await load();
+  assert.ok('embedder' in first);
+  const logs: string[] = [];
+  const idle = idleEmbedder(first.embedder, () => load(), 300, (m) => logs.push(m));
+  const [expected] = await embedder.embed([SENTENCES[0]]);
+  const same = async () => assert.ok(maxDiff((await idle.embed([SENTENCES[0]]))[0]!, expected!) < 1e-6);
+
+  await same();
+  assert.equal(idle.loaded, true);
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(idle.loaded, false, 'let go after 300 ms without a call');
+  assert.equal(workers[0]!.alive, false, 'its thread stopped');
+  assert.ok(logs.some((l) => /unloaded/.test(l)));
+
+  await same(); // loads again and waits for it
+  assert.equal(idle.loaded, true);
+  assert.equal(workers.length, 2);
+
+  await workers[1]!.close(); // the thread dies under it
+  await same();
+  assert.equal(workers.length, 3, 'a dead thread is replaced, not failed on forever');
+  assert.ok(logs.some((l) => /had stopped/.test(l)));
+  await idle.close();
+  await assert.rejects(idle.embed(['after close']), /closed/);
+  assert.equal(workers[2]!.alive, false);
+
+  // The files changed on disk meanwhile: another model's vectors must not join the first's.
+  const a = await load();
+  assert.ok('embedder' in a);
+  const swapped = idleEmbedder(a.embedder, () => load(MODEL_B), 100, () => {});
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(swapped.loaded, false);
+  await assert.rejects(swapped.embed(['hello']), /changed on disk/);
+  await swapped.close();
+  assert.ok(workers.every((w) => !w.alive), 'no thread left running');
 });

@@ -18,8 +18,9 @@ export interface IdleEmbedder extends Embedder {
 }
 
 /**
- * Wraps a loaded embedder; `load` makes another like it after an unload. A reload that gives
- * another model (its files changed on disk) is refused: the vectors held were made by the first.
+ * Wraps a loaded embedder; `load` makes another like it after an unload, or after its thread
+ * died. A reload that gives another model (its files changed on disk) is refused: the vectors
+ * held were made by the first.
  */
 export function idleEmbedder(first: WorkerEmbedder, load: () => Promise<LoadResult>, idleMs: number, log: (msg: string) => void): IdleEmbedder {
   let current: WorkerEmbedder | undefined = first;
@@ -42,6 +43,11 @@ export function idleEmbedder(first: WorkerEmbedder, load: () => Promise<LoadResu
   };
 
   const model = (): Promise<WorkerEmbedder> => {
+    if (current && !current.alive) {
+      // Its thread died (a crash, WebAssembly out of memory): start another rather than fail forever.
+      log('embeddings: the model thread had stopped; loading it again');
+      current = undefined;
+    }
     if (current) return Promise.resolve(current);
     loading ??= load().then(
       (r) => {

@@ -10,6 +10,8 @@ import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderOptions, ModelProgress } from './embedder.js';
 
 export interface WorkerEmbedder extends Embedder {
+  /** False once the thread has stopped (closed, crashed, or out of memory): every call then fails. */
+  readonly alive: boolean;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,9 @@ export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Pr
             embedder: {
               id: msg.id,
               dim: msg.dim,
+              get alive() {
+                return dead === undefined;
+              },
               embed: (texts) => {
                 if (texts.length === 0) return Promise.resolve([]);
                 if (dead) return Promise.reject(new Error(`embedding worker stopped: ${dead}`));
