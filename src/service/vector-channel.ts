@@ -13,7 +13,7 @@ import type { EmbedderOptions } from './embedder.js';
 import { collectGarbage } from './collect-garbage.js';
 import { EmbeddingQueue } from './embedding-queue.js';
 import { idleEmbedder, type IdleEmbedder } from './idle-embedder.js';
-import { loadWorkerEmbedder, workerScript } from './worker-embedder.js';
+import { loadWorkerEmbedder, workerScript, type WorkerLoadResult } from './worker-embedder.js';
 
 export interface EmbeddingSettings {
   /** Off unless set: a model costs memory and, the first time, a download. */
@@ -100,7 +100,7 @@ export class VectorChannel {
     };
     // In a worker thread, loading and embedding never hold the service's requests.
     const script = workerScript();
-    const load = (): ReturnType<typeof loadWorkerEmbedder> =>
+    const load = (): Promise<WorkerLoadResult> =>
       script ? loadWorkerEmbedder(script, options) : Promise.resolve({ unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` });
     const loaded = await load();
     if ('unavailable' in loaded) {

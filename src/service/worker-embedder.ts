@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderOptions, ModelProgress } from './embedder.js';
 
+export type WorkerLoadResult = { embedder: WorkerEmbedder } | { unavailable: string };
+
 export interface WorkerEmbedder extends Embedder {
   /** False once the thread has stopped (closed, crashed, or out of memory): every call then fails. */
   readonly alive: boolean;
@@ -30,7 +32,7 @@ export function workerScript(dir = __dirname): string | undefined {
 }
 
 /** Starts the worker and loads the model in it; says why not, like loadEmbedder, instead of throwing. */
-export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Promise<{ embedder: WorkerEmbedder } | { unavailable: string }> {
+export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Promise<WorkerLoadResult> {
   const { log, onProgress, ...data } = options;
   // A small young generation: the model's tensors die young and V8's default (tens of MB a
   // thread) stays resident; measured 270-289 -> 230-256 MB for a process embedding 2,000 turns.
@@ -41,7 +43,7 @@ export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Pr
 
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (r: { embedder: WorkerEmbedder } | { unavailable: string }): void => {
+    const settle = (r: WorkerLoadResult): void => {
       if (!settled) (settled = true), resolve(r);
     };
     const die = (reason: string): void => {
