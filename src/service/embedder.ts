@@ -382,6 +382,8 @@ export class TransformersEmbedder implements Embedder {
 
   /** Indices of `texts`, shortest first, in groups whose padded size stays within the token budget. */
   private groups(texts: string[]): number[][] {
+    // A question (one text) is its own group: no need to tokenise it twice on the query path.
+    if (texts.length === 1) return [[0]];
     const encode = this.extractor.tokenizer?.encode?.bind(this.extractor.tokenizer);
     // Without a tokenizer to ask, ~4 characters a token (English prose) is close enough for a budget.
     const tokens = texts.map((t) => Math.min(this.maxTokens, encode ? encode(t).length : Math.ceil(t.length / 4) + 2));
