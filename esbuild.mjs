@@ -14,7 +14,7 @@ const entries = {
   cli: 'src/cli/main.ts',
   service: 'src/service/main.ts',
   // The embedding model runs in a worker thread of the service.
-  'embed-worker': 'src/service/embed-worker.ts',
+  'embed-worker': 'src/service/embeddings/embed-worker.ts',
   // The VS Code extension: vscode is external, and it never bundles sql.js (the service does the work).
   extension: 'src/extension/extension.ts',
 };

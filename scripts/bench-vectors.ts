@@ -13,8 +13,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clustered } from '../src/bench/random-vectors';
-import { HnswIndex } from '../src/core/hnsw';
-import { VectorStore } from '../src/core/vectors';
+import { HnswIndex } from '../src/core/vectors/hnsw';
+import { VectorStore } from '../src/core/vectors/store';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: string): string => {

@@ -4,7 +4,7 @@
  *
  *   node embed-probe.js MODEL_DIR [--bench N] [--batch B]
  */
-import { loadEmbedder } from '../src/service/embedder';
+import { loadEmbedder } from '../src/service/embeddings/embedder';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

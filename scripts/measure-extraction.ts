@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { extract } from '../src/core/extract';
+import { extract } from '../src/core/ingest/extract';
 
 export interface LabelledItem {
   id: number;

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { readTranscriptFile } from '../src/cli/ingest-files';
-import { listTranscripts, SeenFiles, SentTurns, type StateStore } from '../src/extension/transcriptFiles';
+import { readTranscriptFile } from '../src/core/ingest/files';
+import { listTranscripts, SeenFiles, SentTurns, type StateStore } from '../src/extension/transcript-files';
 
 const FIX = path.join(__dirname, 'fixtures');
 const COPILOT_JSONL = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b.jsonl';

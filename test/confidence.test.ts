@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addEvidence, confidenceOf, effectiveConfidence, priorState } from '../src/core/confidence';
-import { DEFAULT_CONFIG, resolveConfig } from '../src/core/config';
+import { addEvidence, confidenceOf, effectiveConfidence, priorState } from '../src/core/store/confidence';
+import { DEFAULT_CONFIG, resolveConfig } from '../src/core/model/config';
 
 const C = DEFAULT_CONFIG.confidence;
 const DAY = 86_400_000;

@@ -4,9 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { all } from '../src/core/graph';
-import { Journal } from '../src/core/journal';
-import { Memory } from '../src/core/memory';
+import { all } from '../src/core/store/sqlite';
+import { Journal } from '../src/core/store/journal';
+import { Memory } from '../src/core/memory/memory';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { VectorStore } from '../src/core/vectors';
-import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embedder';
-import { EmbeddingQueue } from '../src/service/embedding-queue';
-import { idleEmbedder } from '../src/service/idle-embedder';
-import { loadWorkerEmbedder, type WorkerEmbedder, workerScript } from '../src/service/worker-embedder';
+import { VectorStore } from '../src/core/vectors/store';
+import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embeddings/embedder';
+import { EmbeddingQueue } from '../src/service/embeddings/queue';
+import { idleEmbedder } from '../src/service/embeddings/idle-embedder';
+import { loadWorkerEmbedder, type WorkerEmbedder, workerScript } from '../src/service/embeddings/worker-embedder';
 
 const ROOT = path.resolve(__dirname, '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-embeddings-'));

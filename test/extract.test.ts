@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { extract, type Extraction } from '../src/core/extract';
+import { extract, type Extraction } from '../src/core/ingest/extract';
 import { loadLabelled, measureExtraction } from '../scripts/measure-extraction';
 
 const rels = (x: Extraction): string[] => x.relationships.map((r) => `${r.subject} ${r.predicate} ${r.object}`);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from '../src/extension/extractionPrompt';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from '../src/extension/extraction-prompt';
 
 test('the prompt numbers the turns, names the speakers, asks for JSON only and redacts secrets', () => {
   const prompt = buildExtractionPrompt([

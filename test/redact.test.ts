@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { redactSecrets } from '../src/core/redact';
+import { redactSecrets } from '../src/core/ingest/redact';
 
 import { AWS_ID, AWS_SECRET, BEARER, GITHUB_PAT, j, KEY_BODY, OPENAI_PROJ, PRIVATE_KEY, SAMPLES } from './fixtures/secret-samples';
 

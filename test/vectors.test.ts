@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { HnswIndex } from '../src/core/hnsw';
+import { HnswIndex } from '../src/core/vectors/hnsw';
 import { clustered, gauss, rng } from '../src/bench/random-vectors';
-import { VectorIndex } from '../src/core/vector-index';
-import { normalized, VectorStore, type VectorHit } from '../src/core/vectors';
+import { VectorIndex } from '../src/core/vectors/index';
+import { normalized, VectorStore, type VectorHit } from '../src/core/vectors/store';
 
 const dirs: string[] = [];
 function tmpDir(): string {

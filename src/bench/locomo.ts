@@ -10,11 +10,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Memory } from '../core/memory.js';
+import { Memory } from '../core/memory/memory.js';
 import { parseLocomo, type LocomoConversation } from '../core/ingest/locomo.js';
-import type { Hit, RetrievalMode } from '../core/search.js';
-import { VectorStore } from '../core/vectors.js';
-import { loadEmbedder, type Embedder } from '../service/embedder.js';
+import type { Hit, RetrievalMode } from '../core/retrieval/keyword.js';
+import { VectorStore } from '../core/vectors/store.js';
+import { loadEmbedder, type Embedder } from '../service/embeddings/embedder.js';
 
 export interface LocomoBenchOptions {
   dataFile: string;

@@ -6,10 +6,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MemoryClient } from '../service/client.js';
-import { stopService } from '../service/control.js';
-import type { RetrievalMode } from '../service/protocol.js';
-import { DEFAULT_APPROXIMATE_ABOVE as approximateAbove } from '../core/vector-index.js';
+import { MemoryClient } from '../service/rpc/client.js';
+import { stopService } from '../service/rpc/launch.js';
+import type { RetrievalMode } from '../service/rpc/protocol.js';
+import { DEFAULT_APPROXIMATE_ABOVE as approximateAbove } from '../core/vectors/index.js';
 import { syntheticEpisodes, syntheticQueries } from './synthetic.js';
 
 export interface ScaleBenchOptions {

@@ -5,10 +5,10 @@
  * says why it cannot be.
  */
 import * as path from 'node:path';
-import type { MemoryClient } from '../service/client.js';
+import type { MemoryClient } from '../service/rpc/client.js';
 import { readServiceConfig, updateServiceConfig } from '../service/config-file.js';
-import { isServiceRunning, stopService } from '../service/control.js';
-import type { ServiceStatus } from '../service/protocol.js';
+import { isServiceRunning, stopService } from '../service/rpc/launch.js';
+import type { ServiceStatus } from '../service/rpc/protocol.js';
 import { renderEmbeddings } from '../tools/render.js';
 import { UsageError } from './usage.js';
 

@@ -5,13 +5,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { MemoryError } from '../core/errors.js';
-import { MemoryClient } from '../service/client.js';
-import { resolveMemoryFolder, socketPath } from '../service/paths.js';
-import { isServiceRunning, stopService } from '../service/control.js';
-import type { RetrievalMode } from '../service/protocol.js';
+import { MemoryError } from '../core/model/errors.js';
+import { MemoryClient } from '../service/rpc/client.js';
+import { resolveMemoryFolder, socketPath } from '../service/rpc/paths.js';
+import { isServiceRunning, stopService } from '../service/rpc/launch.js';
+import type { RetrievalMode } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
-import { readTranscriptFile } from './ingest-files.js';
+import { readTranscriptFile } from '../core/ingest/files.js';
 import { USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {

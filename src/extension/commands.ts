@@ -4,12 +4,12 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { MemoryError } from '../core/errors.js';
-import type { AutoIngest } from './autoIngest.js';
+import { MemoryError } from '../core/model/errors.js';
+import type { AutoIngest } from './auto-ingest.js';
 import type { Ctx } from './ctx.js';
 import { addFact, confirmFact, forgetEntity, markWrong } from './corrections.js';
 import type { EntitiesTree } from './entities.js';
-import type { EpisodeDocuments } from './episodeDocument.js';
+import type { EpisodeDocuments } from './episode-document.js';
 import type { EpisodesTree } from './episodes.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, type CommandKey } from './ids.js';
@@ -17,7 +17,7 @@ import { importConversations } from './importer.js';
 import type { MoreNode } from './paging.js';
 import { searchMemory } from './pickers.js';
 import { factTriple } from './present.js';
-import { formatBytes, type StatusBar } from './statusBar.js';
+import { formatBytes, type StatusBar } from './status-bar.js';
 
 export interface Parts {
   entities: EntitiesTree;

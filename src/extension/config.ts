@@ -6,7 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveMemoryFolder } from '../service/paths.js';
+import { resolveMemoryFolder } from '../service/rpc/paths.js';
 import { SETTINGS, SETTINGS_SECTION } from './ids.js';
 
 export const SECTION = SETTINGS_SECTION;

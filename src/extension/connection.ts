@@ -6,8 +6,8 @@
  * went away, so the views stay live.
  */
 import * as vscode from 'vscode';
-import { MemoryClient } from '../service/client.js';
-import type { Method, ParamsOf, ResultOf, Surface } from '../service/protocol.js';
+import { MemoryClient } from '../service/rpc/client.js';
+import type { Method, ParamsOf, ResultOf, Surface } from '../service/rpc/protocol.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
 
 export type ServiceState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error';

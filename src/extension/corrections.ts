@@ -4,7 +4,7 @@
  * for what it lacks (a tree item already names its fact or entity).
  */
 import * as vscode from 'vscode';
-import type { EntityView, FactView } from '../core/graph.js';
+import type { EntityView, FactView } from '../core/model/views.js';
 import type { Ctx } from './ctx.js';
 import type { EntityNode, FactNode } from './entities.js';
 import { pickEntity, pickFact } from './pickers.js';

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isServiceRunning, stopService } from '../service/control.js';
+import { isServiceRunning, stopService } from '../service/rpc/launch.js';
 import { Connection, type ServiceState } from './connection.js';
 import { readSettings, type Settings } from './config.js';
 import { CONTEXT } from './ids.js';

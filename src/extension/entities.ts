@@ -4,7 +4,7 @@
  * Children are fetched when a node is expanded, a page at a time.
  */
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { Ctx } from './ctx.js';
 import { COMMANDS, VIEWS } from './ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';

@@ -3,7 +3,7 @@
  * episodes in order. Opening one shows it read-only with its citation (episodeDocument.ts).
  */
 import * as vscode from 'vscode';
-import type { EpisodeView } from '../core/graph.js';
+import type { EpisodeView } from '../core/model/views.js';
 import type { Ctx } from './ctx.js';
 import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';

@@ -6,18 +6,18 @@
 import * as vscode from 'vscode';
 import { updateServiceConfig } from '../service/config-file.js';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
-import { AutoIngest } from './autoIngest.js';
+import { AutoIngest } from './auto-ingest.js';
 import { registerCommands } from './commands.js';
 import { Ctx } from './ctx.js';
 import { registerFactDecorations } from './decorations.js';
 import { EntitiesTree } from './entities.js';
-import { EpisodeDocuments } from './episodeDocument.js';
+import { EpisodeDocuments } from './episode-document.js';
 import { EpisodesTree } from './episodes.js';
 import { HttpTransport } from './http.js';
-import { LmExtractor } from './lmExtractor.js';
-import { registerLmTools } from './lmTools.js';
-import { registerMcpProvider } from './mcpProvider.js';
-import { StatusBar } from './statusBar.js';
+import { LmExtractor } from './lm-extractor.js';
+import { registerLmTools } from './lm-tools.js';
+import { registerMcpProvider } from './mcp-provider.js';
+import { StatusBar } from './status-bar.js';
 
 let current: Ctx | undefined;
 
@@ -91,7 +91,7 @@ async function applyServiceConfig(ctx: Ctx, explicitOnly: boolean): Promise<void
   }
   if (!changed) return;
   ctx.log.info(`settings written to ${ctx.memory}/config.json`);
-  const { isServiceRunning } = await import('../service/control.js');
+  const { isServiceRunning } = await import('../service/rpc/launch.js');
   if ((await isServiceRunning(ctx.memory)) === undefined) return; // the next start reads it
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Recall: applying settings (restarting the memory service)…' },

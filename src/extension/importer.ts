@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTranscriptFile } from '../cli/ingest-files.js';
+import { readTranscriptFile } from '../core/ingest/files.js';
 import type { Ctx } from './ctx.js';
-import { ingestInBatches } from './ingestBatches.js';
+import { ingestInBatches } from './ingest-batches.js';
 
 export async function importConversations(ctx: Ctx, arg?: unknown): Promise<void> {
   const given = Array.isArray(arg) ? arg.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : arg instanceof vscode.Uri ? [arg] : [];

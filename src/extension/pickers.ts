@@ -3,7 +3,7 @@
  * Search Memory, and choosing a fact or an entity for the correction commands, all use them.
  */
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { Ctx } from './ctx.js';
 import * as present from './present.js';
 

@@ -3,7 +3,7 @@
  * document. Shared by the trees, the search quick pick and the commands.
  */
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
+import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import { citation } from '../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from './ids.js';
 

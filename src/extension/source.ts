@@ -3,8 +3,8 @@
  * Every list is bounded and says its total, so a view over 10k entities asks only for what is
  * on screen.
  */
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
-import type { SessionSummary } from '../core/browse.js';
+import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
+import type { SessionSummary } from '../core/retrieval/browse.js';
 import type { Connection } from './connection.js';
 
 export type { SessionSummary };

@@ -2,9 +2,9 @@
  * The MCP server's way to the memory: a service client that connects on first use, as the `mcp`
  * surface (so everything it writes is the agent's word), and reconnects after the service went away.
  */
-import { MemoryError } from '../core/errors.js';
-import { MemoryClient } from '../service/client.js';
-import type { Method, ParamsOf, ResultOf } from '../service/protocol.js';
+import { MemoryError } from '../core/model/errors.js';
+import { MemoryClient } from '../service/rpc/client.js';
+import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
 
 export class LazyMemory implements MemoryAccess {

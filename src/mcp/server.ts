@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS, type MemoryAccess, type RecallTool } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
-import { VERSION } from '../service/version.js';
+import { VERSION } from '../service/rpc/version.js';
 
 export const SERVER_INSTRUCTIONS = `Recall is the user's long-term memory across coding sessions: decisions, preferences, project facts and past conversations.
 - Before answering anything that depends on earlier sessions (why something was chosen, what the user prefers, what happened before), call recall_query with the question as it came up.

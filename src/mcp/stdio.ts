@@ -6,7 +6,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { LineReader } from '../service/protocol.js';
+import { LineReader } from '../service/rpc/protocol.js';
 
 /** Largest accepted line: tool arguments are bounded far below this. */
 export const MAX_STDIO_LINE_BYTES = 4 * 1024 * 1024;

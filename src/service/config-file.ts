@@ -6,8 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConfigOverride } from '../core/config.js';
-import type { EmbeddingSettings } from './vector-channel.js';
+import type { ConfigOverride } from '../core/model/config.js';
+import type { EmbeddingSettings } from './embeddings/vector-channel.js';
 
 export type ServiceConfig = ConfigOverride & { embeddings?: EmbeddingSettings };
 

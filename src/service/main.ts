@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { readServiceConfig } from './config-file.js';
-import { resolveMemoryFolder } from './paths.js';
-import { runService } from './server.js';
+import { resolveMemoryFolder } from './rpc/paths.js';
+import { runService } from './rpc/server.js';
 
 const { values } = parseArgs({
   options: { memory: { type: 'string' }, 'idle-exit-ms': { type: 'string' } },

@@ -5,7 +5,7 @@
  * handler (one memory-service call) and renderers (text for the model, structured content).
  */
 import { z } from 'zod';
-import type { Method, ParamsOf, ResultOf } from '../service/protocol.js';
+import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
 import * as render from './render.js';
 
 /** What a tool needs from the memory: the service client's `call`. */

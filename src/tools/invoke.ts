@@ -3,7 +3,7 @@
  * call the memory, bound the text, and turn every failure into a result the model can act on.
  */
 import { z } from 'zod';
-import { MemoryError } from '../core/errors.js';
+import { MemoryError } from '../core/model/errors.js';
 import { MAX_TEXT_CHARS, type MemoryAccess, type RecallTool } from './catalogue.js';
 
 export interface ToolOutcome {

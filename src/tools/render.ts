@@ -3,9 +3,9 @@
  * coordinates (id, session, source reference, time, speaker, score): nothing is shown that
  * cannot be cited.
  */
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
-import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
-import type { ServiceStatus } from '../service/protocol.js';
+import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
+import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory/memory.js';
+import type { ServiceStatus } from '../service/rpc/protocol.js';
 
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 

@@ -20,7 +20,7 @@
  * Each episode: session = `sessionId` (else the file name), ref = `uuid` (else `line N`),
  * time = `timestamp`, role and speaker `user` / `assistant`.
  */
-import type { EpisodeInput } from '../events.js';
+import type { EpisodeInput } from '../model/events.js';
 import type { ParsedFile } from './transcripts.js';
 
 type Obj = Record<string, unknown>;

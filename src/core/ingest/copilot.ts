@@ -30,7 +30,7 @@
  * In an operation log, the answer of the last request is taken only once it has a `result` (until then
  * it may still be streaming, and a partial copy would later sit beside the finished one).
  */
-import type { EpisodeInput } from '../events.js';
+import type { EpisodeInput } from '../model/events.js';
 import type { ParsedFile } from './transcripts.js';
 
 type Obj = Record<string, unknown>;

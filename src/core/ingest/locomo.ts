@@ -4,7 +4,7 @@
  * with turns `{ speaker, dia_id: "D<session>:<turn>", text, blip_caption? }`.
  * Each turn becomes one episode; the questions come along so a benchmark can score retrieval.
  */
-import type { EpisodeInput } from '../events.js';
+import type { EpisodeInput } from '../model/events.js';
 
 export interface LocomoQuestion {
   question: string;

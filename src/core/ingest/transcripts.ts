@@ -2,8 +2,8 @@
  * Parsers for conversation transcripts a person has on disk: generic JSONL (one turn a line)
  * and markdown. Pure functions from file content to episodes; the caller stores them.
  */
-import type { Authority } from '../config.js';
-import type { EpisodeInput } from '../events.js';
+import type { Authority } from '../model/config.js';
+import type { EpisodeInput } from '../model/events.js';
 
 export interface ParsedFile {
   format: string;

@@ -5,20 +5,23 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolveConfig, type Authority, type ConfigOverride, type MemoryConfig, type PriorKind } from './config.js';
-import { browseHandlers } from './browse.js';
-import { invalid, MemoryError, notFound } from './errors.js';
-import { extract } from './extract.js';
-import { redactSecrets } from './redact.js';
-import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from './events.js';
-import { all, entityKey, forgetStatements, Graph, round, scalar, type EntityView, type EpisodeView, type FactView } from './graph.js';
-import { writeFileDurably } from './durable.js';
-import { Journal } from './journal.js';
-import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from './retrieval.js';
-import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from './search.js';
-import { SCHEMA_VERSION } from './schema.js';
-import { loadSqlJs, type Database } from './sqlite.js';
-import { queryTerms } from './text.js';
+import { resolveConfig, type Authority, type ConfigOverride, type MemoryConfig, type PriorKind } from '../model/config.js';
+import { browseHandlers } from '../retrieval/browse.js';
+import { invalid, MemoryError, notFound } from '../model/errors.js';
+import { LIMITS } from '../model/limits.js';
+import { extract } from '../ingest/extract.js';
+import { redactSecrets } from '../ingest/redact.js';
+import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } from '../model/events.js';
+import { entityKey, Graph, round } from '../store/graph.js';
+import { all, forgetStatements, scalar } from '../store/sqlite.js';
+import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import { writeFileDurably } from '../store/durable.js';
+import { Journal } from '../store/journal.js';
+import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
+import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from '../retrieval/keyword.js';
+import { SCHEMA_VERSION } from '../store/schema.js';
+import { loadSqlJs, type Database } from '../store/sqlite.js';
+import { queryTerms } from '../retrieval/text.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 export const SNAPSHOT_FILE = 'snapshot.sqlite';
@@ -26,8 +29,6 @@ export const SNAPSHOT_FILE = 'snapshot.sqlite';
 /** The things that get an embedding: turns, entities (name, type, summary) and facts. */
 export type EmbeddedKind = 'episode' | 'entity' | 'fact';
 const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
-
-const LIMITS = { query: 50, search: 100, episodes: 500, depth: 3 };
 
 export interface QueryResult extends Retrieved {
   query: string;
@@ -682,7 +683,7 @@ function requireHuman(by: Provenance, what: string): void {
 
 function requireText(v: unknown, what: string): string {
   if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty: give some words to look for.`);
-  if (v.length > 10_000) throw invalid(`The ${what} is ${v.length} characters; keep it under 10000.`, 'Ask with the question itself, not a document.');
+  if (v.length > LIMITS.queryChars) throw invalid(`The ${what} is ${v.length} characters; keep it under ${LIMITS.queryChars}.`, 'Ask with the question itself, not a document.');
   return v.trim();
 }
 

@@ -6,12 +6,12 @@
  * `status` says why.
  */
 import * as path from 'node:path';
-import type { EmbeddedKind } from '../core/memory.js';
-import type { Hit } from '../core/search.js';
-import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../core/vector-index.js';
+import type { EmbeddedKind } from '../../core/memory/memory.js';
+import type { Hit } from '../../core/retrieval/keyword.js';
+import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../../core/vectors/index.js';
 import type { EmbedderOptions } from './embedder.js';
-import { collectGarbage } from './collect-garbage.js';
-import { EmbeddingQueue } from './embedding-queue.js';
+import { collectGarbage } from '../collect-garbage.js';
+import { EmbeddingQueue } from './queue.js';
 import { idleEmbedder, type IdleEmbedder } from './idle-embedder.js';
 import { loadWorkerEmbedder, workerScript, type WorkerLoadResult } from './worker-embedder.js';
 

@@ -39,7 +39,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { writeFileDurably } from './durable.js';
+import { writeFileDurably } from '../store/durable.js';
 
 export interface VectorHit {
   id: number;

@@ -3,7 +3,7 @@
  * Conversations… and the chat-session auto-ingest. A batch is whole episodes, so stopping between
  * batches (cancellation) never stores half of one; the service skips turns it already holds.
  */
-import type { EpisodeInput } from '../core/events.js';
+import type { EpisodeInput } from '../core/model/events.js';
 import type { Connection } from './connection.js';
 
 /** Turns per `ingest` call: big enough to be quick, small enough that progress and cancellation stay responsive. */

@@ -1,10 +1,10 @@
 /** Reading a transcript file from disk and choosing its parser by content. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseJsonl, parseMarkdown, type ParsedFile } from '../core/ingest/transcripts.js';
-import { isClaudeCodeJsonl, parseClaudeCode } from '../core/ingest/claude.js';
-import { isCopilotChatSession, parseCopilotChat } from '../core/ingest/copilot.js';
-import { isLocomo, parseLocomo } from '../core/ingest/locomo.js';
+import { parseJsonl, parseMarkdown, type ParsedFile } from './transcripts.js';
+import { isClaudeCodeJsonl, parseClaudeCode } from './claude.js';
+import { isCopilotChatSession, parseCopilotChat } from './copilot.js';
+import { isLocomo, parseLocomo } from './locomo.js';
 
 export function readTranscriptFile(file: string): ParsedFile {
   let content: string;

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import { HnswIndex, type HnswOptions } from './hnsw.js';
-import { VectorStore, type VectorHit } from './vectors.js';
+import { VectorStore, type VectorHit } from './store.js';
 
 export interface VectorIndexOptions {
   /** Build the approximate index once the store holds this many vectors. */

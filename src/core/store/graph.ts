@@ -2,58 +2,14 @@
  * The knowledge graph held in sql.js: applies journal events and answers reads.
  * It never writes the journal itself (Memory does) so replay and live writes share `apply`.
  */
-import type { Database } from './sqlite.js';
-import type { Authority, MemoryConfig, PriorKind } from './config.js';
+import { all, run, scalar, type Database, type Row } from './sqlite.js';
+import type { Authority, MemoryConfig, PriorKind } from '../model/config.js';
 import { confidenceOf, effectiveConfidence } from './confidence.js';
-import type { EpisodeRecord, MemoryEvent } from './events.js';
+import type { EpisodeRecord, MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
-import { indexEpisode, unindexEpisode } from './search.js';
+import { indexEpisode, unindexEpisode } from './fts.js';
+import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
 
-type Row = Record<string, unknown>;
-
-export interface EpisodeView {
-  id: string;
-  text: string;
-  speaker: string | null;
-  role: string | null;
-  authority: Authority;
-  source: string | null;
-  session: string | null;
-  ref: string | null;
-  time: string;
-  entities: string[];
-  score?: number;
-}
-
-export interface EntityView {
-  name: string;
-  type: string;
-  aliases: string[];
-  summary: string;
-  episodes: number;
-  relationships: number;
-  score?: number;
-}
-
-export type FactStatus = 'current' | 'wrong' | 'superseded';
-
-export interface FactView {
-  id: string;
-  subject: string;
-  predicate: string;
-  object: string;
-  confidence: number;
-  effective_confidence: number;
-  prior: PriorKind;
-  authority: Authority;
-  evidence: string[];
-  valid_from: string;
-  valid_to: string | null;
-  status: FactStatus;
-  pinned: boolean;
-  ended_reason: string | null;
-  score?: number;
-}
 
 const extractionNote = (model: string | undefined): string | undefined => (model === undefined ? undefined : `extracted by ${model}`);
 
@@ -403,70 +359,3 @@ export function numericId(id: string): number {
 
 /** Scores and confidences as shown: four decimals. */
 export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
-
-// Prepared statements are cached per database: preparing costs more than running for the small
-// statements the graph issues per episode. sql.js frees every statement on export(), so the
-// cache is dropped after each snapshot (forgetStatements).
-type Statement = ReturnType<Database['prepare']>;
-const statementCache = new WeakMap<Database, Map<string, Statement>>();
-const MAX_CACHED = 256;
-
-function prepared(db: Database, sql: string): Statement {
-  let cache = statementCache.get(db);
-  if (!cache) statementCache.set(db, (cache = new Map()));
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    if (cache.size >= MAX_CACHED) {
-      forgetStatements(db);
-      statementCache.set(db, (cache = new Map()));
-    }
-    stmt = db.prepare(sql);
-    cache.set(sql, stmt);
-  }
-  return stmt;
-}
-
-/** Frees the cached statements of a database (before export, or when the cache is full). */
-export function forgetStatements(db: Database): void {
-  const cache = statementCache.get(db);
-  if (!cache) return;
-  for (const stmt of cache.values()) {
-    try {
-      stmt.free();
-    } catch {
-      // Already freed by sql.js (export frees every statement).
-    }
-  }
-  statementCache.delete(db);
-}
-
-export function run(db: Database, sql: string, params: unknown[] = []): void {
-  const stmt = prepared(db, sql);
-  try {
-    stmt.run(params as never);
-  } finally {
-    stmt.reset();
-  }
-}
-
-export function all(db: Database, sql: string, params: unknown[] = []): Row[] {
-  const stmt = prepared(db, sql);
-  try {
-    stmt.bind(params as never);
-    const rows: Row[] = [];
-    while (stmt.step()) rows.push(stmt.getAsObject() as Row);
-    return rows;
-  } finally {
-    stmt.reset();
-  }
-}
-
-export function scalar(db: Database, sql: string, params: unknown[] = []): unknown {
-  const stmt = prepared(db, sql);
-  try {
-    stmt.bind(params as never);
-    return stmt.step() ? stmt.get()[0] : undefined;
-  } finally {
-    stmt.reset();
-  }
-}

@@ -5,8 +5,9 @@
  * Every number retrieval depends on lives in RETRIEVAL below: what the index holds, how BM25
  * weighs it, and how retrieval.ts re-ranks the keyword hits.
  */
-import type { Database } from './sqlite.js';
-import { all, run, scalar } from './graph.js';
+import type { Database } from '../store/sqlite.js';
+import { all, scalar } from '../store/sqlite.js';
+import { ftsGeneration } from '../store/fts.js';
 import { ftsAnd, ftsOr, queryTerms } from './text.js';
 
 export type RetrievalMode = 'keyword' | 'vector' | 'hybrid';
@@ -154,26 +155,6 @@ export function registerRanking(db: Database, override: Partial<Pick<Bm25Params,
   });
 }
 
-// ---- the episode index ----------------------------------------------------------------------
-
-// episodes_fts is an external-content table over episodes(text, speaker): the index holds no
-// copy of the text, and the content table gives the old values when a row leaves the index.
-
-/** Adds an episode (already in `episodes`) to the keyword index. */
-export function indexEpisode(db: Database, rowid: number): void {
-  rowCounts.delete(db);
-  run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, \'\') FROM episodes WHERE rowid = ?', [rowid]);
-}
-
-/**
- * Removes an episode from the keyword index. Call before its episodes row is deleted: FTS4 reads
- * the old values from the content table to find the index entries to drop.
- */
-export function unindexEpisode(db: Database, rowid: number): void {
-  rowCounts.delete(db);
-  run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
-}
-
 // ---- searching ------------------------------------------------------------------------------
 
 export interface Hit {
@@ -247,11 +228,13 @@ function newestWindowStart(db: Database, rows: number): number {
 }
 
 // Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
-const rowCounts = new WeakMap<Database, Map<string, number>>();
+const rowCounts = new WeakMap<Database, { generation: number; counts: Map<string, number> }>();
 
 function matchingRows(db: Database, term: string): number {
-  let counts = rowCounts.get(db);
-  if (!counts) rowCounts.set(db, (counts = new Map()));
+  const generation = ftsGeneration(db);
+  let cached = rowCounts.get(db);
+  if (cached?.generation !== generation) rowCounts.set(db, (cached = { generation, counts: new Map() }));
+  const counts = cached.counts;
   let n = counts.get(term);
   if (n === undefined) {
     if (counts.size > 10_000) counts.clear();

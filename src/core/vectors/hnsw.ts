@@ -22,8 +22,8 @@
  */
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { writeFileDurably } from './durable.js';
-import { normalized, TopK, type VectorFilter, type VectorHit, type VectorStore } from './vectors.js';
+import { writeFileDurably } from '../store/durable.js';
+import { normalized, TopK, type VectorFilter, type VectorHit, type VectorStore } from './store.js';
 
 export interface HnswOptions {
   /** Links per node on upper levels (level 0 gets 2M). Default 16. */

@@ -3,15 +3,15 @@
  * `Methods` is the single list of what a client may ask; the server dispatches on it and the
  * client is typed by it.
  */
-import type { Authority, PriorKind } from '../core/config.js';
-import type { BrowseMethods } from '../core/browse.js';
-import type { EpisodeInput } from '../core/events.js';
-import type { EntityView, EpisodeView, FactView } from '../core/graph.js';
-import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory.js';
+import type { Authority, PriorKind } from '../../core/model/config.js';
+import type { BrowseMethods } from '../../core/retrieval/browse.js';
+import type { EpisodeInput } from '../../core/model/events.js';
+import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
+import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
-export type { RetrievalMode } from '../core/search.js';
-import type { RetrievalMode } from '../core/search.js';
+export type { RetrievalMode } from '../../core/retrieval/keyword.js';
+import type { RetrievalMode } from '../../core/retrieval/keyword.js';
 
 /** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
 export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';

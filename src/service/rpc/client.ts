@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { MemoryError, type ErrorCode } from '../core/errors.js';
+import { MemoryError, type ErrorCode } from '../../core/model/errors.js';
 import { isAlive } from './lock.js';
 import { logPath, socketPath } from './paths.js';
 import { VERSION } from './version.js';

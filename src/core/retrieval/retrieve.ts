@@ -8,9 +8,11 @@
  * Entities: those the question names, then keyword and vector matches fused. Facts: the graph
  * around the top entities and the nearest facts by embedding, fused, times effective confidence.
  */
-import { all, numericId as rowidOf, round, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
-import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './search.js';
-import type { Database } from './sqlite.js';
+import { numericId as rowidOf, round, type Graph } from '../store/graph.js';
+import { all } from '../store/sqlite.js';
+import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './keyword.js';
+import type { Database } from '../store/sqlite.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 
 export interface Retrieved {

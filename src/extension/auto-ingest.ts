@@ -12,14 +12,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTranscriptFile } from '../cli/ingest-files.js';
-import { MemoryError } from '../core/errors.js';
-import type { EpisodeInput } from '../core/events.js';
+import { readTranscriptFile } from '../core/ingest/files.js';
+import { MemoryError } from '../core/model/errors.js';
+import type { EpisodeInput } from '../core/model/events.js';
 import type { Ctx } from './ctx.js';
-import { FolderWatcher } from './folderWatcher.js';
-import { ingestInBatches } from './ingestBatches.js';
-import type { LmExtractor } from './lmExtractor.js';
-import { listTranscripts, SeenFiles, SentTurns } from './transcriptFiles.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { ingestInBatches } from './ingest-batches.js';
+import type { LmExtractor } from './lm-extractor.js';
+import { listTranscripts, SeenFiles, SentTurns } from './transcript-files.js';
 
 type SourceKey = 'copilotChat' | 'claudeCode';
 const SOURCE_KEYS: readonly SourceKey[] = ['copilotChat', 'claudeCode'];

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { writeFileDurably } from './durable.js';
-import type { MemoryEvent } from './events.js';
+import type { MemoryEvent } from '../model/events.js';
 
 export interface JournalReadResult {
   events: MemoryEvent[];

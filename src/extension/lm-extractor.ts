@@ -11,8 +11,8 @@
  */
 import * as vscode from 'vscode';
 import type { Ctx } from './ctx.js';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './extractionPrompt.js';
-import type { StoredTurn } from './ingestBatches.js';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './extraction-prompt.js';
+import type { StoredTurn } from './ingest-batches.js';
 import { COMMANDS } from './ids.js';
 
 /** Turns waiting at most; more are left unread (and logged). */

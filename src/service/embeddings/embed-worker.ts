@@ -8,7 +8,7 @@
  * 'vectors' | 'failed' } (see worker-embedder.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage } from '../collect-garbage.js';
 import { loadEmbedder, type EmbedderOptions } from './embedder.js';
 
 const port = parentPort;

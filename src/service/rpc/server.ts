@@ -5,13 +5,13 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import type { ConfigOverride } from '../core/config.js';
-import { MemoryError } from '../core/errors.js';
-import type { Provenance } from '../core/events.js';
-import { numericId } from '../core/graph.js';
-import { Memory, type QueryInput } from '../core/memory.js';
-import { RETRIEVAL } from '../core/search.js';
-import { collectGarbage } from './collect-garbage.js';
+import type { ConfigOverride } from '../../core/model/config.js';
+import { MemoryError } from '../../core/model/errors.js';
+import type { Provenance } from '../../core/model/events.js';
+import { numericId } from '../../core/store/graph.js';
+import { Memory, type QueryInput } from '../../core/memory/memory.js';
+import { RETRIEVAL } from '../../core/retrieval/keyword.js';
+import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
 import {
@@ -24,7 +24,7 @@ import {
   type ServiceStatus,
   type Surface,
 } from './protocol.js';
-import { VectorChannel, type EmbeddingSettings } from './vector-channel.js';
+import { VectorChannel, type EmbeddingSettings } from '../embeddings/vector-channel.js';
 import { VERSION } from './version.js';
 
 export interface ServiceOptions {

@@ -7,8 +7,10 @@
  * Pure functions over the Graph: Memory.browseHandlers() gives them to the service as methods
  * (`BrowseMethods` is part of the service protocol's `Methods`).
  */
-import { invalid, notFound } from './errors.js';
-import { all, scalar, type EntityView, type EpisodeView, type FactView, type Graph } from './graph.js';
+import { invalid, notFound } from '../model/errors.js';
+import type { Graph } from '../store/graph.js';
+import { all, scalar } from '../store/sqlite.js';
+import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 
 export interface SessionSummary {
   /** null: episodes stored without a session. */

@@ -3,7 +3,7 @@
  * Pure functions: the graph stores alpha/beta and the time of last reinforcement; everything
  * a reader sees is derived here.
  */
-import type { Authority, ConfidenceConfig, PriorKind } from './config.js';
+import type { Authority, ConfidenceConfig, PriorKind } from '../model/config.js';
 
 const DAY_MS = 86_400_000;
 

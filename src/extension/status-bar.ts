@@ -3,7 +3,7 @@
  * service it is already connected to; it never starts one by itself.
  */
 import * as vscode from 'vscode';
-import type { ServiceStatus } from '../service/protocol.js';
+import type { ServiceStatus } from '../service/rpc/protocol.js';
 import type { Ctx } from './ctx.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, CONTEXT } from './ids.js';

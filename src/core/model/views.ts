@@ -1,0 +1,46 @@
+/** What readers get back: the shapes of episodes, entities and facts as every surface shows them. */
+import type { Authority, PriorKind } from './config.js';
+
+export interface EpisodeView {
+  id: string;
+  text: string;
+  speaker: string | null;
+  role: string | null;
+  authority: Authority;
+  source: string | null;
+  session: string | null;
+  ref: string | null;
+  time: string;
+  entities: string[];
+  score?: number;
+}
+
+export interface EntityView {
+  name: string;
+  type: string;
+  aliases: string[];
+  summary: string;
+  episodes: number;
+  relationships: number;
+  score?: number;
+}
+
+export type FactStatus = 'current' | 'wrong' | 'superseded';
+
+export interface FactView {
+  id: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  confidence: number;
+  effective_confidence: number;
+  prior: PriorKind;
+  authority: Authority;
+  evidence: string[];
+  valid_from: string;
+  valid_to: string | null;
+  status: FactStatus;
+  pinned: boolean;
+  ended_reason: string | null;
+  score?: number;
+}
