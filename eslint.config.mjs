@@ -1,0 +1,47 @@
+// Lint for the whole tree: typescript-eslint's recommended rules, no import cycles, and the
+// layering of docs/ARCHITECTURE.md (rooms point inward; the extension never imports the CLI).
+import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import prettier from 'eslint-config-prettier';
+
+const rooms = (target, ...from) => ({ target: `./src/${target}`, from: from.map((f) => `./src/${f}`) });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/artifacts/**', 'test/fixtures/**', '**/*.vsix'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { 'import-x': importX },
+    // Sources import './x.js' for x.ts (NodeNext style): resolve those to the .ts files.
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            rooms('core', 'service', 'extension', 'cli', 'mcp', 'tools', 'bench'),
+            rooms('extension', 'cli', 'bench'),
+            rooms('service', 'extension', 'cli', 'mcp', 'tools', 'bench'),
+            rooms('tools', 'extension', 'cli', 'mcp', 'bench'),
+            rooms('mcp', 'extension', 'cli', 'bench'),
+            rooms('core/model', 'core/store', 'core/retrieval', 'core/ingest', 'core/vectors', 'core/memory'),
+            rooms('core/store', 'core/retrieval', 'core/ingest', 'core/vectors', 'core/memory'),
+            rooms('core/retrieval', 'core/ingest', 'core/memory'),
+            rooms('core/ingest', 'core/store', 'core/retrieval', 'core/vectors', 'core/memory'),
+            rooms('core/vectors', 'core/retrieval', 'core/ingest', 'core/memory'),
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } },
+  },
+  prettier,
+);
