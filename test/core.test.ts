@@ -1,11 +1,9 @@
-/** The store in-process: statement cache, forgetting and the keyword index, on a real folder. */
+/** Memory end to end in-process, on a real folder: forgetting, snapshots, extracted facts, fused answers. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { all } from '../src/core/store/sqlite';
-import { Journal } from '../src/core/store/journal';
 import { Memory } from '../src/core/memory/memory';
 
 const dirs: string[] = [];
@@ -16,13 +14,6 @@ const folder = (): string => {
   return d;
 };
 const person = { authority: 'human' as const, source: 'test' };
-
-test('more distinct statements than the cache holds keep working', async () => {
-  const m = await Memory.open(folder());
-  const db = (m as unknown as { db: Parameters<typeof all>[0] }).db;
-  for (let i = 0; i < 600; i++) assert.equal(Number(all(db, `SELECT ${i} AS n`)[0]!.n), i);
-  m.close();
-});
 
 test('forgetting an episode takes its words out of its neighbours too', async () => {
   const m = await Memory.open(folder(), { extract: false });
@@ -55,26 +46,6 @@ test('a snapshot taken mid-life reopens to the same answers', async () => {
   assert.equal(again.openReport.replayed, 1, 'only the tail after the snapshot is replayed');
   assert.deepEqual(again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id), before);
   again.close();
-});
-
-test('journal: a torn tail longer than one read-back chunk is cut; reads start where asked', async () => {
-  const dir = folder();
-  const file = path.join(dir, 'journal.jsonl');
-  const event = (seq: number) => ({ type: 'entity.upsert' as const, name: `e${seq}`, seq, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' as const } });
-  let j = Journal.open(file);
-  j.append([event(1), event(2)]);
-  const afterTwo = j.position;
-  j.append([event(3)]);
-  j.close();
-  fs.appendFileSync(file, `{"type":"entity.upsert","name":"${'x'.repeat(200_000)}`);
-  const logs: string[] = [];
-  j = Journal.open(file, (m) => logs.push(m));
-  assert.match(logs.join('\n'), /dropped a torn last line \(200\d+ bytes/);
-  assert.deepEqual(j.readFrom(0).events.map((e) => e.seq), [1, 2, 3]);
-  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3]);
-  j.append([event(4)]);
-  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3, 4]);
-  j.close();
 });
 
 test('facts a language model extracted weigh as the agent\'s, even from a person\'s turn, and survive a reopen', async () => {
@@ -115,7 +86,7 @@ test('facts: the graph around the top entities and the nearest by embedding, fus
   const unrelated = m.relate({ subject: 'frontend', predicate: 'uses', object: 'Svelte' }, person).id;
   const note = m.remember({ text: 'billing does not run on Fridays' }, person).id;
   // Contradicted until its confidence is under the floor (0.15): left out of answers, kept in history.
-  for (let i = 0; i < 15; i++) m.addEvidence({ id: weak, episode: note, polarity: -1 }, person);
+  for (let i = 0; i < 15; i++) m.citeEvidence({ id: weak, episode: note, polarity: -1 }, person);
   assert.ok(m.fact(weak).effective_confidence < 0.15);
   const keyword = m.query({ query: 'billing' });
   assert.deepEqual(keyword.facts.map((f) => f.id), [billing], 'graph: the named entity\'s facts, above the floor');

@@ -8,7 +8,8 @@
  * Entities: those the question names, then keyword and vector matches fused. Facts: the graph
  * around the top entities and the nearest facts by embedding, fused, times effective confidence.
  */
-import { numericId as rowidOf, round, type Graph } from '../store/graph.js';
+import { round, type Graph } from '../store/graph.js';
+import { numericId as rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './keyword.js';

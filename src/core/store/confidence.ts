@@ -1,7 +1,7 @@
 /**
  * Bayesian confidence of a relationship (DESIGN.md "The graph").
- * Pure functions: the graph stores alpha/beta and the time of last reinforcement; everything
- * a reader sees is derived here.
+ * Pure functions, the one source of the arithmetic: the graph stores the alpha/beta these compute
+ * and the time of last reinforcement; everything a reader sees is derived here.
  */
 import type { Authority, ConfidenceConfig, PriorKind } from '../model/config.js';
 
@@ -12,13 +12,14 @@ export interface BetaState {
   beta: number;
 }
 
+/** The state a new fact starts from: its prior's mean, held with the configured concentration. */
 export function priorState(kind: PriorKind, config: ConfidenceConfig): BetaState {
   const p = config.priors[kind];
   return { alpha: config.concentration * p, beta: config.concentration * (1 - p) };
 }
 
-/** Adds one piece of evidence: its provenance weight goes to alpha when it corroborates, to beta when it contradicts. */
-export function addEvidence(
+/** The state after one piece of evidence: its provenance weight goes to alpha when it corroborates, to beta when it contradicts. */
+export function stateAfterEvidence(
   state: BetaState,
   authority: Authority,
   polarity: 1 | -1,

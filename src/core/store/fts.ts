@@ -1,14 +1,17 @@
 /**
- * The keyword index over episodes (FTS4). episodes_fts is an external-content table over
- * episodes(text, speaker): the index holds no copy of the text, and the content table gives the
- * old values when a row leaves the index.
+ * The keyword indexes (FTS4). episodes_fts is an external-content table over episodes(text,
+ * speaker): the index holds no copy of the text, and the content table gives the old values when
+ * a row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
  */
-import { run, type Database } from './sqlite.js';
+import { run, scalar, type Database } from './sqlite.js';
+
+export const FTS_TABLES = ['episodes_fts', 'entities_fts'] as const;
+export type FtsTable = (typeof FTS_TABLES)[number];
 
 const generations = new WeakMap<Database, number>();
 const bump = (db: Database): void => void generations.set(db, (generations.get(db) ?? 0) + 1);
 
-/** Changes whenever the index does: readers key their caches of row counts on it. */
+/** Changes whenever the episodes index does: readers key their caches of row counts on it. */
 export const ftsGeneration = (db: Database): number => generations.get(db) ?? 0;
 
 /** Adds an episode (already in `episodes`) to the keyword index. */
@@ -24,4 +27,32 @@ export function indexEpisode(db: Database, rowid: number): void {
 export function unindexEpisode(db: Database, rowid: number): void {
   bump(db);
   run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
+}
+
+export function indexEntity(db: Database, id: number, name: string, summary: string): void {
+  run(db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, name, summary]);
+}
+
+export function reindexEntitySummary(db: Database, id: number, summary: string): void {
+  run(db, 'UPDATE entities_fts SET summary = ? WHERE docid = ?', [summary, id]);
+}
+
+export function unindexEntity(db: Database, id: number): void {
+  run(db, 'DELETE FROM entities_fts WHERE docid = ?', [id]);
+}
+
+/**
+ * One step of merging an index's segments (FTS4 leaves many small ones as rows arrive, and
+ * reading them all is what slows a query on a grown memory). False when nothing was left to merge.
+ */
+export function mergeIndexSegments(db: Database, table: FtsTable): boolean {
+  const before = Number(scalar(db, 'SELECT total_changes()'));
+  db.exec(`INSERT INTO ${table}(${table}) VALUES('merge=64,4')`);
+  // Fewer than two changed rows means there was nothing left to merge (FTS4 docs).
+  return Number(scalar(db, 'SELECT total_changes()')) - before >= 2;
+}
+
+/** Rewrites both indexes into one segment each: no entry of a deleted row survives in an old segment. */
+export function optimizeIndexes(db: Database): void {
+  for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table}(${table}) VALUES('optimize')`);
 }

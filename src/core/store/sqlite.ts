@@ -85,6 +85,20 @@ export function all(db: Database, sql: string, params: unknown[] = []): Row[] {
   }
 }
 
+/** Runs `fn` as one transaction (a savepoint, so it nests): whatever it wrote is undone if it throws. */
+export function atomically<T>(db: Database, fn: () => T): T {
+  db.exec('SAVEPOINT atomically');
+  try {
+    const result = fn();
+    db.exec('RELEASE atomically');
+    return result;
+  } catch (err) {
+    db.exec('ROLLBACK TO atomically');
+    db.exec('RELEASE atomically');
+    throw err;
+  }
+}
+
 export function scalar(db: Database, sql: string, params: unknown[] = []): unknown {
   const stmt = prepared(db, sql);
   try {

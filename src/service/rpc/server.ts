@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
-import { numericId } from '../../core/store/graph.js';
+import { numericId } from '../../core/store/ids.js';
 import { Memory, type QueryInput } from '../../core/memory/memory.js';
 import { RETRIEVAL } from '../../core/retrieval/keyword.js';
 import { collectGarbage } from '../collect-garbage.js';

@@ -1,0 +1,156 @@
+/**
+ * The graph and the journal kept in step: opening (a snapshot plus the journal's tail, or a full
+ * replay), committing events to both, and writing snapshots. Memory's operations sit on top.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { MemoryConfig } from '../model/config.js';
+import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
+import { registerRanking } from '../retrieval/keyword.js';
+import { writeFileDurably } from '../store/durable.js';
+import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
+import { Graph } from '../store/graph.js';
+import { Journal } from '../store/journal.js';
+import { SCHEMA_VERSION } from '../store/schema.js';
+import { atomically, forgetStatements, loadSqlJs, type Database } from '../store/sqlite.js';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+export const SNAPSHOT_FILE = 'snapshot.sqlite';
+
+export interface OpenReport {
+  rebuilt: boolean;
+  replayed: number;
+  reason?: string;
+}
+
+export class JournaledGraph {
+  private eventsSinceSnapshot: number;
+  private indexCompacted = false;
+
+  private constructor(
+    readonly folder: string,
+    readonly config: MemoryConfig,
+    readonly db: Database,
+    readonly graph: Graph,
+    readonly journal: Journal,
+    private readonly log: (msg: string) => void,
+    readonly openReport: OpenReport,
+  ) {
+    this.eventsSinceSnapshot = openReport.replayed;
+  }
+
+  /** Loads the snapshot when it lines up with the journal (else rebuilds from the top) and replays what follows it. */
+  static async open(folder: string, config: MemoryConfig, log: (msg: string) => void): Promise<JournaledGraph> {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const SQL = await loadSqlJs();
+    const journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
+    const snapshotPath = path.join(folder, SNAPSHOT_FILE);
+
+    let db: Database | undefined;
+    let tail: MemoryEvent[] | undefined;
+    let reason: string | undefined;
+    if (fs.existsSync(snapshotPath)) {
+      try {
+        db = new SQL.Database(fs.readFileSync(snapshotPath));
+        if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
+        const snapshot = new Graph(db, config);
+        const position = Number(snapshot.getMeta('journal_position'));
+        const seq = Number(snapshot.getMeta('seq') ?? 0);
+        if (!(position >= 0 && position <= journal.position)) throw new Error('it covers more journal than exists');
+        tail = readLogged(journal, position, log);
+        if (tail[0] && tail[0].seq !== seq + 1) throw new Error('it does not line up with the journal');
+      } catch (err) {
+        reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
+        log(reason);
+        db?.close();
+        db = undefined;
+        tail = undefined;
+      }
+    }
+    const rebuilt = db === undefined;
+    if (!db) {
+      db = new SQL.Database();
+      Graph.createSchema(db);
+    }
+    registerRanking(db);
+    const graph = new Graph(db, config);
+    const events = tail ?? readLogged(journal, 0, log);
+    atomically(db, () => graph.applyAll(events));
+    return new JournaledGraph(folder, config, db, graph, journal, log, { rebuilt, replayed: events.length, reason });
+  }
+
+  /**
+   * Applies events inside a transaction, appends them to the journal (fsynced), then commits:
+   * if the append fails nothing changes; once this returns the write is durable.
+   */
+  commit(bodies: EventBody[], by: Provenance): MemoryEvent[] {
+    if (bodies.length === 0) return [];
+    const at = new Date().toISOString();
+    let seq = this.seq;
+    const events = bodies.map((b) => ({ ...b, seq: ++seq, at, by }) as MemoryEvent);
+    atomically(this.db, () => {
+      this.graph.applyAll(events);
+      this.journal.append(events);
+    });
+    this.eventsSinceSnapshot += events.length;
+    return events;
+  }
+
+  /** Position of the last event: grows with every write. */
+  get seq(): number {
+    return Number(this.graph.getMeta('seq') ?? 0);
+  }
+
+  get pendingSnapshotEvents(): number {
+    return this.eventsSinceSnapshot;
+  }
+
+  /** Something worth a snapshot: new events, or index work that would be lost on restart. */
+  get snapshotDue(): boolean {
+    return this.eventsSinceSnapshot > 0 || this.indexCompacted;
+  }
+
+  /** Merges the keyword indexes' segments for up to `budgetMs`; true when they are fully merged. */
+  compactIndex(budgetMs: number): boolean {
+    const deadline = Date.now() + budgetMs;
+    for (const table of FTS_TABLES) {
+      while (mergeIndexSegments(this.db, table)) {
+        this.indexCompacted = true;
+        if (Date.now() >= deadline) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes the snapshot atomically, recording the journal position it covers. Blocks; call when idle. */
+  snapshot(): void {
+    const started = Date.now();
+    this.graph.setMeta('journal_position', this.journal.position);
+    forgetStatements(this.db);
+    const bytes = this.db.export();
+    // export() drops create_function registrations in sql.js: register again.
+    registerRanking(this.db);
+    writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
+    this.eventsSinceSnapshot = 0;
+    this.indexCompacted = false;
+  }
+
+  snapshotBytes(): number {
+    const snapshotPath = path.join(this.folder, SNAPSHOT_FILE);
+    return fs.existsSync(snapshotPath) ? fs.statSync(snapshotPath).size : 0;
+  }
+
+  close(opts: { snapshot?: boolean } = {}): void {
+    if (opts.snapshot && this.eventsSinceSnapshot > 0) this.snapshot();
+    this.journal.close();
+    forgetStatements(this.db);
+    this.db.close();
+  }
+}
+
+function readLogged(journal: Journal, position: number, log: (msg: string) => void): MemoryEvent[] {
+  const { events, corruptLines } = journal.readFrom(position);
+  if (corruptLines > 0) log(`journal: skipped ${corruptLines} unreadable line(s) in ${journal.path}`);
+  return events;
+}

@@ -1,0 +1,212 @@
+/**
+ * The operations that read the memory: questions, search, episode listings, traversal, overview,
+ * status and export, and the texts the embedding queue turns into vectors.
+ */
+import { invalid, MemoryError } from '../model/errors.js';
+import { LIMITS } from '../model/limits.js';
+import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import { filterSql, keywordEntities, keywordEpisodes, type EpisodeFilter } from '../retrieval/keyword.js';
+import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
+import { queryTerms } from '../retrieval/text.js';
+import { round } from '../store/graph.js';
+import { all } from '../store/sqlite.js';
+import type { JournaledGraph } from './journaled-graph.js';
+import { requireEntity } from './names.js';
+import { boundLimit, normaliseTime, requireFact, requireText } from './validate.js';
+
+/** The things that get an embedding: turns, entities (name, type, summary) and facts. */
+export type EmbeddedKind = 'episode' | 'entity' | 'fact';
+const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
+
+/** Facts one traversal may gather: a hub entity must not dump the graph. */
+const MAX_TRAVERSED_FACTS = 500;
+/** Entities and sessions of one overview. */
+const MAX_OVERVIEW = 50;
+
+export interface QueryResult extends Retrieved {
+  query: string;
+}
+
+export interface QueryInput {
+  query: string;
+  limit?: number;
+  history?: boolean;
+  mode?: RetrieveOptions['mode'];
+}
+
+export interface TraverseResult {
+  root: EntityView;
+  facts: (FactView & { depth: number })[];
+  entities: EntityView[];
+}
+
+/**
+ * A query in two steps: the keyword and graph half now, the rest when the vector hits come
+ * (the service embeds the question in another thread meanwhile). Bad input throws here.
+ */
+export function startQuery(mem: JournaledGraph, input: QueryInput): (vectorHits?: RetrieveOptions['vectorHits']) => QueryResult {
+  const text = requireText(input.query, 'query');
+  const limit = boundLimit(input.limit, 10, LIMITS.query);
+  const mode = input.mode;
+  if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
+  // Without vectors a query is keyword + graph, whatever the mode asked (vector alone is refused below).
+  const keyword = mode === 'vector' ? undefined : keywordLists(mem.db, text, limit, mode ?? 'hybrid');
+  return (vectorHits) => {
+    if (mode === 'vector' && !vectorHits) {
+      throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
+    }
+    return { query: text, ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits }, keyword) };
+  };
+}
+
+/** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */
+export function embeddingIds(mem: JournaledGraph, kind: EmbeddedKind, after = 0): number[] {
+  return all(mem.db, `SELECT rowid AS id FROM ${EMBEDDED_TABLE[kind]} WHERE rowid > ? ORDER BY rowid`, [after]).map((r) => Number(r.id));
+}
+
+/**
+ * The text embedded for each thing: an episode's words; an entity's name, type, aliases and
+ * summary; a fact as "subject predicate object".
+ */
+export function embeddingTexts(mem: JournaledGraph, kind: EmbeddedKind, ids: number[]): { id: number; text: string }[] {
+  const list = JSON.stringify(ids);
+  const sql: Record<EmbeddedKind, string> = {
+    episode: 'SELECT rowid AS id, text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))',
+    entity: `SELECT e.id, e.name || CASE WHEN e.type != 'thing' THEN ' (' || e.type || ')' ELSE '' END
+                    || COALESCE((SELECT ', also ' || group_concat(a.alias, ', ') FROM aliases a WHERE a.entity_id = e.id), '')
+                    || CASE WHEN e.summary != '' THEN ': ' || e.summary ELSE '' END AS text
+               FROM entities e WHERE e.id IN (SELECT value FROM json_each(?))`,
+    fact: `SELECT r.rowid AS id, s.name || ' ' || r.predicate || ' ' || o.name AS text
+             FROM relationships r JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
+            WHERE r.rowid IN (SELECT value FROM json_each(?))`,
+  };
+  return all(mem.db, sql[kind], [list]).map((r) => ({ id: Number(r.id), text: String(r.text) }));
+}
+
+export function search(mem: JournaledGraph, input: { query: string; limit?: number }): EntityView[] {
+  const text = requireText(input.query, 'query');
+  const limit = boundLimit(input.limit, 10, LIMITS.search);
+  // Entities the text names come first (score 0 unless their words match too), then keyword hits.
+  const hits = keywordEntities(mem.db, text, limit);
+  const scores = new Map(hits.map((h) => [h.rowid, h.score]));
+  const ids = [...new Set([...namedEntities(mem.db, text), ...hits.map((h) => h.rowid)])].slice(0, limit);
+  return ids.map((id) => ({ ...mem.graph.entityView(id)!, score: round(scores.get(id) ?? 0) }));
+}
+
+export function episodes(
+  mem: JournaledGraph,
+  input: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number },
+): EpisodeView[] {
+  const limit = boundLimit(input.limit, 20, LIMITS.episodes);
+  const filter: EpisodeFilter = {
+    since: input.since !== undefined ? Date.parse(normaliseTime(input.since, 'since')) : undefined,
+    until: input.until !== undefined ? Date.parse(normaliseTime(input.until, 'until', true)) : undefined,
+    session: input.session,
+    source: input.source,
+  };
+  if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) {
+    throw invalid('"since" is after "until": nothing can match.', 'Swap the two dates.');
+  }
+  if (input.query !== undefined && input.query.trim() !== '' && queryTerms(input.query).length > 0) {
+    const hits = keywordEpisodes(mem.db, input.query, limit, filter);
+    const views = mem.graph.episodesByRowids(hits.map((h) => h.rowid));
+    return views.map((v, i) => ({ ...v, score: round(hits[i]!.score) }));
+  }
+  const { where, params } = filterSql(filter);
+  const rows = all(mem.db, `SELECT * FROM episodes e ${where ? 'WHERE ' + where : ''} ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?`, [
+    ...params,
+    limit,
+  ]);
+  return rows.map((r) => mem.graph.episodeView(r));
+}
+
+/** The facts around an entity, breadth first, up to `depth` hops. */
+export function traverse(mem: JournaledGraph, input: { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
+  const rootId = requireEntity(mem.graph, input.entity);
+  const depth = boundLimit(input.depth, 1, LIMITS.depth);
+  const floor = input.min_confidence ?? 0;
+  if (!(floor >= 0 && floor <= 1)) throw invalid('min_confidence must be between 0 and 1.');
+  const now = Date.now();
+  const seen = new Set<number>([rootId]);
+  const facts = new Map<string, FactView & { depth: number }>();
+  let frontier = [rootId];
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const next: number[] = [];
+    for (const id of frontier) {
+      for (const f of mem.graph.factsOf(id, { history: input.history, now })) {
+        if (facts.has(f.id) || f.effective_confidence < floor) continue;
+        facts.set(f.id, { ...f, depth: d });
+        for (const name of [f.subject, f.object]) {
+          const other = mem.graph.entityIdOf(name)!;
+          if (!seen.has(other)) (seen.add(other), next.push(other));
+        }
+      }
+    }
+    frontier = next;
+    if (facts.size > MAX_TRAVERSED_FACTS) break;
+  }
+  return {
+    root: mem.graph.entityView(rootId)!,
+    facts: [...facts.values()],
+    entities: [...seen].map((id) => mem.graph.entityView(id)!).filter(Boolean),
+  };
+}
+
+/** The most connected entities and the latest sessions. */
+export function overview(
+  mem: JournaledGraph,
+  input: { limit?: number } = {},
+): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
+  const limit = boundLimit(input.limit, 10, MAX_OVERVIEW);
+  const top = all(
+    mem.db,
+    `SELECT e.id, (SELECT COUNT(*) FROM mentions m WHERE m.entity_id = e.id)
+            + 2 * (SELECT COUNT(*) FROM relationships r WHERE (r.subject_id = e.id OR r.object_id = e.id) AND r.valid_to IS NULL) AS weight
+       FROM entities e ORDER BY weight DESC, e.name LIMIT ?`,
+    [limit],
+  );
+  const sessions = all(
+    mem.db,
+    `SELECT session, COUNT(*) AS n, MAX(time) AS last FROM episodes WHERE session IS NOT NULL
+      GROUP BY session ORDER BY MAX(time_ms) DESC LIMIT ?`,
+    [limit],
+  ).map((r) => ({ session: String(r.session), episodes: Number(r.n), last: String(r.last) }));
+  return { entities: top.map((r) => mem.graph.entityView(Number(r.id))!), sessions };
+}
+
+export function fact(mem: JournaledGraph, id: string): FactView {
+  requireFact(mem.graph, id);
+  return mem.graph.factById(id)!;
+}
+
+export interface MemoryStatus {
+  episodes: number;
+  entities: number;
+  relationships: number;
+  current_relationships: number;
+  memory: string;
+  journal_bytes: number;
+  snapshot_bytes: number;
+  events_since_snapshot: number;
+  last_write: string | null;
+  redactions: number;
+}
+
+export function status(mem: JournaledGraph): MemoryStatus {
+  return {
+    ...mem.graph.counts(),
+    memory: mem.folder,
+    journal_bytes: mem.journal.position,
+    snapshot_bytes: mem.snapshotBytes(),
+    events_since_snapshot: mem.pendingSnapshotEvents,
+    last_write: mem.graph.getMeta('last_write') ?? null,
+    redactions: Number(mem.graph.getMeta('redactions') ?? 0),
+  };
+}
+
+/** The whole memory as plain data. Without history, ended facts are left out. */
+export function exportAll(mem: JournaledGraph, input: { history?: boolean } = {}): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
+  const entities = all(mem.db, 'SELECT id FROM entities ORDER BY name').map((r) => mem.graph.entityView(Number(r.id))!);
+  const episodes = all(mem.db, 'SELECT * FROM episodes ORDER BY rowid').map((r) => mem.graph.episodeView(r));
+  return { entities, facts: mem.graph.allFacts({ history: input.history }), episodes };
+}

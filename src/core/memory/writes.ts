@@ -1,0 +1,183 @@
+/**
+ * The operations that add to the memory: episodes (with the offline extractor's reading), facts
+ * asserted by a person or read by a language model, evidence and corrections. Each checks its
+ * input, then commits journal events; the store turns events into rows.
+ */
+import type { Authority, PriorKind } from '../model/config.js';
+import { invalid, notFound } from '../model/errors.js';
+import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
+import type { FactView } from '../model/views.js';
+import { extract } from '../ingest/extract.js';
+import type { Graph } from '../store/graph.js';
+import { entityKey } from '../store/ids.js';
+import type { JournaledGraph } from './journaled-graph.js';
+import { episodeRecord, requireFact, requireHuman, validName } from './validate.js';
+
+/** A turn longer than this is a document: its opening says what it is about, and the extractor's cost grows with length. */
+const EXTRACTED_CHARS = 20_000;
+/** Facts a language model may record from one episode in one call. */
+const MAX_EXTRACTED_FACTS = 100;
+
+type Triple = { subject: string; predicate: string; object: string };
+
+/** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */
+export function ingest(
+  mem: JournaledGraph,
+  inputs: EpisodeInput[],
+  by: Provenance,
+): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
+  if (!Array.isArray(inputs) || inputs.length === 0) throw invalid('Nothing to store: give at least one episode.');
+  const records: EpisodeRecord[] = [];
+  const results: { id: string; duplicate: boolean }[] = [];
+  const seen = new Map<string, string>();
+  for (const input of inputs) {
+    const record = episodeRecord(input, by, mem.graph.nextId('ep', records.length), mem.config.maxTextChars);
+    const existing = seen.get(record.hash) ?? mem.graph.episodeIdByHash(record.hash);
+    if (existing) {
+      results.push({ id: existing, duplicate: true });
+      continue;
+    }
+    seen.set(record.hash, record.id);
+    records.push(record);
+    results.push({ id: record.id, duplicate: false });
+  }
+  if (records.length > 0) mem.commit([{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records)], by);
+  return { added: records.length, skipped: inputs.length - records.length, results };
+}
+
+/**
+ * The offline extractor's reading of new episodes: entity types for names it recognises, and
+ * facts at the `inferred` prior whose evidence is the episode (so its speaker's authority sets
+ * the weight). Mentions are added to the records themselves.
+ */
+function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[] {
+  if (!mem.config.extract) return [];
+  const events: EventBody[] = [];
+  const typed = new Set<string>();
+  const facts = new FactReadings(mem.graph);
+  for (const record of records) {
+    const found = extract({ text: record.text.slice(0, EXTRACTED_CHARS), speaker: record.speaker, role: record.role });
+    if (found.entities.length) record.entities = [...new Set([...(record.entities ?? []), ...found.entities.map((e) => e.name)])];
+    for (const e of found.entities) {
+      const key = entityKey(e.name);
+      if (e.type === 'concept' || typed.has(key)) continue;
+      const stored = mem.graph.entityType(e.name);
+      if (stored !== undefined && stored !== 'thing') continue;
+      typed.add(key);
+      events.push({ type: 'entity.upsert', name: e.name, entityType: e.type });
+    }
+    for (const r of found.relationships) {
+      const { event } = facts.read(r, record.id, { assertedBy: record.authority });
+      if (event) events.push(event);
+    }
+  }
+  return events;
+}
+
+/** Asserts a fact (subject, predicate, object) directly: a person's act, like a correction. */
+export function relate(
+  mem: JournaledGraph,
+  input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
+  by: Provenance,
+): { id: string } {
+  requireHuman(by, 'assert a fact directly');
+  const subject = validName(input.subject, 'subject');
+  const object = validName(input.object, 'object');
+  const predicate = validName(input.predicate, 'predicate').toLowerCase();
+  const prior = input.prior ?? 'explicit';
+  if (!(prior in mem.config.confidence.priors)) {
+    throw invalid(`Unknown prior "${prior}".`, 'Use one of: explicit, inferred, speculative.');
+  }
+  for (const ep of input.evidence ?? []) {
+    if (!mem.graph.episodeExists(ep)) throw notFound(`No episode "${ep}".`, 'Use an id printed by `recall remember` or shown in query results.');
+  }
+  const id = mem.graph.nextId('rel');
+  mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence }], by);
+  return { id };
+}
+
+/**
+ * Facts a language model read from one stored episode. Any surface may record them, but they
+ * are the model's reading: asserted at the `inferred` prior with `agent` authority and weighed
+ * as the agent's evidence whoever spoke the turn, so they never pass for a person's word.
+ */
+export function recordExtraction(
+  mem: JournaledGraph,
+  input: { episode: string; facts: Triple[]; extractor: string },
+  by: Provenance,
+): { ids: string[] } {
+  if (input === null || typeof input !== 'object') throw invalid('Give { episode, facts, extractor }.');
+  if (typeof input.episode !== 'string' || !mem.graph.episodeExists(input.episode)) {
+    throw notFound(`No episode "${String(input.episode)}".`, 'Extract from an episode the memory holds (an id like ep_12).');
+  }
+  const extractor = validName(input.extractor, 'extractor');
+  if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
+  if (input.facts.length > MAX_EXTRACTED_FACTS) throw invalid(`${input.facts.length} facts from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
+  const facts = new FactReadings(mem.graph);
+  const events: EventBody[] = [];
+  const ids: string[] = [];
+  for (const f of input.facts) {
+    if (f === null || typeof f !== 'object') throw invalid('Each fact is { subject, predicate, object }.');
+    const subject = validName(f.subject, 'subject');
+    const object = validName(f.object, 'object');
+    const predicate = validName(f.predicate, 'predicate').toLowerCase();
+    const { id, event } = facts.read({ subject, predicate, object }, input.episode, { assertedBy: 'agent', extractedBy: extractor });
+    ids.push(id);
+    if (event) events.push(event);
+  }
+  mem.commit(events, by);
+  return { ids };
+}
+
+/** Cites an episode as corroborating (polarity 1) or contradicting (-1) evidence of a fact. */
+export function citeEvidence(mem: JournaledGraph, input: { id: string; episode: string; polarity: 1 | -1 }, by: Provenance): FactView {
+  requireFact(mem.graph, input.id);
+  if (!mem.graph.episodeExists(input.episode)) throw notFound(`No episode "${input.episode}".`);
+  mem.commit([{ type: 'relationship.evidence', id: input.id, episode: input.episode, polarity: input.polarity }], by);
+  return mem.graph.factById(input.id)!;
+}
+
+/** A person's correction: only human authority may call this. */
+export function correct(mem: JournaledGraph, input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance): FactView {
+  requireHuman(by, 'correct a fact');
+  if (input.verdict !== 'wrong' && input.verdict !== 'confirm') throw invalid('A correction is either "wrong" or "confirm".');
+  requireFact(mem.graph, input.id);
+  mem.commit([{ type: 'relationship.correct', id: input.id, verdict: input.verdict, reason: input.reason }], by);
+  return mem.graph.factById(input.id)!;
+}
+
+/**
+ * Facts read from episodes within one write. A fact the graph holds (current, same subject,
+ * predicate and object, names compared case-insensitively) or one asserted earlier in this write
+ * is reused: the episode becomes its evidence, once. Any other fact is asserted at the `inferred`
+ * prior with the episode as its evidence.
+ */
+class FactReadings {
+  private readonly ids = new Map<string, string>();
+  private readonly cited = new Set<string>();
+  private asserted = 0;
+
+  constructor(private readonly graph: Graph) {}
+
+  /** The relationship the fact is recorded under, and the event recording it (none when this episode already counts). */
+  read(fact: Triple, episode: string, how: { assertedBy: Authority; extractedBy?: string }): { id: string; event?: EventBody } {
+    const key = JSON.stringify([entityKey(fact.subject), fact.predicate, entityKey(fact.object)]);
+    const citation = JSON.stringify([key, episode]);
+    const held = this.ids.get(key) ?? this.graph.findCurrentRelationship(fact.subject, fact.predicate, fact.object);
+    if (held !== undefined) {
+      this.ids.set(key, held);
+      if (this.cited.has(citation)) return { id: held };
+      this.cited.add(citation);
+      return { id: held, event: { type: 'relationship.evidence', id: held, episode, polarity: 1, extractedBy: how.extractedBy } };
+    }
+    const id = this.graph.nextId('rel', this.asserted++);
+    this.ids.set(key, id);
+    this.cited.add(citation);
+    const { subject, predicate, object } = fact;
+    const event: EventBody = {
+      type: 'relationship.assert', id, subject, predicate, object, prior: 'inferred',
+      evidence: [episode], assertedBy: how.assertedBy, extractedBy: how.extractedBy,
+    };
+    return { id, event };
+  }
+}
