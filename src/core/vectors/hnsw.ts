@@ -23,7 +23,9 @@
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
 import { writeFileDurably } from '../store/durable.js';
-import { normalized, TopK, type VectorFilter, type VectorHit, type VectorStore } from './store.js';
+import { normalized } from './arena.js';
+import type { VectorFilter, VectorHit, VectorStore } from './store.js';
+import { TopK } from './top-k.js';
 
 export interface HnswOptions {
   /** Links per node on upper levels (level 0 gets 2M). Default 16. */
