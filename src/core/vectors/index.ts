@@ -1,5 +1,5 @@
 /**
- * The vectors of one kind of thing (episodes, entities or facts): an exact store (vectors.ts),
+ * The vectors of one kind of thing (episodes, entities or facts): an exact store (store.ts),
  * and once it holds `approximateAbove` vectors an HNSW graph (hnsw.ts) over it, built in the
  * background in time slices and saved beside the store so a restart does not rebuild it.
  *
@@ -18,7 +18,11 @@ export interface VectorIndexOptions {
   log?: (msg: string) => void;
 }
 
-/** Exact SIMD search costs ~6.5 ms at 100k x 384-d and grows linearly; HNSW stays under 1 ms. */
+/**
+ * Vectors of one kind past which searches use an HNSW graph. Exact search costs time linear in the
+ * store, a graph search barely grows, but the graph costs a background build, memory and a file:
+ * below this, exact search is quick enough not to be worth them.
+ */
 export const DEFAULT_APPROXIMATE_ABOVE = 50_000;
 
 export class VectorIndex {
