@@ -34,7 +34,9 @@ function ids(s: string): number[] {
   return [...s.matchAll(PH_RE)].map((m) => Number(m[1]));
 }
 
-const NOBODY: Mention = { name: '', type: 'concept' };
+// Every placeholder names a mention (a turn's own brackets are blanked first); should one not, a
+// nameless stand-in reaches no fact, as emit() ignores empty names.
+const NOBODY: Mention = { name: '', type: 'identifier' };
 
 function entity(ctx: Ctx, i: number): Mention {
   return ctx.mentions.get(i) ?? NOBODY;
@@ -45,8 +47,8 @@ function emit(ctx: Ctx, subject: string, predicate: Predicate, object: string): 
   if (!ctx.out.some((r) => r.subject === subject && r.predicate === predicate && r.object === object)) ctx.out.push({ subject, predicate, object });
 }
 
-const TOOLISH: EntityType[] = ['technology', 'package', 'project', 'identifier', 'concept'];
-const THINGS: EntityType[] = ['technology', 'package', 'project', 'identifier', 'file', 'concept'];
+const TOOLISH: EntityType[] = ['technology', 'package', 'project', 'identifier'];
+const THINGS: EntityType[] = ['technology', 'package', 'project', 'identifier', 'file'];
 const isType = (m: Mention, types: EntityType[]): boolean => types.includes(m.type);
 
 interface Pattern {

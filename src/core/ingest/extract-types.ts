@@ -1,11 +1,10 @@
 /** What the offline extractor reads from a turn (see extract.ts). */
 
-export type EntityType = 'person' | 'project' | 'package' | 'file' | 'identifier' | 'technology' | 'concept';
+export type EntityType = 'person' | 'project' | 'package' | 'file' | 'identifier' | 'technology';
 export type Predicate = 'uses' | 'prefers' | 'decided' | 'depends_on' | 'works_on' | 'located_in' | 'owns' | 'replaces';
 
 export interface ExtractedEntity {
   name: string;
-  /** `concept` is a known name mentioned where nothing says what it is: do not overwrite a stored type with it. */
   type: EntityType;
 }
 
