@@ -21,6 +21,7 @@ const OBJECT_END = `(?=\\s*$|\\s*[,.;:!)]|\\s+(?:for|in|to|with|and|as|on|at|fro
 /** Working on "the X refactor" is working on X. */
 const WORK_END = `(?:\\s+(?:refactor|rewrite|migration|redesign|cleanup|port|upgrade|integration|tests|docs)\\b)?${OBJECT_END}`;
 
+/** A clause with one of these is a negation, a doubt or a plan: no fact is read from it. */
 export const HEDGES = /\b(?:not|n't|never|no longer|if|whether|could|might|maybe|perhaps|should|would|shall|considering|consider|thinking|wondering|unless|instead of|think|guess|believe|suppose|probably|sure|wish|hope|want to|plan to|planning|trying|try|avoid|stop|stopped)\b/i;
 
 export interface Ctx {

@@ -193,7 +193,6 @@ function personMention(name: string, mentions: Mentions): string | undefined {
   return mentions.add(name, 'person');
 }
 
-
 /** "ask|ping" -> "[Aa]sk|[Pp]ing": the first letter in either case, the rest as written. */
 function anyCase(alternatives: string): string {
   return alternatives

@@ -32,6 +32,7 @@ export class Mentions {
   }
 }
 
+/** A placeholder, capturing its mention's index; PHN matches one without capturing. */
 export const PH = '\u27e6(\\d+)\u27e7';
 export const PHN = '\u27e6\\d+\u27e7';
 export const PH_RE = new RegExp(PH, 'g');
