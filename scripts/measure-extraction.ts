@@ -1,5 +1,5 @@
 /**
- * Precision and recall of the offline extractor (src/core/extract.ts) over the hand-labelled turns
+ * Precision and recall of the offline extractor (src/core/ingest/extract.ts) over the hand-labelled turns
  * in test/fixtures/extraction-labelled.json.
  *
  *   node --import tsx scripts/measure-extraction.ts [--split dev|heldout|blind] [--errors]

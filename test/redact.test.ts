@@ -113,14 +113,13 @@ test('empty and odd input', () => {
   assert.deepEqual(redactSecrets(''), { text: '', count: 0, kinds: [] });
   assert.deepEqual(redactSecrets(undefined as unknown as string), { text: '', count: 0, kinds: [] });
   const long = 'const x = 1;\n'.repeat(20_000) + `TOKEN=${GITHUB_PAT}`;
-  const t0 = Date.now();
   const r = redactSecrets(long);
-  assert.ok(Date.now() - t0 < 2000, 'linear enough for a large paste');
   assert.equal(r.count, 1);
+  assert.ok(r.text.endsWith('TOKEN=[REDACTED:github_token]'), r.text.slice(-60));
 });
 
 test('pathological text is scanned in linear time, not quadratic', { timeout: 20_000 }, () => {
-  // Before bounding values, "a=a=a=…" over 1 MB took minutes; a hang fails this test by its timeout.
+  // With unbounded values "a=a=a=…" was quadratic; a hang fails this test by its timeout.
   for (const text of ['A='.repeat(500_000), 'x: '.repeat(300_000), `"${'k'.repeat(999_000)}`]) {
     const r = redactSecrets(text);
     assert.equal(r.count, 0);

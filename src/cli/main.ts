@@ -12,6 +12,8 @@ import { isServiceRunning, stopService } from '../service/rpc/launch.js';
 import type { RetrievalMode } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from '../core/ingest/files.js';
+import { batchEpisodes } from '../core/ingest/batches.js';
+import { MAX_MESSAGE_BYTES } from '../service/rpc/protocol.js';
 import { USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -216,16 +218,18 @@ async function ingest(files: string[], values: Values, connect: () => Promise<Me
   const parsed = files.map((f) => ({ file: f, ...readTranscriptFile(f) }));
   const client = await connect();
   const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
-  const BATCH = 500;
   try {
     for (const p of parsed) {
       let added = 0;
       let skipped = 0;
-      for (let i = 0; i < p.episodes.length; i += BATCH) {
-        const r = await client.call('ingest', { episodes: p.episodes.slice(i, i + BATCH) });
+      let done = 0;
+      const batches = batchEpisodes(p.episodes, { maxBytes: MAX_MESSAGE_BYTES });
+      for (const batch of batches) {
+        const r = await client.call('ingest', { episodes: batch });
         added += r.added;
         skipped += r.skipped;
-        if (p.episodes.length > BATCH) err(`${p.file}: ${Math.min(i + BATCH, p.episodes.length)}/${p.episodes.length} turns`);
+        done += batch.length;
+        if (batches.length > 1) err(`${p.file}: ${done}/${p.episodes.length} turns`);
       }
       totals.files++;
       totals.turns += p.episodes.length;

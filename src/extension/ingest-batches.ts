@@ -3,11 +3,10 @@
  * Conversations… and the chat-session auto-ingest. A batch is whole episodes, so stopping between
  * batches (cancellation) never stores half of one; the service skips turns it already holds.
  */
+import { batchEpisodes } from '../core/ingest/batches.js';
 import type { EpisodeInput } from '../core/model/events.js';
+import { MAX_MESSAGE_BYTES } from '../service/rpc/protocol.js';
 import type { Connection } from './connection.js';
-
-/** Turns per `ingest` call: big enough to be quick, small enough that progress and cancellation stay responsive. */
-export const INGEST_BATCH = 500;
 
 export interface StoredTurn {
   id: string;
@@ -29,19 +28,20 @@ export async function ingestInBatches(
   opts: { isCancelled?: () => boolean; onBatch?: (done: number, batchSize: number) => void } = {},
 ): Promise<IngestOutcome> {
   const out: IngestOutcome = { added: 0, skipped: 0, fresh: [], complete: true };
-  for (let i = 0; i < episodes.length; i += INGEST_BATCH) {
+  let done = 0;
+  for (const batch of batchEpisodes(episodes, { maxBytes: MAX_MESSAGE_BYTES })) {
     if (opts.isCancelled?.()) {
       out.complete = false;
       break;
     }
-    const batch = episodes.slice(i, i + INGEST_BATCH);
     const r = await connection.call('ingest', { episodes: batch });
     out.added += r.added;
     out.skipped += r.skipped;
     r.results.forEach((res, j) => {
       if (!res.duplicate) out.fresh.push({ id: res.id, episode: batch[j]! });
     });
-    opts.onBatch?.(i + batch.length, batch.length);
+    done += batch.length;
+    opts.onBatch?.(done, batch.length);
   }
   return out;
 }

@@ -60,7 +60,7 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
     if (found.entities.length) record.entities = [...new Set([...(record.entities ?? []), ...found.entities.map((e) => e.name)])];
     for (const e of found.entities) {
       const key = entityKey(e.name);
-      if (e.type === 'concept' || typed.has(key)) continue;
+      if (typed.has(key)) continue;
       const stored = mem.graph.entityType(e.name);
       if (stored !== undefined && stored !== 'thing') continue;
       typed.add(key);
