@@ -8,8 +8,9 @@ import { parseArgs } from 'node:util';
 import { MemoryError } from '../core/model/errors.js';
 import { MemoryClient } from '../service/rpc/client.js';
 import { resolveMemoryFolder, socketPath } from '../service/rpc/paths.js';
-import { isServiceRunning, stopService } from '../service/rpc/launch.js';
-import type { RetrievalMode } from '../service/rpc/protocol.js';
+import { runningServicePid, stopService } from '../service/rpc/launch.js';
+import { PRIOR_KINDS } from '../core/model/config.js';
+import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from '../core/ingest/files.js';
 import { USAGE, UsageError } from './usage.js';
@@ -91,8 +92,7 @@ async function main(argv: string[]): Promise<number> {
       return ingest(args, values, connect);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
-      const mode = values.mode as RetrievalMode | undefined;
-      if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw new UsageError('--mode is one of keyword, vector, hybrid.');
+      const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
       const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode }));
       print(r, () => render.renderQuery(r));
       return 0;
@@ -126,10 +126,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'relate': {
       if (args.length !== 3) throw new UsageError('relate needs SUBJECT PREDICATE OBJECT, e.g. relate Recall uses sql.js');
-      const prior = values.prior as 'explicit' | 'inferred' | 'speculative' | undefined;
-      if (prior && !['explicit', 'inferred', 'speculative'].includes(prior)) {
-        throw new UsageError('--prior is one of explicit, inferred, speculative.');
-      }
+      const prior = oneOf(values.prior, PRIOR_KINDS, 'prior');
       const [subject, predicate, object] = args as [string, string, string];
       const r = await withClient((c) => c.call('relate', { subject, predicate, object, evidence: values.evidence, prior }));
       print(r, () => r.id);
@@ -258,7 +255,7 @@ async function service(args: string[], values: Values, memory: string, connect: 
       return 0;
     }
     case 'status': {
-      const pid = await isServiceRunning(memory);
+      const pid = runningServicePid(memory);
       print(
         { running: pid !== undefined, pid: pid ?? null, memory, socket: socketPath(memory) },
         pid !== undefined ? `running (pid ${pid}) for ${memory}` : `not running for ${memory}`,
@@ -273,6 +270,14 @@ async function service(args: string[], values: Values, memory: string, connect: 
 function one(args: string[], what: string, example: string): string {
   if (args.length !== 1) throw new UsageError(`Expected one ${what} (quote it if it has spaces), e.g. recall ${example}`);
   return args[0]!;
+}
+
+/** An option that takes one of a few words: undefined when absent, a usage error when not one of them. */
+function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], name: string): T | undefined {
+  if (v === undefined) return undefined;
+  const found = allowed.find((a) => a === v);
+  if (found === undefined) throw new UsageError(`--${name} is one of ${allowed.join(', ')}.`);
+  return found;
 }
 
 function int(v: string | undefined, name: string): number | undefined {
