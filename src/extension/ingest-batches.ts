@@ -4,7 +4,7 @@
  * batches (cancellation) never stores half of one; the service skips turns it already holds.
  */
 import type { EpisodeInput } from '../core/model/events.js';
-import type { Connection } from './connection.js';
+import type { ServiceConnection } from './connection.js';
 
 /** Turns per `ingest` call: big enough to be quick, small enough that progress and cancellation stay responsive. */
 export const INGEST_BATCH = 500;
@@ -24,7 +24,7 @@ export interface IngestOutcome {
 }
 
 export async function ingestInBatches(
-  connection: Connection,
+  connection: ServiceConnection,
   episodes: readonly EpisodeInput[],
   opts: { isCancelled?: () => boolean; onBatch?: (done: number, batchSize: number) => void } = {},
 ): Promise<IngestOutcome> {
