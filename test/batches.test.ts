@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { batchEpisodes, INGEST_BATCH_TURNS } from '../src/core/ingest/batches';
 import { DEFAULT_CONFIG } from '../src/core/model/config';
 import type { EpisodeInput } from '../src/core/model/events';
-import { MAX_MESSAGE_BYTES } from '../src/service/rpc/protocol';
+import { LIMITS } from '../src/core/model/limits';
+const MAX_MESSAGE_BYTES = LIMITS.serviceMessageBytes;
 
 const turns = (n: number, text = (i: number): string => `turn ${i}`): EpisodeInput[] =>
   Array.from({ length: n }, (_, i) => ({ text: text(i), speaker: 'user', session: 's', ref: String(i) }));

@@ -10,14 +10,15 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { createMcpServer } from '../src/mcp/server';
-import { inputJsonSchema, TOOLS, type MemoryAccess, type RecallTool } from '../src/tools/catalogue';
+import { LIMIT_DEFAULTS, LIMITS } from '../src/core/model/limits';
+import { inputJsonSchema, TOOL_LIST, TOOLS, type MemoryAccess, type ToolName } from '../src/tools/catalogue';
 
 /** Listing tools needs no memory; any call reaching it is a bug in this test. */
 const noMemory: MemoryAccess = {
   call: () => Promise.reject(new Error('tools/list must not touch the memory')),
 };
 
-const catalogue = TOOLS as unknown as RecallTool[];
+const catalogue = TOOL_LIST;
 let listed: Tool[];
 let client: Client;
 
@@ -72,6 +73,32 @@ for (const tool of catalogue) {
     }
   });
 }
+
+test('ToolName is the union of the catalogue names: a misspelt name does not compile', () => {
+  const names: ToolName[] = TOOLS.map((t) => t.name);
+  // @ts-expect-error: not a tool (npx tsc fails here if ToolName widens to string)
+  const misspelt: ToolName = 'recall_qurey';
+  assert.ok(!names.includes(misspelt));
+  assert.deepEqual(names, catalogue.map((t) => t.name));
+});
+
+test('every bound and default a tool states is the memory\'s (core/model/limits.ts)', () => {
+  const props = (name: ToolName) => (inputJsonSchema(catalogue.find((t) => t.name === name)!) as { properties: Record<string, Record<string, unknown>> }).properties;
+  const limits: [ToolName, keyof typeof LIMIT_DEFAULTS][] = [
+    ['recall_query', 'query'],
+    ['recall_search', 'search'],
+    ['recall_episodes', 'episodes'],
+    ['recall_overview', 'overview'],
+  ];
+  for (const [tool, of] of limits) {
+    assert.equal(props(tool).limit!.maximum, LIMITS[of], `${tool} limit`);
+    assert.match(String(props(tool).limit!.description), new RegExp(`default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]}\\)`), `${tool} limit description`);
+  }
+  assert.equal(props('recall_traverse').depth!.maximum, LIMITS.depth);
+  for (const tool of ['recall_query', 'recall_search', 'recall_episodes'] as const) assert.equal(props(tool).query!.maxLength, LIMITS.queryChars, `${tool} query`);
+  assert.equal(props('recall_traverse').entity!.maxLength, LIMITS.nameChars);
+  assert.equal(props('recall_remember').text!.maxLength, LIMITS.noteChars);
+});
 
 test('reads are readOnlyHint: true; recall_remember, the one write, is not', () => {
   const reads = ['recall_query', 'recall_search', 'recall_episodes', 'recall_traverse', 'recall_status', 'recall_overview'];

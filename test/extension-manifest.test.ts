@@ -2,25 +2,26 @@
  * package.json is the extension's contract with VS Code: it must say exactly what the code does.
  * Fails when the languageModelTools differ from the catalogue (fix: npm run sync-manifest), when
  * a declared command has no handler or a handler is not declared, when views, settings or the MCP
- * provider id drift from src/extension/ids.ts, and when the extension bundle would pull sql.js
- * into the extension host.
+ * provider id drift from src/extension/ids.ts, when a setting's default is not the one in
+ * src/core/model/defaults.ts, and when the extension bundle would pull sql.js into the extension host.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as esbuild from 'esbuild';
-import { TOOLS, inputJsonSchema } from '../src/tools/catalogue.js';
+import { SETTING_DEFAULTS } from '../src/core/model/defaults.js';
+import { TOOL_LIST, inputJsonSchema } from '../src/tools/catalogue.js';
 import { COMMANDS, INTERNAL_COMMANDS, MCP_PROVIDER_ID, SETTINGS, SETTINGS_SECTION, VIEW_CONTAINER, VIEWS } from '../src/extension/ids.js';
 // @ts-expect-error: a plain ESM script without types
-import { toolContributions } from '../scripts/sync-manifest.mjs';
+import { configurationWithDefaults, toolContributions } from '../scripts/sync-manifest.mjs';
 
 const ROOT = path.resolve(__dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const contributes = pkg.contributes ?? {};
 
 test('languageModelTools are generated from the tool catalogue', () => {
-  const want = toolContributions({ TOOLS, inputJsonSchema });
+  const want = toolContributions({ TOOL_LIST, inputJsonSchema });
   assert.deepEqual(contributes.languageModelTools, want, 'package.json and src/tools/catalogue.ts disagree: run `npm run sync-manifest`');
   for (const t of contributes.languageModelTools) {
     assert.ok(t.name && t.toolReferenceName && t.displayName && t.modelDescription && t.userDescription, `${t.name}: a field is empty`);
@@ -67,6 +68,22 @@ test('settings declared are the ones the code reads', () => {
   assert.deepEqual(declared, Object.values(SETTINGS).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
 });
 
+test('every setting default is the one in src/core/model/defaults.ts', () => {
+  const properties = contributes.configuration.properties as Record<string, { default?: unknown }>;
+  assert.deepEqual(Object.keys(properties).sort(), Object.keys(SETTING_DEFAULTS).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+  for (const [key, value] of Object.entries(SETTING_DEFAULTS)) {
+    assert.deepEqual(properties[`${SETTINGS_SECTION}.${key}`]!.default, value, `${key}: package.json and src/core/model/defaults.ts disagree: run \`npm run sync-manifest\``);
+  }
+});
+
+test('sync-manifest finds a drifted default and puts the source default back', () => {
+  const drifted = structuredClone(contributes.configuration);
+  drifted.properties['recall.http.port'].default = 1;
+  assert.equal(configurationWithDefaults(drifted, SETTING_DEFAULTS).properties['recall.http.port'].default, SETTING_DEFAULTS['http.port']);
+  assert.deepEqual(configurationWithDefaults(contributes.configuration, SETTING_DEFAULTS), contributes.configuration, 'nothing to change when in sync');
+  assert.throws(() => configurationWithDefaults(contributes.configuration, { ...SETTING_DEFAULTS, 'made.up': 1 }), /not declared in package.json: made\.up/);
+});
+
 test('the MCP server definition provider id, entry point, icon and packaging', () => {
   assert.deepEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_PROVIDER_ID]);
   assert.equal(pkg.main, './dist/extension.js');
@@ -90,6 +107,7 @@ test('the extension bundle never loads sql.js or the store into the extension ho
     outfile: path.join(ROOT, 'dist/extension.js'),
   });
   const inputs = Object.keys(result.metafile!.inputs);
-  const heavy = inputs.filter((f) => /node_modules\/sql\.js|src\/core\/(sqlite|memory|graph|search|retrieval|journal)\.ts/.test(f));
+  // The extension may read the vocabulary (core/model) and parse transcripts (core/ingest); the store and what runs on it stay in the service.
+  const heavy = inputs.filter((f) => /node_modules\/sql\.js|src\/core\/(store|memory|retrieval|vectors)\//.test(f));
   assert.deepEqual(heavy, [], 'the extension host must not bundle these (the service does the work)');
 });

@@ -13,14 +13,15 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS } from '../src/core/model/limits';
 import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
 
 const ENV: Record<string, string> = { ...(process.env as Record<string, string>), RECALL_IDLE_EXIT_MS: '60000' };
 delete ENV.RECALL_MCP_TOKEN;
 
-/** Limits the servers enforce (src/mcp/stdio.ts, src/mcp/http.ts). */
-const MAX_LINE = 4 * 1024 * 1024;
-const MAX_BODY = 4 * 1024 * 1024;
+/** What the servers accept at most: a stdio line (src/mcp/stdio.ts), an HTTP body (src/mcp/http.ts). */
+const MAX_LINE = LIMITS.mcpMessageBytes;
+const MAX_BODY = LIMITS.mcpMessageBytes;
 
 const children: ChildProcess[] = [];
 after(async () => {
@@ -168,28 +169,29 @@ for (const [tool, { base, props }] of Object.entries(PROPS)) {
 
 // 7. Out-of-range limits and bounds.
 for (const [tool, base, max] of [
-  ['recall_query', { query: 'sql.js' }, 50],
-  ['recall_search', { query: 'Recall' }, 50],
-  ['recall_episodes', {}, 100],
-  ['recall_overview', {}, 50],
+  ['recall_query', { query: 'sql.js' }, LIMITS.query],
+  ['recall_search', { query: 'Recall' }, LIMITS.search],
+  ['recall_episodes', {}, LIMITS.episodes],
+  ['recall_overview', {}, LIMITS.overview],
 ] as const) {
   for (const limit of [0, -1, max + 1, 1e9, 1e308, 2.5, -0.5]) callTool(tool, { ...base, limit }, 'toolError', `limit=${limit}`);
   callTool(tool, { ...base, limit: max }, 'toolOk', `limit=${max} (the maximum)`);
 }
-for (const depth of [0, 4, 1000, 1.5]) callTool('recall_traverse', { entity: 'Recall', depth }, 'toolError', `depth=${depth}`);
+for (const depth of [0, LIMITS.depth + 1, 1000, 1.5]) callTool('recall_traverse', { entity: 'Recall', depth }, 'toolError', `depth=${depth}`);
 for (const min_confidence of [-0.1, 1.01, 1e9]) callTool('recall_traverse', { entity: 'Recall', min_confidence }, 'toolError', `min_confidence=${min_confidence}`);
-callTool('recall_query', { query: 'q'.repeat(2001) }, 'toolError', 'query of 2001 characters');
-callTool('recall_search', { query: 's'.repeat(501) }, 'toolError', 'search of 501 characters');
-callTool('recall_traverse', { entity: 'e'.repeat(201) }, 'toolError', 'entity of 201 characters');
+const over = (max: number, c: string): string => c.repeat(max + 1);
+callTool('recall_query', { query: over(LIMITS.queryChars, 'q') }, 'toolError', `query of ${LIMITS.queryChars + 1} characters`);
+callTool('recall_search', { query: over(LIMITS.queryChars, 's') }, 'toolError', `search of ${LIMITS.queryChars + 1} characters`);
+callTool('recall_traverse', { entity: over(LIMITS.nameChars, 'e') }, 'toolError', `entity of ${LIMITS.nameChars + 1} characters`);
 callTool('recall_episodes', { since: '2025-13-45T99:99:99Z' }, 'toolError', 'impossible date');
 callTool('recall_episodes', { since: 'yesterday' }, 'toolError', 'since=yesterday');
 callTool('recall_episodes', { until: '2025-01-01; DROP TABLE episodes' }, 'toolError', 'until with SQL');
-callTool('recall_remember', { text: 'n'.repeat(20_001) }, 'toolError', 'text of 20001 characters');
+callTool('recall_remember', { text: over(LIMITS.noteChars, 'n') }, 'toolError', `text of ${LIMITS.noteChars + 1} characters`);
 callTool('recall_remember', { text: '' }, 'toolError', 'empty text');
 callTool('recall_remember', {}, 'toolError', 'no text');
-callTool('recall_remember', { text: 'a note', entities: Array.from({ length: 21 }, (_, i) => `e${i}`) }, 'toolError', '21 entities');
-callTool('recall_remember', { text: 'a note', entities: ['x'.repeat(201)] }, 'toolError', 'an entity of 201 characters');
-callTool('recall_remember', { text: 'a note', session: 's'.repeat(301) }, 'toolError', 'a session of 301 characters');
+callTool('recall_remember', { text: 'a note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) }, 'toolError', `${LIMITS.noteEntities + 1} entities`);
+callTool('recall_remember', { text: 'a note', entities: [over(LIMITS.nameChars, 'x')] }, 'toolError', `an entity of ${LIMITS.nameChars + 1} characters`);
+callTool('recall_remember', { text: 'a note', session: over(LIMITS.sessionChars, 's') }, 'toolError', `a session of ${LIMITS.sessionChars + 1} characters`);
 
 // 8. Extra properties: ignored by reads; a write with one is still rejected if anything else is wrong.
 for (const [tool, args] of [
@@ -229,12 +231,12 @@ const UNICODE: [string, string][] = [
 ];
 for (const [label, text] of UNICODE) {
   callTool('recall_query', { query: text }, 'toolOk', `query: ${label}`);
-  callTool('recall_search', { query: text.slice(0, 500) }, 'toolOk', `search: ${label}`);
-  callTool('recall_traverse', { entity: text.slice(0, 200) }, 'toolError', `traverse: ${label}`);
+  callTool('recall_search', { query: text }, 'toolOk', `search: ${label}`);
+  callTool('recall_traverse', { entity: text.slice(0, LIMITS.nameChars) }, 'toolError', `traverse: ${label}`);
   callTool('recall_remember', { text, entities: 'not-a-list' }, 'toolError', `remember (rejected): ${label}`);
 }
 callTool('recall_episodes', { query: '\ud800', session: '\u202Enotes', source: '\u0000' }, 'toolOk', 'episodes: unicode filters');
-callTool('recall_episodes', { query: 'w'.repeat(2001) }, 'toolError', 'episodes: 2001-character word');
+callTool('recall_episodes', { query: over(LIMITS.queryChars, 'w') }, 'toolError', `episodes: a ${LIMITS.queryChars + 1}-character word`);
 
 // 10. Deep nesting.
 const deepArray = (n: number): string => '['.repeat(n) + ']'.repeat(n);

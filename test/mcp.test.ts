@@ -21,6 +21,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { LIMITS } from '../src/core/model/limits';
 import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'transcripts');
@@ -327,22 +328,22 @@ function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (
     const { memory } = getSeed();
     const before = await episodeCount(memory);
     const outOfRange = /Invalid arguments for recall_\w+[\s\S]*(limit|depth|min_confidence)/;
-    await fails('recall_query', { query: 'sql.js', limit: 51 }, outOfRange);
+    await fails('recall_query', { query: 'sql.js', limit: LIMITS.query + 1 }, outOfRange);
     await fails('recall_query', { query: 'sql.js', limit: 0 }, outOfRange);
     await fails('recall_query', { query: 'sql.js', limit: 2.5 }, outOfRange);
     await fails('recall_search', { query: 'Recall', limit: -1 }, outOfRange);
-    await fails('recall_episodes', { limit: 101 }, outOfRange);
+    await fails('recall_episodes', { limit: LIMITS.episodes + 1 }, outOfRange);
     await fails('recall_overview', { limit: 1e9 }, outOfRange);
-    await fails('recall_traverse', { entity: 'Recall', depth: 4 }, outOfRange);
+    await fails('recall_traverse', { entity: 'Recall', depth: LIMITS.depth + 1 }, outOfRange);
     await fails('recall_traverse', { entity: 'Recall', min_confidence: 1.5 }, outOfRange);
     await fails('recall_query', { query: '' }, /Invalid arguments for recall_query[\s\S]*query/);
     await fails('recall_query', {}, /Invalid arguments for recall_query[\s\S]*query/);
     await fails('recall_query', { query: 42 }, /Invalid arguments for recall_query/);
     await fails('recall_episodes', { since: 'last tuesday' }, /Invalid arguments for recall_episodes[\s\S]*since/);
     await fails('recall_remember', { text: '' }, /Invalid arguments for recall_remember/);
-    await fails('recall_remember', { text: 'x'.repeat(20_001) }, /Invalid arguments for recall_remember/);
+    await fails('recall_remember', { text: 'x'.repeat(LIMITS.noteChars + 1) }, /Invalid arguments for recall_remember/);
     await fails('recall_remember', { text: 'a valid note', entities: 'not-a-list' }, /Invalid arguments for recall_remember[\s\S]*entities/);
-    await fails('recall_remember', { text: 'a valid note', entities: Array.from({ length: 21 }, (_, i) => `e${i}`) }, /Invalid arguments/);
+    await fails('recall_remember', { text: 'a valid note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) }, /Invalid arguments/);
     await fails('recall_remember', { text: 'a valid note', session: '' }, /Invalid arguments/);
     await fails('recall_remember', { text: 'a valid note', entities: [''] }, /Invalid arguments/);
     const unknown = await call(client, 'recall_delete_everything', {});

@@ -5,8 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { LIMITS } from '../src/core/model/limits';
+import { socketPath } from '../src/service/rpc/paths';
+import { RPC_ERRORS } from '../src/service/rpc/protocol';
 import { alive, cleanupMemories, recall, recallJson, recallOk, ROOT, servicePid, tmpMemory, waitFor } from './helpers';
 
 after(cleanupMemories);
@@ -116,4 +120,69 @@ test('a stale lock left by a dead holder does not lock the memory out', async ()
   const r = await recall(memory, ['remember', 'works despite a stale lock']);
   assert.equal(r.code, 0, r.stderr);
   assert.notEqual(servicePid(memory), 999_999_999);
+});
+
+/** Speaks the service's wire protocol by hand: one JSON message a line, answers matched by id. */
+async function rawSession(memory: string): Promise<{ ask(method: string, params?: unknown): Promise<any>; close(): void }> {
+  const socket = net.connect(socketPath(memory));
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const waiting = new Map<number, (msg: any) => void>();
+  let buf = '';
+  socket.on('data', (chunk) => {
+    buf += chunk.toString('utf8');
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const msg = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (typeof msg.id === 'number') waiting.get(msg.id)?.(msg);
+    }
+  });
+  let id = 0;
+  return {
+    ask: (method, params) =>
+      new Promise((resolve) => {
+        waiting.set(++id, resolve);
+        socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      }),
+    close: () => socket.destroy(),
+  };
+}
+
+test('params are checked at the service door: a malformed request gets invalid_input naming the field, with what the method takes', async () => {
+  const memory = tmpMemory('params');
+  await recallOk(memory, ['remember', 'the service checks what it is sent']);
+  const s = await rawSession(memory);
+  try {
+    const hello = await s.ask('hello', { surface: 'robot' });
+    assert.equal(hello.error.code, RPC_ERRORS.memory);
+    assert.equal(hello.error.data.code, 'invalid_input');
+    assert.match(hello.error.message, /"surface"/);
+    assert.match(hello.error.data.hint, /hello takes \{ surface: "cli" \| "extension" \| "mcp" \| "lm"/);
+    assert.equal((await s.ask('ping')).error.code, RPC_ERRORS.invalidRequest, 'no method before hello');
+    assert.deepEqual((await s.ask('hello', { surface: 'cli' })).result.memory, memory);
+
+    const cases: [string, unknown, RegExp, RegExp][] = [
+      ['query', { query: 42 }, /"query"/, /query takes \{ query: string, limit\?: number, history\?: boolean, mode\?: "keyword" \| "vector" \| "hybrid" \}/],
+      ['search', { query: 'x', limit: '5' }, /"limit"/, /search takes \{ query: string, limit\?: number \}/],
+      ['ingest', { episodes: [{ text: 'fine' }, { text: ['not', 'text'] }] }, /"episodes\.1\.text"/, /ingest takes \{ episodes: \{ text: string/],
+      ['relate', { subject: 'a', predicate: 'b', object: 'c', prior: 'certain' }, /"prior"/, /prior\?: "explicit" \| "inferred" \| "speculative"/],
+      ['browse.episodesById', { ids: 'ep_1' }, /"ids"/, /ids: string\[\]/],
+    ];
+    for (const [method, params, field, hint] of cases) {
+      const r = await s.ask(method, params);
+      assert.equal(r.error?.code, RPC_ERRORS.memory, `${method}: ${JSON.stringify(r)}`);
+      assert.equal(r.error.data.code, 'invalid_input', method);
+      assert.match(r.error.message, new RegExp(`^Invalid params for ${method.replace('.', '\\.')}: `), method);
+      assert.match(r.error.message, field, method);
+      assert.match(r.error.data.hint, hint, method);
+    }
+    // Values are still the memory's to judge, with its own words; absent and null both mean "not given".
+    assert.match((await s.ask('query', { query: 'x', limit: 100_000 })).error.message, new RegExp(`limit must be a whole number from 1 to ${LIMITS.query}`));
+    assert.ok(Array.isArray((await s.ask('search', { query: 'service', limit: null })).result));
+    assert.equal((await s.ask('frobnicate', {})).error.code, RPC_ERRORS.methodNotFound);
+  } finally {
+    s.close();
+  }
+  const status = await recallJson(memory, ['status']);
+  assert.equal(status.episodes, 1, 'nothing malformed was stored');
+  assert.equal(status.relationships, 0);
 });

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { MemoryClient } from '../service/rpc/client.js';
 import { readServiceConfig, updateServiceConfig } from '../service/config-file.js';
-import { isServiceRunning, stopService } from '../service/rpc/launch.js';
+import { runningServicePid, stopService } from '../service/rpc/launch.js';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
 import { renderEmbeddings } from '../tools/render.js';
 import { UsageError } from './usage.js';
@@ -39,7 +39,7 @@ export async function runEmbeddings(c: EmbeddingsCommand): Promise<number> {
     if (c.allowDownload) embeddings.allowDownload = true;
     updateServiceConfig(c.memory, { embeddings });
     // Restart even when the file did not change: a model folder may have been filled since.
-    if ((await isServiceRunning(c.memory)) !== undefined) {
+    if (runningServicePid(c.memory) !== undefined) {
       c.err('restarting the memory service to apply the change');
       await stopService(c.memory);
     }

@@ -8,12 +8,13 @@ import { parseArgs } from 'node:util';
 import { MemoryError } from '../core/model/errors.js';
 import { MemoryClient } from '../service/rpc/client.js';
 import { resolveMemoryFolder, socketPath } from '../service/rpc/paths.js';
-import { isServiceRunning, stopService } from '../service/rpc/launch.js';
-import type { RetrievalMode } from '../service/rpc/protocol.js';
+import { runningServicePid, stopService } from '../service/rpc/launch.js';
+import { PRIOR_KINDS } from '../core/model/config.js';
+import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from '../core/ingest/files.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
-import { MAX_MESSAGE_BYTES } from '../service/rpc/protocol.js';
+import { LIMITS } from '../core/model/limits.js';
 import { USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -93,8 +94,7 @@ async function main(argv: string[]): Promise<number> {
       return ingest(args, values, connect);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
-      const mode = values.mode as RetrievalMode | undefined;
-      if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw new UsageError('--mode is one of keyword, vector, hybrid.');
+      const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
       const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode }));
       print(r, () => render.renderQuery(r));
       return 0;
@@ -128,10 +128,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'relate': {
       if (args.length !== 3) throw new UsageError('relate needs SUBJECT PREDICATE OBJECT, e.g. relate Recall uses sql.js');
-      const prior = values.prior as 'explicit' | 'inferred' | 'speculative' | undefined;
-      if (prior && !['explicit', 'inferred', 'speculative'].includes(prior)) {
-        throw new UsageError('--prior is one of explicit, inferred, speculative.');
-      }
+      const prior = oneOf(values.prior, PRIOR_KINDS, 'prior');
       const [subject, predicate, object] = args as [string, string, string];
       const r = await withClient((c) => c.call('relate', { subject, predicate, object, evidence: values.evidence, prior }));
       print(r, () => r.id);
@@ -223,7 +220,7 @@ async function ingest(files: string[], values: Values, connect: () => Promise<Me
       let added = 0;
       let skipped = 0;
       let done = 0;
-      const batches = batchEpisodes(p.episodes, { maxBytes: MAX_MESSAGE_BYTES });
+      const batches = batchEpisodes(p.episodes, { maxBytes: LIMITS.serviceMessageBytes });
       for (const batch of batches) {
         const r = await client.call('ingest', { episodes: batch });
         added += r.added;
@@ -262,7 +259,7 @@ async function service(args: string[], values: Values, memory: string, connect: 
       return 0;
     }
     case 'status': {
-      const pid = await isServiceRunning(memory);
+      const pid = runningServicePid(memory);
       print(
         { running: pid !== undefined, pid: pid ?? null, memory, socket: socketPath(memory) },
         pid !== undefined ? `running (pid ${pid}) for ${memory}` : `not running for ${memory}`,
@@ -277,6 +274,14 @@ async function service(args: string[], values: Values, memory: string, connect: 
 function one(args: string[], what: string, example: string): string {
   if (args.length !== 1) throw new UsageError(`Expected one ${what} (quote it if it has spaces), e.g. recall ${example}`);
   return args[0]!;
+}
+
+/** An option that takes one of a few words: undefined when absent, a usage error when not one of them. */
+function oneOf<T extends string>(v: string | undefined, allowed: readonly T[], name: string): T | undefined {
+  if (v === undefined) return undefined;
+  const found = allowed.find((a) => a === v);
+  if (found === undefined) throw new UsageError(`--${name} is one of ${allowed.join(', ')}.`);
+  return found;
 }
 
 function int(v: string | undefined, name: string): number | undefined {

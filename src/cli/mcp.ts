@@ -3,6 +3,7 @@
  * service like every surface; it never opens the store. Logs go to stderr: stdout is the protocol.
  */
 import * as path from 'node:path';
+import { MCP_HTTP_DEFAULTS } from '../core/model/defaults.js';
 import { startHttpServer } from '../mcp/http.js';
 import { LazyMemory } from '../mcp/memory.js';
 import { createMcpServer } from '../mcp/server.js';
@@ -27,12 +28,12 @@ export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void
     await memory.close();
     return 0;
   }
-  const port = opts.port === undefined ? 8788 : Number(opts.port);
+  const port = opts.port === undefined ? MCP_HTTP_DEFAULTS.port : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${opts.port}".`);
   const running = await startHttpServer({
     memory,
     port,
-    host: opts.host ?? '127.0.0.1',
+    host: opts.host ?? MCP_HTTP_DEFAULTS.host,
     token: opts.token ?? process.env.RECALL_MCP_TOKEN,
     log: (m) => log(`recall mcp: ${m}`),
   });

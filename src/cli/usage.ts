@@ -1,14 +1,24 @@
+import { PRIOR_KINDS } from '../core/model/config.js';
+import { MCP_HTTP_DEFAULTS } from '../core/model/defaults.js';
+import { LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
+import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
+
+const modes = RETRIEVAL_MODES.join('|');
+const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS): string => `(--limit: default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]})`;
+
 export const USAGE = `recall — long-term memory for coding agents
 
 usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else ~/.recall)
 
   remember TEXT [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
   ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
-  query TEXT [--limit N] [--history] [--mode keyword|vector|hybrid] [--json]   best evidence, cited
-  search TEXT [--json]                 entities by name or description
-  episodes [TEXT] [--since D] [--until D] [--session ID] [--json]
-  traverse ENTITY [--depth N] [--json] an entity's neighbourhood
-  relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior explicit|inferred|speculative]
+  query TEXT [--limit N] [--history] [--mode ${modes}] [--json]
+                                       best evidence, cited ${limit('query')}
+  search TEXT [--limit N] [--json]     entities by name or description ${limit('search')}
+  episodes [TEXT] [--since D] [--until D] [--session ID] [--limit N] [--json]
+                                       turns by text, time or session ${limit('episodes')}
+  traverse ENTITY [--depth N] [--json] an entity's neighbourhood (--depth: default ${LIMIT_DEFAULTS.depth}, at most ${LIMITS.depth})
+  relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior ${PRIOR_KINDS.join('|')}]
                                        assert a fact; prints the relationship id
   correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
   forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
@@ -18,8 +28,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        turn vector search on (a local model folder, or a hub model fetched
                                        once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
-  mcp [--http [--port 8788] [--host 127.0.0.1] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
-  bench locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--json]
+  mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
+  bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--json]
                                        retrieval quality on a LoCoMo file
   bench scale --episodes N [--model-path DIR] [--json]   speed and size on a synthetic memory of N episodes
 `;

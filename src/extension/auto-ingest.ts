@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import { readTranscriptFile } from '../core/ingest/files.js';
 import { MemoryError } from '../core/model/errors.js';
 import type { EpisodeInput } from '../core/model/events.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { ingestInBatches } from './ingest-batches.js';
 import type { LmExtractor } from './lm-extractor.js';
@@ -63,7 +63,7 @@ export class AutoIngest implements vscode.Disposable {
   private disposed = false;
 
   constructor(
-    private readonly ctx: Ctx,
+    private readonly ctx: RecallExtension,
     private readonly extractor: LmExtractor,
   ) {
     this.apply();

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { MemoryError } from '../core/model/errors.js';
 import type { AutoIngest } from './auto-ingest.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { addFact, confirmFact, forgetEntity, markWrong } from './corrections.js';
 import type { EntitiesTree } from './entities.js';
 import type { EpisodeDocuments } from './episode-document.js';
@@ -30,7 +30,7 @@ export interface Parts {
 
 type Handler = (...args: unknown[]) => unknown;
 
-export function registerCommands(ctx: Ctx, parts: Parts): void {
+export function registerCommands(ctx: RecallExtension, parts: Parts): void {
   const handlers: Record<CommandKey, Handler> = {
     search: () => search(ctx, parts),
     markWrong: (arg) => markWrong(ctx, arg),
@@ -64,14 +64,14 @@ export function registerCommands(ctx: Ctx, parts: Parts): void {
   }
 }
 
-function report(ctx: Ctx, command: string, err: unknown): void {
+function report(ctx: RecallExtension, command: string, err: unknown): void {
   const e = err as Error;
   ctx.log.error(`${command}: ${e.stack ?? e.message}`);
   const hint = err instanceof MemoryError && err.hint ? ` ${err.hint}` : '';
   void vscode.window.showErrorMessage(`Recall: ${e.message}${hint}`, 'Show Log').then((a) => a && ctx.log.show());
 }
 
-async function search(ctx: Ctx, parts: Parts): Promise<void> {
+async function search(ctx: RecallExtension, parts: Parts): Promise<void> {
   const picked = await searchMemory(ctx);
   if (!picked) return;
   const data = picked.data;
@@ -98,7 +98,7 @@ async function search(ctx: Ctx, parts: Parts): Promise<void> {
   }
 }
 
-async function showStatus(ctx: Ctx, parts: Parts): Promise<void> {
+async function showStatus(ctx: RecallExtension, parts: Parts): Promise<void> {
   const s = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Recall: reading status' }, () =>
     ctx.human.call('status', {}),
   );
@@ -118,7 +118,7 @@ async function showStatus(ctx: Ctx, parts: Parts): Promise<void> {
   if (action === 'Show Log') ctx.log.show();
 }
 
-async function openMemoryFolder(ctx: Ctx): Promise<void> {
+async function openMemoryFolder(ctx: RecallExtension): Promise<void> {
   fs.mkdirSync(ctx.memory, { recursive: true, mode: 0o700 });
   const uri = vscode.Uri.file(ctx.memory);
   if (vscode.env.remoteName === undefined && vscode.env.uiKind === vscode.UIKind.Desktop) {
@@ -129,7 +129,7 @@ async function openMemoryFolder(ctx: Ctx): Promise<void> {
   }
 }
 
-async function restart(ctx: Ctx, parts: Parts): Promise<void> {
+async function restart(ctx: RecallExtension, parts: Parts): Promise<void> {
   await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Recall: restarting the memory service…' }, () =>
     ctx.restartService('asked from the command palette'),
   );

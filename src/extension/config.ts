@@ -6,16 +6,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { SETTING_DEFAULTS, type SettingKey } from '../core/model/defaults.js';
 import { resolveMemoryFolder } from '../service/rpc/paths.js';
 import { SETTINGS, SETTINGS_SECTION } from './ids.js';
 
 export const SECTION = SETTINGS_SECTION;
 
-export interface ProvenanceWeights {
-  external: number;
-  user: number;
-  agent: number;
-}
+export type ProvenanceWeights = (typeof SETTING_DEFAULTS)['confidence.provenanceWeights'];
 
 export interface Settings {
   /** Absolute memory folder (setting, else $RECALL_HOME, else ~/.recall). */
@@ -33,8 +30,6 @@ export interface Settings {
   extraction: { languageModel: boolean; modelFamily: string };
 }
 
-export const DEFAULT_WEIGHTS: ProvenanceWeights = { external: 1.0, user: 0.8, agent: 0.05 };
-
 export const KEYS = SETTINGS;
 
 /** Settings that go into config.json. */
@@ -42,25 +37,27 @@ const SERVICE_KEYS = [KEYS.halfLifeDays, KEYS.provenanceWeights, KEYS.embeddings
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
-  const weights = { ...DEFAULT_WEIGHTS, ...(c.get<Partial<ProvenanceWeights>>(KEYS.provenanceWeights) ?? {}) };
+  // VS Code answers package.json's default for a key nobody set; the same default, from its one source, if it has none.
+  const get = <K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] => c.get(key, SETTING_DEFAULTS[key]);
   return {
-    memory: memoryFolder(c.get<string>(KEYS.memoryFolder) ?? ''),
-    halfLifeDays: c.get<number>(KEYS.halfLifeDays) ?? 90,
-    provenanceWeights: weights,
-    http: { enabled: c.get<boolean>(KEYS.httpEnabled) ?? false, port: c.get<number>(KEYS.httpPort) ?? 8788 },
+    memory: memoryFolder(get(KEYS.memoryFolder)),
+    halfLifeDays: get(KEYS.halfLifeDays),
+    // A partial object (one weight set) keeps the defaults of the others.
+    provenanceWeights: { ...SETTING_DEFAULTS[KEYS.provenanceWeights], ...get(KEYS.provenanceWeights) },
+    http: { enabled: get(KEYS.httpEnabled), port: get(KEYS.httpPort) },
     embeddings: {
-      enabled: c.get<boolean>(KEYS.embeddingsEnabled) ?? false,
-      modelPath: c.get<string>(KEYS.embeddingsModelPath) ?? '',
-      allowDownload: c.get<boolean>(KEYS.embeddingsAllowDownload) ?? false,
+      enabled: get(KEYS.embeddingsEnabled),
+      modelPath: get(KEYS.embeddingsModelPath),
+      allowDownload: get(KEYS.embeddingsAllowDownload),
     },
     autoIngest: {
-      copilotChat: c.get<boolean>(KEYS.autoIngestCopilotChat) ?? true,
-      claudeCode: c.get<boolean>(KEYS.autoIngestClaudeCode) ?? false,
-      claudeCodeFolder: claudeCodeFolder(c.get<string>(KEYS.autoIngestClaudeCodeFolder) ?? ''),
+      copilotChat: get(KEYS.autoIngestCopilotChat),
+      claudeCode: get(KEYS.autoIngestClaudeCode),
+      claudeCodeFolder: claudeCodeFolder(get(KEYS.autoIngestClaudeCodeFolder)),
     },
     extraction: {
-      languageModel: c.get<boolean>(KEYS.extractionLanguageModel) ?? false,
-      modelFamily: (c.get<string>(KEYS.extractionModelFamily) ?? '').trim(),
+      languageModel: get(KEYS.extractionLanguageModel),
+      modelFamily: get(KEYS.extractionModelFamily).trim(),
     },
   };
 }

@@ -12,7 +12,7 @@ import type { MemoryAccess } from '../tools/catalogue.js';
 
 export type ServiceState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error';
 
-export interface ConnectionOptions {
+export interface ServiceConnectionOptions {
   surface: Surface;
   memory: () => string;
   serviceScript: string;
@@ -21,7 +21,7 @@ export interface ConnectionOptions {
   stayConnected?: boolean;
 }
 
-export class Connection implements MemoryAccess, vscode.Disposable {
+export class ServiceConnection implements MemoryAccess, vscode.Disposable {
   private client?: Promise<MemoryClient>;
   private reconnectTimer?: NodeJS.Timeout;
   private backoffMs = 1000;
@@ -35,7 +35,7 @@ export class Connection implements MemoryAccess, vscode.Disposable {
   /** Fires when the service says the memory changed (any client's write), and after reconnecting. */
   readonly onDidChangeMemory = this.changedEmitter.event;
 
-  constructor(private readonly opts: ConnectionOptions) {}
+  constructor(private readonly opts: ServiceConnectionOptions) {}
 
   get state(): ServiceState {
     return this._state;

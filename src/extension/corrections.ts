@@ -5,26 +5,26 @@
  */
 import * as vscode from 'vscode';
 import type { EntityView, FactView } from '../core/model/views.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import type { EntityNode, FactNode } from './entities.js';
 import { pickEntity, pickFact } from './pickers.js';
 import { factTriple, oneLine } from './present.js';
 
 /** A fact from a tree item, a relationship id, or (from the palette) a picker. */
-async function resolveFact(ctx: Ctx, arg: unknown, title: string, want: (f: FactView) => boolean): Promise<FactView | undefined> {
+async function resolveFact(ctx: RecallExtension, arg: unknown, title: string, want: (f: FactView) => boolean): Promise<FactView | undefined> {
   if (isNode<FactNode>(arg, 'fact')) return arg.fact;
   if (typeof arg === 'string' && /^rel_\d+$/.test(arg)) return ctx.human.call('fact', { id: arg });
   if (isFact(arg)) return arg;
   return pickFact(ctx, title, want);
 }
 
-async function resolveEntity(ctx: Ctx, arg: unknown, title: string): Promise<EntityView | undefined> {
+async function resolveEntity(ctx: RecallExtension, arg: unknown, title: string): Promise<EntityView | undefined> {
   if (isNode<EntityNode>(arg, 'entity')) return arg.entity;
   if (typeof arg === 'string' && arg.trim()) return { name: arg.trim() } as EntityView;
   return pickEntity(ctx, title);
 }
 
-export async function markWrong(ctx: Ctx, arg?: unknown): Promise<void> {
+export async function markWrong(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const fact = await resolveFact(ctx, arg, 'Recall: Mark Fact Wrong', (f) => f.status === 'current');
   if (!fact) return;
   if (fact.status !== 'current') {
@@ -44,7 +44,7 @@ export async function markWrong(ctx: Ctx, arg?: unknown): Promise<void> {
   void vscode.window.showInformationMessage(`Marked wrong: "${factTriple(done)}". It no longer appears in answers.`);
 }
 
-export async function confirmFact(ctx: Ctx, arg?: unknown): Promise<void> {
+export async function confirmFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const fact = await resolveFact(ctx, arg, 'Recall: Confirm Fact', (f) => !f.pinned || f.status !== 'current');
   if (!fact) return;
   const reopened = fact.status !== 'current';
@@ -56,7 +56,7 @@ export async function confirmFact(ctx: Ctx, arg?: unknown): Promise<void> {
   );
 }
 
-export async function addFact(ctx: Ctx, arg?: unknown): Promise<void> {
+export async function addFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const title = 'Recall: Add a Fact';
   const name = (v: string): string | undefined => (!v.trim() ? 'Required.' : v.length > 200 ? 'At most 200 characters.' : undefined);
   const given = isNode<EntityNode>(arg, 'entity') ? arg.entity.name : undefined;
@@ -85,7 +85,7 @@ export async function addFact(ctx: Ctx, arg?: unknown): Promise<void> {
 }
 
 /** Two steps, both modal: what would go (nothing changes yet), then a last, explicit confirmation. */
-export async function forgetEntity(ctx: Ctx, arg?: unknown): Promise<void> {
+export async function forgetEntity(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const chosen = await resolveEntity(ctx, arg, 'Recall: Forget Entity');
   if (!chosen) return;
   const plan = await ctx.human.call('forget.plan', { entity: chosen.name });

@@ -1,22 +1,22 @@
 /**
- * The one context object: owns every disposable the extension creates (connections, views,
- * commands, the status bar, the HTTP child), the current settings, and the events the parts
- * listen to. deactivate() disposes it and nothing is left behind.
+ * The running extension, handed to every part as `ctx`: owns every disposable it creates
+ * (connections, views, commands, the status bar, the HTTP child), the current settings, and the
+ * events the parts listen to. deactivate() disposes it and nothing is left behind.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isServiceRunning, stopService } from '../service/rpc/launch.js';
-import { Connection, type ServiceState } from './connection.js';
+import { runningServicePid, stopService } from '../service/rpc/launch.js';
+import { ServiceConnection, type ServiceState } from './connection.js';
 import { readSettings, type Settings } from './config.js';
 import { CONTEXT } from './ids.js';
 import { MemorySource } from './source.js';
 
-export class Ctx implements vscode.Disposable {
+export class RecallExtension implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   /** The person: corrections and imports, human authority. Also the one that listens for changes. */
-  readonly human: Connection;
+  readonly human: ServiceConnection;
   /** The model: native LM tools, agent authority. */
-  readonly lm: Connection;
+  readonly lm: ServiceConnection;
   readonly source: MemorySource;
   readonly cliScript: string;
   readonly serviceScript: string;
@@ -38,8 +38,8 @@ export class Ctx implements vscode.Disposable {
     this.cliScript = path.join(extension.extensionPath, 'dist', 'cli.js');
     this.serviceScript = path.join(extension.extensionPath, 'dist', 'service.js');
     const memory = (): string => this._settings.memory;
-    this.human = this.push(new Connection({ surface: 'extension', memory, serviceScript: this.serviceScript, log: this.log, stayConnected: true }));
-    this.lm = this.push(new Connection({ surface: 'lm', memory, serviceScript: this.serviceScript, log: this.log }));
+    this.human = this.push(new ServiceConnection({ surface: 'extension', memory, serviceScript: this.serviceScript, log: this.log, stayConnected: true }));
+    this.lm = this.push(new ServiceConnection({ surface: 'lm', memory, serviceScript: this.serviceScript, log: this.log }));
     this.source = new MemorySource(this.human);
     this.push(this.human.onDidChangeMemory(() => this.memoryChanged()));
     this.push(this.human.onDidChangeState((s) => void vscode.commands.executeCommand('setContext', CONTEXT.state, s)));
@@ -87,7 +87,7 @@ export class Ctx implements vscode.Disposable {
 
   /** Connects the person's connection now if a service already runs (cheap); never starts one. */
   async connectIfRunning(): Promise<void> {
-    if ((await isServiceRunning(this.memory)) !== undefined) await this.human.connect().catch(() => undefined);
+    if (runningServicePid(this.memory) !== undefined) await this.human.connect().catch(() => undefined);
   }
 
   /** Stops the service (it snapshots first) and connects again, which starts a fresh one. */

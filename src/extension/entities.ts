@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { COMMANDS, VIEWS } from './ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import * as present from './present.js';
@@ -39,7 +39,7 @@ export interface EvidenceNode {
 export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode<Node>;
 
 export class EntitiesTree extends PagedTree<Node> {
-  constructor(ctx: Ctx) {
+  constructor(ctx: RecallExtension) {
     super(VIEWS.entities, 'Entities', ctx);
   }
 

@@ -3,7 +3,7 @@
  * its coordinates and the entities it mentions. Re-rendered when the memory changes.
  */
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { EPISODE_SCHEME } from './ids.js';
 import { episodeDocument, episodeIdOf, episodeUri } from './present.js';
 
@@ -12,7 +12,7 @@ export class EpisodeDocuments implements vscode.TextDocumentContentProvider, vsc
   readonly onDidChange = this.emitter.event;
   private readonly registration: vscode.Disposable;
 
-  constructor(private readonly ctx: Ctx) {
+  constructor(private readonly ctx: RecallExtension) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(EPISODE_SCHEME, this);
   }
 

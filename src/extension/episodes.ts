@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { EpisodeView } from '../core/model/views.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
@@ -27,7 +27,7 @@ type Node = SessionNode | EpisodeNode | MoreNode<Node> | MessageNode<Node>;
 const ROOT = 'sessions';
 
 export class EpisodesTree extends PagedTree<Node> {
-  constructor(ctx: Ctx) {
+  constructor(ctx: RecallExtension) {
     super(VIEWS.episodes, 'Episodes', ctx);
   }
 

@@ -8,7 +8,7 @@ import { updateServiceConfig } from '../service/config-file.js';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
 import { AutoIngest } from './auto-ingest.js';
 import { registerCommands } from './commands.js';
-import { Ctx } from './ctx.js';
+import { RecallExtension } from './ctx.js';
 import { registerFactDecorations } from './decorations.js';
 import { EntitiesTree } from './entities.js';
 import { EpisodeDocuments } from './episode-document.js';
@@ -19,11 +19,11 @@ import { registerLmTools } from './lm-tools.js';
 import { registerMcpProvider } from './mcp-provider.js';
 import { StatusBar } from './status-bar.js';
 
-let current: Ctx | undefined;
+let current: RecallExtension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const started = Date.now();
-  const ctx = new Ctx(context);
+  const ctx = new RecallExtension(context);
   current = ctx;
   context.subscriptions.push({ dispose: () => deactivate() });
   ctx.log.info(`Recall ${String(context.extension.packageJSON?.version)} activating; memory ${ctx.memory}`);
@@ -80,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   ctx.log.info(`activated in ${Date.now() - started} ms`);
 }
 
-async function applyServiceConfig(ctx: Ctx, explicitOnly: boolean): Promise<void> {
+async function applyServiceConfig(ctx: RecallExtension, explicitOnly: boolean): Promise<void> {
   let changed: boolean;
   try {
     changed = updateServiceConfig(ctx.memory, desiredServiceConfig(ctx.settings, explicitOnly));
@@ -91,8 +91,8 @@ async function applyServiceConfig(ctx: Ctx, explicitOnly: boolean): Promise<void
   }
   if (!changed) return;
   ctx.log.info(`settings written to ${ctx.memory}/config.json`);
-  const { isServiceRunning } = await import('../service/rpc/launch.js');
-  if ((await isServiceRunning(ctx.memory)) === undefined) return; // the next start reads it
+  const { runningServicePid } = await import('../service/rpc/launch.js');
+  if (runningServicePid(ctx.memory) === undefined) return; // the next start reads it
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Recall: applying settings (restarting the memory service)…' },
     () => ctx.restartService('settings changed'),

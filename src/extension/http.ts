@@ -5,13 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 
 export class HttpTransport implements vscode.Disposable {
   private child?: ChildProcess;
   private running?: { port: number; memory: string };
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: RecallExtension) {}
 
   get url(): string | undefined {
     return this.running ? `http://127.0.0.1:${this.running.port}/mcp` : undefined;

@@ -6,10 +6,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readTranscriptFile } from '../core/ingest/files.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { ingestInBatches } from './ingest-batches.js';
 
-export async function importConversations(ctx: Ctx, arg?: unknown): Promise<void> {
+export async function importConversations(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const given = Array.isArray(arg) ? arg.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : arg instanceof vscode.Uri ? [arg] : [];
   const uris =
     given.length > 0

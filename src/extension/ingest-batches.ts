@@ -5,8 +5,8 @@
  */
 import { batchEpisodes } from '../core/ingest/batches.js';
 import type { EpisodeInput } from '../core/model/events.js';
-import { MAX_MESSAGE_BYTES } from '../service/rpc/protocol.js';
-import type { Connection } from './connection.js';
+import { LIMITS } from '../core/model/limits.js';
+import type { ServiceConnection } from './connection.js';
 
 export interface StoredTurn {
   id: string;
@@ -23,13 +23,13 @@ export interface IngestOutcome {
 }
 
 export async function ingestInBatches(
-  connection: Connection,
+  connection: ServiceConnection,
   episodes: readonly EpisodeInput[],
   opts: { isCancelled?: () => boolean; onBatch?: (done: number, batchSize: number) => void } = {},
 ): Promise<IngestOutcome> {
   const out: IngestOutcome = { added: 0, skipped: 0, fresh: [], complete: true };
   let done = 0;
-  for (const batch of batchEpisodes(episodes, { maxBytes: MAX_MESSAGE_BYTES })) {
+  for (const batch of batchEpisodes(episodes, { maxBytes: LIMITS.serviceMessageBytes })) {
     if (opts.isCancelled?.()) {
       out.complete = false;
       break;

@@ -10,7 +10,7 @@
  * provide (a modal dialog); the automatic path never causes that prompt, only the command does.
  */
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './extraction-prompt.js';
 import type { StoredTurn } from './ingest-batches.js';
 import { COMMANDS } from './ids.js';
@@ -33,7 +33,7 @@ export class LmExtractor implements vscode.Disposable {
   private cancel = new vscode.CancellationTokenSource();
   private readonly logged = new Set<string>();
 
-  constructor(private readonly ctx: Ctx) {}
+  constructor(private readonly ctx: RecallExtension) {}
 
   get enabled(): boolean {
     return this.ctx.settings.extraction.languageModel;

@@ -5,9 +5,9 @@
  * (scripts/sync-manifest.mjs).
  */
 import * as vscode from 'vscode';
-import { TOOLS, type RecallTool, type ToolName } from '../tools/catalogue.js';
+import { TOOL_LIST, type RecallTool, type ToolName } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { oneLine } from './present.js';
 
 type Input = Record<string, unknown>;
@@ -44,12 +44,12 @@ export function confirmation(tool: RecallTool, input: Input): vscode.LanguageMod
   return { title: 'Remember this in Recall?', message: md };
 }
 
-export function registerLmTools(ctx: Ctx): void {
+export function registerLmTools(ctx: RecallExtension): void {
   if (typeof vscode.lm?.registerTool !== 'function') {
     ctx.log.warn('this editor has no language-model tools API; the recall_* tools are available over MCP only');
     return;
   }
-  for (const tool of TOOLS as unknown as RecallTool[]) {
+  for (const tool of TOOL_LIST) {
     ctx.push(
       vscode.lm.registerTool<Input>(tool.name, {
         prepareInvocation: (options) => ({

@@ -6,10 +6,10 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { MCP_PROVIDER_ID, MCP_SERVER_LABEL } from './ids.js';
 
-export function mcpServerDefinition(ctx: Ctx): vscode.McpStdioServerDefinition {
+export function mcpServerDefinition(ctx: RecallExtension): vscode.McpStdioServerDefinition {
   const version = String(ctx.extension.extension.packageJSON?.version ?? '0');
   return new vscode.McpStdioServerDefinition(
     MCP_SERVER_LABEL,
@@ -20,7 +20,7 @@ export function mcpServerDefinition(ctx: Ctx): vscode.McpStdioServerDefinition {
   );
 }
 
-export function registerMcpProvider(ctx: Ctx): void {
+export function registerMcpProvider(ctx: RecallExtension): void {
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function') {
     ctx.log.warn('this editor cannot take MCP server definitions from extensions; run `recall mcp` from its MCP settings instead');
     return;

@@ -3,7 +3,7 @@
  * how far a person paged is remembered across refreshes, the fetched pages are not.
  */
 import * as vscode from 'vscode';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import { COMMANDS } from './ids.js';
 import type { Page } from './source.js';
 
@@ -104,7 +104,7 @@ export abstract class PagedTree<N extends { key: string; parent?: N }> implement
   constructor(
     viewId: string,
     private readonly label: string,
-    protected readonly ctx: Ctx,
+    protected readonly ctx: RecallExtension,
   ) {
     this.view = vscode.window.createTreeView(viewId, { treeDataProvider: this, showCollapseAll: true });
   }

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import * as present from './present.js';
 
 export interface LiveOptions<T extends vscode.QuickPickItem> {
@@ -96,7 +96,7 @@ export function episodeItem(e: EpisodeView): SearchItem & { data: { episode: Epi
 }
 
 /** Search Memory: facts, entities and episodes for the question as typed. */
-export async function searchMemory(ctx: Ctx): Promise<SearchItem | undefined> {
+export async function searchMemory(ctx: RecallExtension): Promise<SearchItem | undefined> {
   return liveQuickPick<SearchItem>({
     title: 'Recall: Search Memory',
     placeholder: 'Ask or type words: facts, entities and conversation episodes, as an agent would get them',
@@ -117,7 +117,7 @@ export async function searchMemory(ctx: Ctx): Promise<SearchItem | undefined> {
  * Choose a fact by typing any of subject, predicate or object. `want` filters: current facts
  * (to mark wrong), or those a confirmation would change (not yet confirmed, or ended).
  */
-export async function pickFact(ctx: Ctx, title: string, want: (f: FactView) => boolean): Promise<FactView | undefined> {
+export async function pickFact(ctx: RecallExtension, title: string, want: (f: FactView) => boolean): Promise<FactView | undefined> {
   const picked = await liveQuickPick<SearchItem & { data: { fact: FactView } }>({
     title,
     placeholder: 'Type a subject, predicate or object to find the fact',
@@ -143,7 +143,7 @@ export async function pickFact(ctx: Ctx, title: string, want: (f: FactView) => b
 
 const score = (f: FactView, needle: string): number => (`${f.subject} ${f.predicate} ${f.object}`.toLowerCase().includes(needle) ? 1 : 0);
 
-export async function pickEntity(ctx: Ctx, title: string): Promise<EntityView | undefined> {
+export async function pickEntity(ctx: RecallExtension, title: string): Promise<EntityView | undefined> {
   const picked = await liveQuickPick<SearchItem & { data: { entity: EntityView } }>({
     title,
     placeholder: 'Type a name to find the entity',

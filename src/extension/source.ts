@@ -5,7 +5,7 @@
  */
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { SessionSummary } from '../core/retrieval/browse.js';
-import type { Connection } from './connection.js';
+import type { ServiceConnection } from './connection.js';
 
 export type { SessionSummary };
 
@@ -15,7 +15,7 @@ export interface Page<T> {
 }
 
 export class MemorySource {
-  constructor(private readonly connection: Connection) {}
+  constructor(private readonly connection: ServiceConnection) {}
 
   async types(): Promise<{ type: string; entities: number }[]> {
     return (await this.connection.call('browse.types', {})).types;

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
-import type { Ctx } from './ctx.js';
+import type { RecallExtension } from './ctx.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, CONTEXT } from './ids.js';
 
@@ -24,7 +24,7 @@ export class StatusBar implements vscode.Disposable {
   private again = false;
 
   constructor(
-    private readonly ctx: Ctx,
+    private readonly ctx: RecallExtension,
     private readonly http: HttpTransport,
   ) {
     this.item.name = 'Recall';

@@ -9,6 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS } from '../core/model/limits.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
 import { createMcpServer } from './server.js';
 
@@ -17,7 +18,6 @@ export interface HttpOptions {
   port: number;
   host: string;
   token?: string;
-  maxBodyBytes?: number;
   log: (msg: string) => void;
 }
 
@@ -36,7 +36,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
   if (!isLoopback(opts.host) && !opts.token) {
     throw new Error(`Refusing to serve on ${opts.host} without a token: anyone who can reach it could read the memory. Pass --token T (or RECALL_MCP_TOKEN).`);
   }
-  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = LIMITS.mcpMessageBytes;
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
       opts.log(`http: ${(err as Error).stack ?? err}`);
@@ -90,7 +90,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
       void transport.close();
       void mcp.close();
     });
-    await mcp.connect(transport as never);
+    await mcp.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 

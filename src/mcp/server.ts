@@ -1,10 +1,11 @@
 /**
- * The MCP server: every catalogue tool registered on an McpServer, with instructions that tell
- * a model when to reach for memory. Transport-agnostic (stdio.ts and http.ts connect it).
+ * The MCP server: every catalogue tool listed and callable, with instructions that tell a model
+ * when to reach for memory. Transport-agnostic (stdio.ts and http.ts connect it).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLS, type MemoryAccess, type RecallTool } from '../tools/catalogue.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { inputJsonSchema, TOOL_LIST, type MemoryAccess, type RecallTool } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
 import { VERSION } from '../service/rpc/version.js';
 
@@ -14,28 +15,21 @@ export const SERVER_INSTRUCTIONS = `Recall is the user's long-term memory across
 - Use recall_remember for durable knowledge worth having next session (a decision, a stated preference). It is stored as your observation, with low weight; never store secrets.
 - If memory is unavailable, continue without it.`;
 
+/**
+ * tools/list and tools/call are our own handlers, not McpServer.registerTool: the SDK's tools/call
+ * validates arguments before any handler runs and answers a bad argument with a bare "MCP error
+ * -32602: Input validation error"; ours runs every call through invokeTool, so a wrong type, an
+ * out-of-range limit or an unknown tool gets an isError result with a hint the model can act on,
+ * the same text as on every other surface.
+ */
 export function createMcpServer(memory: MemoryAccess): McpServer {
-  const server = new McpServer({ name: 'recall', title: 'Recall memory', version: VERSION }, { instructions: SERVER_INSTRUCTIONS });
-  const byName = new Map<string, RecallTool>();
-  for (const tool of TOOLS as unknown as RecallTool[]) {
-    byName.set(tool.name, tool);
-    // Registered for tools/list (schemas, annotations); calls go through `callTool` below.
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        outputSchema: tool.output,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      async (args: unknown) => callTool(tool, memory, args),
-    );
-  }
-  // The SDK's own tools/call handler validates arguments before our handler runs and answers a bad
-  // argument with a bare "MCP error -32602: Input validation error"; ours runs every call through
-  // invokeTool, so a wrong type, an out-of-range limit or an unknown tool gets an isError result
-  // with a hint the model can act on, the same text as on every other surface.
+  const server = new McpServer(
+    { name: 'recall', title: 'Recall memory', version: VERSION },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },
+  );
+  const byName = new Map<string, RecallTool>(TOOL_LIST.map((t) => [t.name, t]));
+  const listing = TOOL_LIST.map(toolListing);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -44,6 +38,18 @@ export function createMcpServer(memory: MemoryAccess): McpServer {
     return callTool(tool, memory, request.params.arguments);
   });
   return server;
+}
+
+/** A tool as tools/list states it: the catalogue's schemas as JSON Schema, its annotations titled. */
+function toolListing(tool: RecallTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output' }) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...tool.annotations },
+  };
 }
 
 async function callTool(tool: RecallTool, memory: MemoryAccess, args: unknown): Promise<CallToolResult> {

@@ -6,10 +6,8 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LIMITS } from '../core/model/limits.js';
 import { LineReader } from '../service/rpc/protocol.js';
-
-/** Largest accepted line: tool arguments are bounded far below this. */
-export const MAX_STDIO_LINE_BYTES = 4 * 1024 * 1024;
 
 export class RobustStdioTransport implements Transport {
   onclose?: () => void;
@@ -23,8 +21,8 @@ export class RobustStdioTransport implements Transport {
   ) {
     this.reader = new LineReader(
       (line) => this.receive(line),
-      () => this.reply(null, -32600, `Message too large: the limit is ${MAX_STDIO_LINE_BYTES} bytes a line.`),
-      MAX_STDIO_LINE_BYTES,
+      () => this.reply(null, -32600, `Message too large: the limit is ${LIMITS.mcpMessageBytes} bytes a line.`),
+      LIMITS.mcpMessageBytes,
     );
   }
 

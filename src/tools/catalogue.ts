@@ -5,6 +5,7 @@
  * handler (one memory-service call) and renderers (text for the model, structured content).
  */
 import { z } from 'zod';
+import { LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
 import * as render from './render.js';
 
@@ -20,8 +21,8 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface RecallTool<S extends z.ZodObject = z.ZodObject, R = unknown> {
-  name: string;
+export interface RecallTool<N extends string = string, S extends z.ZodObject = z.ZodObject, R = unknown> {
+  name: N;
   title: string;
   /** Written for a model: when to call it and what comes back. */
   description: string;
@@ -34,23 +35,28 @@ export interface RecallTool<S extends z.ZodObject = z.ZodObject, R = unknown> {
   input: S;
   annotations: ToolAnnotations;
   run(memory: MemoryAccess, args: z.infer<S>): Promise<R>;
-  /** Text the model reads; bounded by the caller to MAX_TEXT_CHARS. */
+  /** Text the model reads; bounded by the caller to LIMITS.toolTextChars. */
   text(result: R, args: z.infer<S>): string;
   /** Structured content (matches `output`). */
   structured(result: R): Record<string, unknown>;
   output: z.ZodObject;
 }
 
-/** Longest text a tool returns; past it the model is told how to narrow the question. */
-export const MAX_TEXT_CHARS = 16_000;
-
 const isoDate = z
   .string()
-  .max(40)
+  .max(LIMITS.dateChars)
   .regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'an ISO date such as 2024-05-01 or 2024-05-01T14:30:00Z');
 
-const limit = (dflt: number, max: number) =>
-  z.number().int().min(1).max(max).optional().describe(`How many results at most (default ${dflt}, at most ${max}).`);
+/** A request's `limit`, with the default and the bound the memory applies. */
+const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS[of])
+    .optional()
+    .describe(`How many results at most (default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]}).`);
+const question = () => z.string().min(1).max(LIMITS.queryChars);
 
 // ---- output shapes (structuredContent) ---------------------------------------------------------
 
@@ -95,7 +101,8 @@ const factOut = z.object({
   depth: z.number().optional(),
 });
 
-function tool<S extends z.ZodObject, R>(t: RecallTool<S, R>): RecallTool<S, R> {
+/** Keeps each tool's name a literal, so ToolName is the union of the catalogue's names. */
+function tool<const N extends string, S extends z.ZodObject, R>(t: RecallTool<N, S, R>): RecallTool<N, S, R> {
   return t;
 }
 
@@ -116,8 +123,8 @@ export const TOOLS = [
       'episode ids when you use them.',
     userDescription: 'Ask Recall a question; returns cited facts and conversation excerpts.',
     input: z.object({
-      query: z.string().min(1).max(2000).describe('The question, in natural language.'),
-      limit: limit(10, 50),
+      query: question().describe('The question, in natural language.'),
+      limit: limit('query'),
     }),
     annotations: READ,
     run: (m, a) => m.call('query', { query: a.query, limit: a.limit }),
@@ -136,8 +143,8 @@ export const TOOLS = [
       'all. Returns names, types, aliases, summaries and how many facts and episodes each has.',
     userDescription: 'Find entities in Recall by name or description.',
     input: z.object({
-      query: z.string().min(1).max(500).describe('A name or a few words describing the entity.'),
-      limit: limit(10, 50),
+      query: question().describe('A name or a few words describing the entity.'),
+      limit: limit('search'),
     }),
     annotations: READ,
     run: (m, a) => m.call('search', { query: a.query, limit: a.limit }),
@@ -156,12 +163,12 @@ export const TOOLS = [
       'turns around a cited episode. Each episode comes with its id, session, source, time and speaker.',
     userDescription: 'List conversation episodes from Recall by text, date, session or source.',
     input: z.object({
-      query: z.string().min(1).max(2000).optional().describe('Words to match; omit to list by time.'),
+      query: question().optional().describe('Words to match; omit to list by time.'),
       since: isoDate.optional().describe('Only episodes at or after this ISO date/time.'),
       until: isoDate.optional().describe('Only episodes at or before this ISO date/time.'),
-      session: z.string().min(1).max(300).optional().describe('Only this session id.'),
-      source: z.string().min(1).max(500).optional().describe('Only this source (file or surface).'),
-      limit: limit(20, 100),
+      session: z.string().min(1).max(LIMITS.sessionChars).optional().describe('Only this session id.'),
+      source: z.string().min(1).max(LIMITS.sourceChars).optional().describe('Only this source (file or surface).'),
+      limit: limit('episodes'),
     }),
     annotations: READ,
     run: (m, a) => m.call('episodes', { query: a.query, since: a.since, until: a.until, session: a.session, source: a.source, limit: a.limit }),
@@ -180,8 +187,14 @@ export const TOOLS = [
       'out. Use the exact entity name (recall_search finds it); an unknown name returns the nearest names.',
     userDescription: "Show an entity's facts and neighbours in Recall.",
     input: z.object({
-      entity: z.string().min(1).max(200).describe('The entity name (case-insensitive; aliases work).'),
-      depth: z.number().int().min(1).max(3).optional().describe('How many hops (default 1, at most 3).'),
+      entity: z.string().min(1).max(LIMITS.nameChars).describe('The entity name (case-insensitive; aliases work).'),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.depth)
+        .optional()
+        .describe(`How many hops (default ${LIMIT_DEFAULTS.depth}, at most ${LIMITS.depth}).`),
       min_confidence: z.number().min(0).max(1).optional().describe('Leave out facts below this effective confidence (0-1).'),
     }),
     annotations: READ,
@@ -241,7 +254,7 @@ export const TOOLS = [
       'A bounded overview of long-term memory: the most connected entities and the most recent sessions. Use it ' +
       'at the start of a task to learn what memory covers before asking specific questions with recall_query.',
     userDescription: "Summarise what Recall knows: top entities and recent sessions.",
-    input: z.object({ limit: limit(10, 50) }),
+    input: z.object({ limit: limit('overview') }),
     annotations: READ,
     run: (m, a) => m.call('overview', { limit: a.limit }),
     text: (r) =>
@@ -269,9 +282,9 @@ export const TOOLS = [
       'person can correct it. Do not store secrets. Returns the episode id.',
     userDescription: 'Store a note in Recall (recorded as the agent’s observation).',
     input: z.object({
-      text: z.string().min(1).max(20_000).describe('The note, as a self-contained sentence or two.'),
-      entities: z.array(z.string().min(1).max(200)).max(20).optional().describe('Names of the things the note is about.'),
-      session: z.string().min(1).max(300).optional().describe('A session id to file it under.'),
+      text: z.string().min(1).max(LIMITS.noteChars).describe('The note, as a self-contained sentence or two.'),
+      entities: z.array(z.string().min(1).max(LIMITS.nameChars)).max(LIMITS.noteEntities).optional().describe('Names of the things the note is about.'),
+      session: z.string().min(1).max(LIMITS.sessionChars).optional().describe('A session id to file it under.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (m, a) => m.call('remember', { text: a.text, entities: a.entities, session: a.session }),
@@ -279,9 +292,13 @@ export const TOOLS = [
     structured: (r) => ({ id: r.id, duplicate: r.duplicate }),
     output: z.object({ id: z.string(), duplicate: z.boolean() }),
   }),
-];
+] as const;
 
+/** recall_query, recall_search, …: a misspelt name does not compile. */
 export type ToolName = (typeof TOOLS)[number]['name'];
+
+/** The catalogue as a plain list, for surfaces that register every tool the same way. */
+export const TOOL_LIST: readonly RecallTool[] = TOOLS;
 
 /** JSON Schema of a tool's input, as MCP's tools/list and VS Code's manifest state it. */
 export function inputJsonSchema(t: RecallTool): Record<string, unknown> {

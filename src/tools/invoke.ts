@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { MemoryError } from '../core/model/errors.js';
-import { MAX_TEXT_CHARS, type MemoryAccess, type RecallTool } from './catalogue.js';
+import { LIMITS } from '../core/model/limits.js';
+import type { MemoryAccess, RecallTool } from './catalogue.js';
 
 export interface ToolOutcome {
   text: string;
@@ -39,7 +40,7 @@ function failure(message: string, hint?: string): ToolOutcome {
 }
 
 /** Cuts at a line boundary and says how to get the rest. */
-export function bound(text: string, max = MAX_TEXT_CHARS): string {
+export function bound(text: string, max: number = LIMITS.toolTextChars): string {
   if (text.length <= max) return text;
   const cut = text.lastIndexOf('\n', max - 200);
   const shown = text.slice(0, cut > 0 ? cut : max - 200);

@@ -3,8 +3,12 @@
  * Defaults are the ones DESIGN.md fixes; `resolveConfig` merges a partial override.
  */
 
-export type Authority = 'human' | 'external' | 'user' | 'agent';
-export type PriorKind = 'explicit' | 'inferred' | 'speculative';
+/** Whose word a piece of evidence is, strongest first. */
+export const AUTHORITIES = ['human', 'external', 'user', 'agent'] as const;
+export type Authority = (typeof AUTHORITIES)[number];
+/** How a relationship was established. */
+export const PRIOR_KINDS = ['explicit', 'inferred', 'speculative'] as const;
+export type PriorKind = (typeof PRIOR_KINDS)[number];
 
 export interface ConfidenceConfig {
   /** Prior mean by how a relationship was established. */

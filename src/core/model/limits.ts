@@ -9,8 +9,40 @@ export const LIMITS = {
   search: 100,
   /** Episodes of one listing. */
   episodes: 500,
+  /** Entities and sessions of one overview. */
+  overview: 50,
+  /** Items of one page of a browsing list (the extension's tree views). */
+  page: 500,
+  /** Episodes asked for by id at once. */
+  episodeIds: 500,
   /** Hops of one traversal. */
   depth: 3,
   /** Characters of a question or of words to match. */
   queryChars: 10_000,
+  /** Characters of a name: an entity, a predicate, an extractor. */
+  nameChars: 200,
+  /** Characters of a session id or a source given as a filter. */
+  sessionChars: 300,
+  sourceChars: 500,
+  /** Characters of an ISO date or date-time. */
+  dateChars: 40,
+  /** A note a model stores (recall_remember): its characters and the entities it names. Transcripts go up to MemoryConfig.maxTextChars. */
+  noteChars: 20_000,
+  noteEntities: 20,
+  /** Characters of the text a tool gives a model; past it the model is told how to narrow the question. */
+  toolTextChars: 16_000,
+  /** Bytes of one MCP message (a stdio line, an HTTP body): tool arguments are bounded far below it. */
+  mcpMessageBytes: 4 * 1024 * 1024,
+  /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
+  serviceMessageBytes: 64 * 1024 * 1024,
 } as const;
+
+/** How many results a request gets when it does not say (each at most its LIMITS entry). */
+export const LIMIT_DEFAULTS = {
+  query: 10,
+  search: 10,
+  episodes: 20,
+  overview: 10,
+  page: 200,
+  depth: 1,
+} as const satisfies Partial<Record<keyof typeof LIMITS, number>>;

@@ -4,10 +4,11 @@
  * session, and episodes by id. Every list is bounded (offset/limit) and says its total, so a view
  * over 10k entities or 100k episodes only ever asks for what is on screen.
  *
- * Pure functions over the Graph: Memory.browseHandlers() gives them to the service as methods
- * (`BrowseMethods` is part of the service protocol's `Methods`).
+ * Pure functions over the Graph: Memory.browseHandlers() gives them to the service, which serves
+ * them as its `browse.*` methods (src/service/rpc/protocol.ts).
  */
 import { invalid, notFound } from '../model/errors.js';
+import { LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { Graph } from '../store/graph.js';
 import { all, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
@@ -20,53 +21,34 @@ export interface SessionSummary {
   last: string;
 }
 
-export interface BrowseMethods {
-  /** Entity types with how many entities each has, most populous first. */
-  'browse.types': { params: Record<string, never>; result: { types: { type: string; entities: number }[] } };
-  /** Entities (of one type, or all), by name. */
-  'browse.entities': {
-    params: { type?: string; offset?: number; limit?: number };
-    result: { total: number; entities: EntityView[] };
-  };
-  /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
-  'browse.facts': {
-    params: { entity: string; offset?: number; limit?: number };
-    result: { total: number; facts: FactView[] };
-  };
-  /** Sessions, most recent first. */
-  'browse.sessions': {
-    params: { offset?: number; limit?: number };
-    result: { total: number; sessions: SessionSummary[] };
-  };
-  /** The episodes of one session (null: those without one), oldest first. */
-  'browse.sessionEpisodes': {
-    params: { session: string | null; offset?: number; limit?: number };
-    result: { total: number; episodes: EpisodeView[] };
-  };
-  /** Episodes by id, in the order asked; unknown ids are left out. */
-  'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+/** Which slice of a list: skip `offset`, take at most `limit`. */
+export interface PageRequest {
+  offset?: number;
+  limit?: number;
 }
 
-type BrowseMethod = keyof BrowseMethods;
+/** One slice of a list and how long the whole list is. */
+export type BrowsePage<K extends string, T> = { total: number } & { [key in K]: T[] };
 
-const PAGE_MAX = 500;
-const PAGE_DEFAULT = 200;
-const IDS_MAX = 500;
+export interface EntityTypeCount {
+  type: string;
+  entities: number;
+}
 
-type Handlers = { [M in BrowseMethod]: (params: BrowseMethods[M]['params']) => BrowseMethods[M]['result'] };
-
-export function browseHandlers(graph: Graph): Handlers {
+/** Every browsing function bound to one graph (the service serves them as its `browse.*` methods). */
+export function browseHandlers(graph: Graph) {
   return {
-    'browse.types': () => browseTypes(graph),
-    'browse.entities': (p) => browseEntities(graph, p),
-    'browse.facts': (p) => browseFacts(graph, p),
-    'browse.sessions': (p) => browseSessions(graph, p),
-    'browse.sessionEpisodes': (p) => browseSessionEpisodes(graph, p),
-    'browse.episodesById': (p) => browseEpisodesById(graph, p),
+    types: () => browseTypes(graph),
+    entities: (p: PageRequest & { type?: string }) => browseEntities(graph, p),
+    facts: (p: PageRequest & { entity: string }) => browseFacts(graph, p),
+    sessions: (p: PageRequest) => browseSessions(graph, p),
+    sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(graph, p),
+    episodesById: (p: { ids: string[] }) => browseEpisodesById(graph, p),
   };
 }
 
-export function browseTypes(graph: Graph): BrowseMethods['browse.types']['result'] {
+/** Entity types with how many entities each has, most populous first. */
+export function browseTypes(graph: Graph): { types: EntityTypeCount[] } {
   const types = all(graph.db, 'SELECT type, COUNT(*) AS n FROM entities GROUP BY type ORDER BY n DESC, type').map((r) => ({
     type: String(r.type),
     entities: Number(r.n),
@@ -74,7 +56,8 @@ export function browseTypes(graph: Graph): BrowseMethods['browse.types']['result
   return { types };
 }
 
-export function browseEntities(graph: Graph, p: BrowseMethods['browse.entities']['params']): BrowseMethods['browse.entities']['result'] {
+/** Entities (of one type, or all), by name. */
+export function browseEntities(graph: Graph, p: PageRequest & { type?: string }): BrowsePage<'entities', EntityView> {
   const { offset, limit } = page(p);
   const type = p?.type;
   if (type !== undefined && typeof type !== 'string') throw invalid('"type" must be text.');
@@ -85,7 +68,8 @@ export function browseEntities(graph: Graph, p: BrowseMethods['browse.entities']
   return { total, entities: ids.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
 }
 
-export function browseFacts(graph: Graph, p: BrowseMethods['browse.facts']['params']): BrowseMethods['browse.facts']['result'] {
+/** Every relationship touching an entity, ended ones too: current first, then by predicate. */
+export function browseFacts(graph: Graph, p: PageRequest & { entity: string }): BrowsePage<'facts', FactView> {
   const { offset, limit } = page(p);
   if (typeof p?.entity !== 'string' || !p.entity.trim()) throw invalid('Give the entity whose facts to list.');
   const id = graph.entityIdOf(p.entity);
@@ -101,7 +85,8 @@ export function browseFacts(graph: Graph, p: BrowseMethods['browse.facts']['para
   return { total, facts: rows.map((r) => graph.factById(String(r.id), now)).filter((f): f is FactView => f !== undefined) };
 }
 
-export function browseSessions(graph: Graph, p: BrowseMethods['browse.sessions']['params']): BrowseMethods['browse.sessions']['result'] {
+/** Sessions, most recent first. */
+export function browseSessions(graph: Graph, p: PageRequest): BrowsePage<'sessions', SessionSummary> {
   const { offset, limit } = page(p);
   const total = Number(scalar(graph.db, 'SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes'));
   const sessions = all(
@@ -118,10 +103,8 @@ export function browseSessions(graph: Graph, p: BrowseMethods['browse.sessions']
   return { total, sessions };
 }
 
-export function browseSessionEpisodes(
-  graph: Graph,
-  p: BrowseMethods['browse.sessionEpisodes']['params'],
-): BrowseMethods['browse.sessionEpisodes']['result'] {
+/** The episodes of one session (null: those without one), oldest first. */
+export function browseSessionEpisodes(graph: Graph, p: PageRequest & { session: string | null }): BrowsePage<'episodes', EpisodeView> {
   const { offset, limit } = page(p);
   const session = p?.session ?? null;
   if (session !== null && typeof session !== 'string') throw invalid('"session" must be text or null.');
@@ -132,20 +115,21 @@ export function browseSessionEpisodes(
   return { total, episodes: rows.map((r) => graph.episodeView(r)) };
 }
 
-export function browseEpisodesById(graph: Graph, p: BrowseMethods['browse.episodesById']['params']): EpisodeView[] {
+/** Episodes by id, in the order asked; unknown ids are left out. */
+export function browseEpisodesById(graph: Graph, p: { ids: string[] }): EpisodeView[] {
   const ids = p?.ids;
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid('"ids" must be a list of episode ids.');
-  if (ids.length > IDS_MAX) throw invalid(`Ask for at most ${IDS_MAX} episodes at once.`);
+  if (ids.length > LIMITS.episodeIds) throw invalid(`Ask for at most ${LIMITS.episodeIds} episodes at once.`);
   if (ids.length === 0) return [];
   const rows = all(graph.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => graph.episodeView(byId.get(id)!));
 }
 
-function page(p: { offset?: number; limit?: number } | undefined): { offset: number; limit: number } {
+function page(p: PageRequest | undefined): { offset: number; limit: number } {
   const offset = p?.offset ?? 0;
-  const limit = p?.limit ?? PAGE_DEFAULT;
+  const limit = p?.limit ?? LIMIT_DEFAULTS.page;
   if (!Number.isInteger(offset) || offset < 0) throw invalid(`"offset" must be a whole number >= 0, got ${String(offset)}.`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw invalid(`"limit" must be a whole number from 1 to ${PAGE_MAX}, got ${String(limit)}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.page) throw invalid(`"limit" must be a whole number from 1 to ${LIMITS.page}, got ${String(limit)}.`);
   return { offset, limit };
 }

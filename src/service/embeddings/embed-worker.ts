@@ -26,8 +26,8 @@ void (async () => {
     return;
   }
   const embedder = loaded.embedder;
-  // The model file was read into a buffer (23 MB for MiniLM) that ONNX Runtime has copied into its
-  // own heap; this thread then sits idle between batches and V8 would keep it for a long while.
+  // The model file was read into a buffer that ONNX Runtime has copied into its own heap; this
+  // thread then sits idle between batches and V8 would keep that buffer for a long while.
   collectGarbage();
   port.on('message', (msg: { seq: number; texts: string[] }) => {
     embedder.embed(msg.texts).then(

@@ -1,27 +1,27 @@
 /**
  * Sentence embeddings in-process with @xenova/transformers 2.17.2 (feature-extraction pipeline,
  * mean pooling over the attention mask, L2 normalisation). The memory service runs this in a
- * worker thread (embed-worker.ts); embedding-queue.ts feeds it in the background.
+ * worker thread (embed-worker.ts); queue.ts feeds it in the background.
  *
  * Backend: ONNX Runtime's WebAssembly build, one thread, by default: platform-neutral, no native
  * binaries. In the bundle esbuild.embeddings.mjs aliases onnxruntime-node to onnxruntime-web and
  * the ort-wasm*.wasm files sit beside the bundle; unbundled (tests, tsx) the same swap is made by
  * a module resolution hook registered before transformers is first imported. `backend: 'native'`
- * keeps onnxruntime-node when it is installed (unbundled only; ~3x faster, not portable).
+ * keeps onnxruntime-node when it is installed (unbundled only; faster, not portable).
  *
- * Models: a local folder (`modelPath`: config.json, tokenizer.json, tokenizer_config.json,
- * onnx/model_quantized.onnx or onnx/model.onnx), or a hub model (default Xenova/all-MiniLM-L6-v2)
- * read from <memory>/models/<model>/, fetched there once, atomically and with progress, only when
- * `allowDownload` is set. A missing or broken model never throws: `loadEmbedder` answers
- * `{ unavailable: reason }` and the reason is what `recall status` shows.
+ * Models: a local folder or a hub model (model-files.ts finds and fetches them). A missing or
+ * broken model never throws: `loadEmbedder` answers `{ unavailable: reason }` and the reason is
+ * what `recall status` shows.
  *
  * transformers.js configures itself through one global `env`, so loads are serialised and each
  * load sets what it needs right before building its pipeline. Loaded embedders are cached by
  * model location: loading twice returns the same instance.
  */
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { download, locate, type ModelSource } from './model-files.js';
+
+export type { ModelProgress } from './model-files.js';
 
 /** Set to true by esbuild.embeddings.mjs (onnxruntime-node is then onnxruntime-web). */
 declare const RECALL_EMBED_BUNDLE: boolean | undefined;
@@ -32,32 +32,7 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
 }
 
-export const DEFAULT_MODEL = 'Xenova/all-MiniLM-L6-v2';
-export const DEFAULT_HUB = 'https://huggingface.co';
-
-export interface ModelProgress {
-  model: string;
-  /** Which step: fetching a file, loading the model, or ready. */
-  status: 'download' | 'downloaded' | 'loading' | 'ready';
-  file?: string;
-  loaded?: number;
-  total?: number;
-}
-
-export interface EmbedderOptions {
-  /** The memory folder; hub models live in <memory>/models/<model>/. */
-  memoryFolder?: string;
-  /** A local model folder. Wins over `model`. */
-  modelPath?: string;
-  /** Hub model id. Default Xenova/all-MiniLM-L6-v2. */
-  model?: string;
-  /** Fetch a hub model missing from <memory>/models (once). Default false. */
-  allowDownload?: boolean;
-  /** Use onnx/model_quantized.onnx. Default: true for hub models; for a folder, whether it has one. */
-  quantized?: boolean;
-  /** Hub address (a mirror, or a test server). Default https://huggingface.co. */
-  remoteHost?: string;
-  onProgress?: (p: ModelProgress) => void;
+export interface EmbedderOptions extends ModelSource {
   /** Folder holding ort-wasm*.wasm. Default: beside the bundle when bundled. */
   wasmPaths?: string;
   /** 'wasm' (default) or 'native' (onnxruntime-node, unbundled only). Fixed by the first load in a process. */
@@ -73,27 +48,25 @@ export interface EmbedderOptions {
   /**
    * Padded tokens per model run (texts x the longest of them). Default 512: two texts of 256
    * tokens, or eight of 64. A call's texts are sorted by length and run in groups under this
-   * budget. Attention memory grows with texts x tokens^2 and ONNX Runtime's WebAssembly heap
-   * keeps its peak: on a MiniLM-shaped int8 model, runs of 8 texts of 256 tokens grew it by
-   * 74 MB, runs of 2 by 0-16 MB, at the same speed (40 such texts: 10.9 s in 8s, 10.5 s in 2s).
+   * budget: attention memory grows with texts x tokens^2 and ONNX Runtime's WebAssembly heap
+   * keeps its peak, so small runs keep the service small at the same speed.
    */
   batchTokens?: number;
-  /** Per-file download timeout in ms. Default 10 minutes. */
-  downloadTimeoutMs?: number;
   log?: (msg: string) => void;
 }
+
+/** What an option left out means. */
+const DEFAULTS = { maxChars: 4000, maxTokens: 256, batchTokens: 512 };
 
 export type LoadEmbedderResult = { embedder: TransformersEmbedder } | { unavailable: string };
 
 type Transformers = typeof import('@xenova/transformers', { with: { 'resolution-mode': 'import' } });
-/** The slice of a feature-extraction pipeline used here. */
-type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>) & {
+/** The slice of a feature-extraction pipeline used here; its tensor's data is checked to be float32 where it is read. */
+type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: unknown; dims: number[] }>) & {
   dispose?: () => Promise<void>;
   /** Its truncation length is what the pipeline pads and truncates to. */
   tokenizer?: { model_max_length?: number; encode?: (text: string) => number[] };
 };
-
-const HUB_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
 let transformersPromise: Promise<Transformers> | undefined;
 let activeBackend: 'wasm' | 'native' | undefined;
@@ -147,123 +120,6 @@ function wasmFolder(explicit?: string): string | undefined {
   return dir.endsWith(path.sep) || dir.endsWith('/') ? dir : dir + path.sep;
 }
 
-interface ModelLocation {
-  /** transformers' localModelPath and model name: files are read from <root>/<name>/. */
-  root: string;
-  name: string;
-  dir: string;
-  quantized: boolean;
-  id: string;
-  label: string;
-  /** Hub model that must be fetched first. */
-  fetch?: { model: string; files: string[] };
-}
-
-const onnxFile = (quantized: boolean): string => `onnx/${quantized ? 'model_quantized' : 'model'}.onnx`;
-
-function hashFile(file: string): string {
-  const h = crypto.createHash('sha256');
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(1 << 20);
-    let n: number;
-    while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) h.update(buf.subarray(0, n));
-  } finally {
-    fs.closeSync(fd);
-  }
-  return h.digest('hex').slice(0, 12);
-}
-
-/** Where the model is and what its id is, or why it cannot be used. */
-function locate(o: EmbedderOptions): ModelLocation | string {
-  if (o.modelPath) {
-    const dir = path.resolve(o.modelPath);
-    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return `model folder ${dir} does not exist`;
-    const quantized = o.quantized ?? fs.existsSync(path.join(dir, onnxFile(true)));
-    const missing = [...HUB_FILES, onnxFile(quantized)].filter((f) => !fs.existsSync(path.join(dir, f)));
-    if (missing.length) return `model folder ${dir} lacks ${missing.join(', ')}`;
-    const name = path.basename(dir);
-    return {
-      root: path.dirname(dir),
-      name,
-      dir,
-      quantized,
-      id: `local:${name}#${hashFile(path.join(dir, onnxFile(quantized)))}`,
-      label: `${dir}${quantized ? ' (quantized)' : ''}`,
-    };
-  }
-  const model = o.model ?? DEFAULT_MODEL;
-  if (!/^[\w.-]+(\/[\w.-]+)?$/.test(model) || model.split('/').some((p) => p === '..' || p === '.')) return `"${model}" is not a model id`;
-  if (!o.memoryFolder) return `no memory folder to keep ${model} in`;
-  const root = path.join(path.resolve(o.memoryFolder), 'models');
-  const dir = path.join(root, ...model.split('/'));
-  const quantized = o.quantized ?? true;
-  const files = [...HUB_FILES, onnxFile(quantized)];
-  const missing = files.filter((f) => !fs.existsSync(path.join(dir, f)));
-  const loc: ModelLocation = {
-    root,
-    name: model,
-    dir,
-    quantized,
-    id: `${model}#${quantized ? 'quantized' : 'fp32'}`,
-    label: `${model}${quantized ? ' (quantized)' : ''}`,
-  };
-  if (missing.length === 0) return loc;
-  if (!o.allowDownload) {
-    return `model ${model} is not downloaded (looked in ${dir}) and downloads are off: allow downloads once, or give a local model folder`;
-  }
-  return { ...loc, fetch: { model, files: missing } };
-}
-
-/** Fetches hub files into the model folder: temp file, fsync, rename; progress per chunk (throttled). */
-async function download(loc: ModelLocation, o: EmbedderOptions): Promise<void> {
-  const host = (o.remoteHost ?? DEFAULT_HUB).replace(/\/+$/, '');
-  const model = loc.fetch!.model;
-  for (const file of loc.fetch!.files) {
-    const url = `${host}/${model}/resolve/main/${file}`;
-    const target = path.join(loc.dir, ...file.split('/'));
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    const signal = AbortSignal.timeout(o.downloadTimeoutMs ?? 600_000);
-    let res: Response;
-    try {
-      res = await fetch(url, { signal, redirect: 'follow' });
-    } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`could not reach ${host} for ${model} (${cause?.code ?? cause?.message ?? (e as Error).message})`);
-    }
-    if (!res.ok || !res.body) throw new Error(`${url} answered HTTP ${res.status}`);
-    const total = Number(res.headers.get('content-length')) || undefined;
-    const tmp = `${target}.part-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w');
-    let loaded = 0;
-    let last = 0;
-    try {
-      o.onProgress?.({ model, status: 'download', file, loaded: 0, total });
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        fs.writeSync(fd, value);
-        loaded += value.length;
-        const now = Date.now();
-        if (now - last >= 100) {
-          last = now;
-          o.onProgress?.({ model, status: 'download', file, loaded, total });
-        }
-      }
-      if (total !== undefined && loaded !== total) throw new Error(`${url} ended after ${loaded} of ${total} bytes`);
-      fs.fsyncSync(fd);
-    } catch (e) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
-    fs.closeSync(fd);
-    fs.renameSync(tmp, target);
-    o.onProgress?.({ model, status: 'downloaded', file, loaded, total: total ?? loaded });
-  }
-}
-
 /** `function(t){throw t}` or `function(t){if(!(t instanceof X))throw t}`, however printed. */
 function isRethrower(listener: (...args: never[]) => unknown): boolean {
   const src = Function.prototype.toString.call(listener).replace(/[\s;]/g, '');
@@ -295,7 +151,9 @@ export class TransformersEmbedder implements Embedder {
       const log = options.log ?? (() => {});
       const loc = locate(options);
       if (typeof loc === 'string') throw new Error(loc);
-      const key = `${loc.dir}|${loc.quantized}|${options.maxTokens ?? 256}|${options.batchTokens ?? 512}`;
+      const maxTokens = options.maxTokens ?? DEFAULTS.maxTokens;
+      const batchTokens = Math.max(1, options.batchTokens ?? DEFAULTS.batchTokens);
+      const key = `${loc.dir}|${loc.quantized}|${maxTokens}|${batchTokens}`;
       const cached = cache.get(key);
       if (cached && cached.id === loc.id) return cached;
       if (loc.fetch) await download(loc, options);
@@ -324,10 +182,10 @@ export class TransformersEmbedder implements Embedder {
         let extractor: Extractor;
         let dim: number;
         try {
-          extractor = (await t.pipeline('feature-extraction', loc.name, { quantized: loc.quantized, local_files_only: true })) as unknown as Extractor;
+          extractor = await t.pipeline('feature-extraction', loc.name, { quantized: loc.quantized, local_files_only: true });
           loadCount++;
           const tokenizer = extractor.tokenizer;
-          if (tokenizer) tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? Infinity, options.maxTokens ?? 256);
+          if (tokenizer) tokenizer.model_max_length = Math.min(tokenizer.model_max_length ?? Infinity, maxTokens);
           const probe = await extractor(['recall'], { pooling: 'mean', normalize: true });
           dim = probe.dims[probe.dims.length - 1];
         } catch (e) {
@@ -339,9 +197,9 @@ export class TransformersEmbedder implements Embedder {
           loc.label,
           activeBackend ?? 'wasm',
           extractor,
-          options.maxChars ?? 4000,
-          options.maxTokens ?? 256,
-          Math.max(1, options.batchTokens ?? 512),
+          options.maxChars ?? DEFAULTS.maxChars,
+          maxTokens,
+          batchTokens,
           key,
         );
         cache.set(key, embedder);
@@ -371,8 +229,10 @@ export class TransformersEmbedder implements Embedder {
       for (const group of this.groups(input)) {
         const out = await this.extractor(group.map((i) => input[i]!), { pooling: 'mean', normalize: true });
         const dim = out.dims[out.dims.length - 1];
-        if (dim !== this.dim || out.data.length !== dim * group.length) throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
-        group.forEach((textIndex, row) => (vectors[textIndex] = out.data.slice(row * dim, (row + 1) * dim)));
+        const data = out.data;
+        if (!(data instanceof Float32Array)) throw new Error('model returned vectors that are not float32');
+        if (dim !== this.dim || data.length !== dim * group.length) throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
+        group.forEach((textIndex, row) => (vectors[textIndex] = data.slice(row * dim, (row + 1) * dim)));
       }
       return vectors;
     });

@@ -3,9 +3,8 @@
  * WebAssembly heap, its compiled code, transformers.js) is most of what a service with embeddings
  * holds beyond the memory itself, and a service beside the editor spends most of the day idle:
  * after `idleMs` without a call the thread is stopped, and the next call (a question, a new
- * episode) starts it again and waits for it. Measured: a MiniLM-shaped model's thread holds
- * 185-205 MB; at 100k episodes with the 384-d stand-in, unloading took the service from 334 to
- * 251 MB and the next question waited ~2 s for the reload.
+ * episode) starts it again and waits for it: a reload of seconds once, against the model's
+ * memory all day.
  */
 import type { Embedder } from './embedder.js';
 import type { WorkerEmbedder, WorkerLoadResult } from './worker-embedder.js';

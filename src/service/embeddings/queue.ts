@@ -6,7 +6,7 @@ import type { Embedder } from './embedder.js';
 
 export interface EmbeddingQueueOptions<T extends { text: string }> {
   embedder: Embedder;
-  /** Texts per model call. Default 8: a batch holds the event loop while the model runs (~0.1 s for 8 short texts with all-MiniLM-L6-v2 on WASM), and bigger batches barely raise throughput. */
+  /** Texts per model call. Default 8: a batch holds the event loop while the model runs, and bigger batches barely raise throughput. */
   batchSize?: number;
   /** Receives each batch's items and vectors (same order). May be async; errors are logged and counted. */
   store: (items: T[], vectors: Float32Array[]) => void | Promise<void>;

@@ -34,8 +34,8 @@ export function workerScript(dir = __dirname): string | undefined {
 /** Starts the worker and loads the model in it; says why not, like loadEmbedder, instead of throwing. */
 export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Promise<WorkerLoadResult> {
   const { log, onProgress, ...data } = options;
-  // A small young generation: the model's tensors die young and V8's default (tens of MB a
-  // thread) stays resident; measured 270-289 -> 230-256 MB for a process embedding 2,000 turns.
+  // A small young generation: the model's tensors die young, and V8's default nursery (tens of
+  // MB a thread) would stay resident.
   const worker = new Worker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let seq = 0;

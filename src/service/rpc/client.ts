@@ -15,28 +15,16 @@ import { VERSION } from './version.js';
 import { LineReader, type ChangedNotification, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
 
 /**
- * V8 settings for the service. --expose-gc: it collects right after a snapshot (see server.ts). A
- * 4 MB semi-space (V8's default is 16): request and ingest garbage dies young and a big nursery
- * stays resident. --optimize-for-size: V8 lets the old generation grow less before a full
- * collection (and keeps smaller caches); 100k episodes with a model, right after 600 queries, the
- * heap held 55-64 MB (mostly the queries' garbage) instead of 16-17 and RSS fell by 30-40 MB, for
- * more time a query: services side by side, queries interleaved, keyword +8-19% and hybrid
- * +10-13% (e.g. hybrid mean 20.3 -> 22.3 ms); run one after another at 30k episodes, keyword p50
- * 8 -> 11 ms. Memory is what a service beside the editor all day is judged by; a few ms are not,
- * next to the model call that asked the question.
+ * V8 settings for the service: --expose-gc so it can collect right after a snapshot (server.ts); a
+ * small nursery and --optimize-for-size, because a service beside the editor all day is judged by
+ * its resident memory, not by the few ms a query pays for it.
  */
 const SERVICE_NODE_FLAGS = ['--expose-gc', '--max-semi-space-size=4', '--optimize-for-size'];
 
 /**
- * glibc malloc settings for the service (a setting the user exported wins). Two arenas: glibc
- * otherwise gives each thread (the model's worker, libuv's pool) its own, and their fragments stay
- * resident (~30 MB measured with a model). Fixed mmap and trim thresholds: by default glibc raises
- * its mmap threshold to the size of each large block freed (the model file's buffer: 12-23 MB),
- * after which buffers of a few MB come from the main heap and their holes are never returned.
- * Fixed at 1 MB, blocks that big are mapped and unmapped on their own. 100k episodes with a model,
- * after 600 queries: 410-415 -> 357-382 MB with the thresholds fixed at glibc's 128 KB defaults,
- * but that cost 15-35% of the ingest rate; at 1 MB / 4 MB the memory is the same (331-340 vs
- * 329-335 MB, with --optimize-for-size) and ingest runs as before (30k episodes: 2178 vs 2210/s).
+ * glibc malloc settings for the service (a setting the user exported wins): two arenas instead of
+ * one per thread, and fixed mmap/trim thresholds so the model's large buffers are mapped and given
+ * back on their own instead of leaving holes in the main heap.
  */
 const MALLOC_TUNING: Record<string, string> = {
   MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
@@ -89,12 +77,12 @@ export class MemoryClient extends EventEmitter {
   async call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     try {
       await this.ensureConnected();
-      return (await this.send(method, params)) as ResultOf<M>;
+      return await this.send(method, params);
     } catch (err) {
       if (!(err instanceof ServiceGone) || this.closed || method === 'shutdown') throw err;
       this.opts.log?.(`memory service went away during ${method}; restarting it and retrying once`);
       await this.ensureConnected();
-      return (await this.send(method, params)) as ResultOf<M>;
+      return await this.send(method, params);
     }
   }
 
@@ -126,7 +114,7 @@ export class MemoryClient extends EventEmitter {
     for (let attempt = 1; ; attempt++) {
       this.attach(await this.connectOrStart());
       try {
-        const hello = (await this.send('hello', { surface: this.opts.surface })) as ResultOf<'hello'>;
+        const hello = await this.send('hello', { surface: this.opts.surface });
         if (!replacedStale && isOlder(hello.version, VERSION)) {
           // A service left running by an older version (an upgrade within its idle period) may
           // not know our methods: stop it and start ours. Only older ones, so two versions in use
@@ -222,12 +210,13 @@ export class MemoryClient extends EventEmitter {
     else pending.resolve(msg.result);
   }
 
-  private send(method: string, params: unknown): Promise<unknown> {
+  private send<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     const socket = this.socket;
     if (!socket || socket.destroyed) return Promise.reject(new ServiceGone('Not connected to the memory service.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      // The one place a wire result becomes its type: the service answers each method with ResultOf it.
+      this.pending.set(id, { resolve: (result) => resolve(result as ResultOf<M>), reject });
       socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     });
   }

@@ -4,14 +4,14 @@ import { MemoryClient } from './client.js';
 import { lockPath } from './paths.js';
 
 /** The pid of the live service owning this folder, if any. */
-export async function isServiceRunning(memory: string): Promise<number | undefined> {
+export function runningServicePid(memory: string): number | undefined {
   const holder = readLock(lockPath(memory));
   return holder && isAlive(holder.pid) ? holder.pid : undefined;
 }
 
 /** Asks the service to stop (it snapshots first); signals it if it does not. Returns whether one ran. */
 export async function stopService(memory: string, timeoutMs = 15_000): Promise<boolean> {
-  const pid = await isServiceRunning(memory);
+  const pid = runningServicePid(memory);
   if (pid === undefined) return false;
   try {
     const client = await MemoryClient.connect({ memory, surface: 'cli', autostart: false });

@@ -1,10 +1,11 @@
 /**
  * The memory service's wire protocol: JSON-RPC 2.0, one message a line, over a local socket.
- * `Methods` is the single list of what a client may ask; the server dispatches on it and the
- * client is typed by it.
+ * `Methods` is the single list of what a client may ask and what it gets back: the client is typed
+ * by it, the server's handlers are typed by it, and params.ts checks each request against it.
  */
 import type { Authority, PriorKind } from '../../core/model/config.js';
-import type { BrowseMethods } from '../../core/retrieval/browse.js';
+import { LIMITS } from '../../core/model/limits.js';
+import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/memory.js';
@@ -12,6 +13,10 @@ import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/keyword.js';
 import type { RetrievalMode } from '../../core/retrieval/keyword.js';
+
+/** Every mode once: a mode added to RetrievalMode does not compile until it is named here. */
+const MODE_NAMES: { [M in RetrievalMode]: M } = { keyword: 'keyword', vector: 'vector', hybrid: 'hybrid' };
+export const RETRIEVAL_MODES: readonly RetrievalMode[] = Object.values(MODE_NAMES);
 
 /** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
 export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';
@@ -52,8 +57,8 @@ export interface ServiceStatus {
   version: string;
 }
 
-/** Every method of the service; browsing (page-by-page lists for tree views) is in core/browse.ts. */
-export interface Methods extends BrowseMethods {
+/** Every method of the service, with its params and its result. */
+export interface Methods {
   hello: { params: { surface: Surface; client?: string }; result: { version: string; pid: number; memory: string } };
   ping: { params: Record<string, never>; result: { ok: true } };
   remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
@@ -85,6 +90,20 @@ export interface Methods extends BrowseMethods {
   status: { params: Record<string, never>; result: ServiceStatus };
   export: { params: { history?: boolean }; result: { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } };
   shutdown: { params: Record<string, never>; result: { ok: true } };
+
+  // Browsing, page by page, for the extension's tree views (core/retrieval/browse.ts).
+  /** Entity types with how many entities each has, most populous first. */
+  'browse.types': { params: Record<string, never>; result: { types: EntityTypeCount[] } };
+  /** Entities (of one type, or all), by name. */
+  'browse.entities': { params: PageRequest & { type?: string }; result: BrowsePage<'entities', EntityView> };
+  /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
+  'browse.facts': { params: PageRequest & { entity: string }; result: BrowsePage<'facts', FactView> };
+  /** Sessions, most recent first. */
+  'browse.sessions': { params: PageRequest; result: BrowsePage<'sessions', SessionSummary> };
+  /** The episodes of one session (null: those without one), oldest first. */
+  'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
+  /** Episodes by id, in the order asked; unknown ids are left out. */
+  'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
 }
 
 export type Method = keyof Methods;
@@ -99,9 +118,6 @@ export interface ChangedNotification {
   method: Method;
   seq: number;
 }
-
-/** One JSON-RPC message may be at most this big (a batch of episodes at the 1 MB text limit fits). */
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export const RPC_ERRORS = {
   parse: -32700,
@@ -125,7 +141,7 @@ export class LineReader {
   constructor(
     private readonly onLine: (line: string) => void,
     private readonly onOverflow: () => void,
-    private readonly max = MAX_MESSAGE_BYTES,
+    private readonly max: number = LIMITS.serviceMessageBytes,
   ) {}
 
   push(chunk: Buffer): void {

@@ -8,22 +8,15 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
+import { LIMIT_DEFAULTS } from '../../core/model/limits.js';
 import { numericId } from '../../core/store/ids.js';
-import { Memory, type QueryInput } from '../../core/memory/memory.js';
+import { Memory } from '../../core/memory/memory.js';
 import { RETRIEVAL } from '../../core/retrieval/keyword.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
+import { checkParams } from './params.js';
 import { lockPath, socketPath } from './paths.js';
-import {
-  authorityOf,
-  LineReader,
-  RPC_ERRORS,
-  SURFACES,
-  WRITE_METHODS,
-  type Method,
-  type ServiceStatus,
-  type Surface,
-} from './protocol.js';
+import { authorityOf, LineReader, RPC_ERRORS, WRITE_METHODS, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
 import { VectorChannel, type EmbeddingSettings } from '../embeddings/vector-channel.js';
 import { VERSION } from './version.js';
 
@@ -39,13 +32,15 @@ export interface ServiceOptions {
   log?: (msg: string) => void;
 }
 
-interface Connection {
+/** One client's socket, and who it said it is (hello) once it has. */
+interface ConnectedClient {
   socket: net.Socket;
   surface?: Surface;
   provenance?: Provenance;
 }
 
-type Handler = (params: Record<string, unknown>, by: Provenance) => unknown;
+/** What the service does for each method, typed by the protocol: params checked, result as promised. */
+type Handlers = { [M in Method]: (params: ParamsOf<M>, by: Provenance) => ResultOf<M> | Promise<ResultOf<M>> };
 
 const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
@@ -72,7 +67,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const report = memory.openReport;
   log(`memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`);
 
-  const connections = new Set<Connection>();
+  const connections = new Set<ConnectedClient>();
   const vectors = new VectorChannel(
     opts.memory,
     opts.embeddings ?? {},
@@ -94,7 +89,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     snapshotTimer = setTimeout(() => {
       try {
         const merged = memory.compactIndex(200);
-        // The snapshot is a full copy of the database (87 MB at 100k episodes), garbage once on disk.
+        // The snapshot is a full copy of the database, garbage once it is on disk.
         if (memory.snapshotDue) (memory.snapshot(), collectGarbage());
         if (!merged) scheduleIdleWork();
       } catch (err) {
@@ -108,17 +103,18 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     if (connections.size === 0) idleTimer = setTimeout(() => void shutdown('no clients for a while'), idleExitMs);
   };
 
-  const handlers: { [M in Method]: Handler } = {
+  const browse = memory.browseHandlers();
+  const handlers: Handlers = {
     hello: () => ({ version: VERSION, pid: process.pid, memory: opts.memory }),
     ping: () => ({ ok: true }),
-    remember: (p, by) => memory.remember(p as never, by),
-    ingest: (p, by) => memory.ingest(p.episodes as never, by),
-    relate: (p, by) => memory.relate(p as never, by),
-    extracted: (p, by) => memory.recordExtraction(p as never, by),
-    correct: (p, by) => memory.correct(p as never, by),
-    'forget.plan': (p) => memory.forgetPlan(p.entity as string),
+    remember: (p, by) => memory.remember(p, by),
+    ingest: (p, by) => memory.ingest(p.episodes, by),
+    relate: (p, by) => memory.relate(p, by),
+    extracted: (p, by) => memory.recordExtraction(p, by),
+    correct: (p, by) => memory.correct(p, by),
+    'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
-      const plan = memory.forget(p.entity as string, by);
+      const plan = memory.forget(p.entity, by);
       vectors.removed('episode', rowidsOf(plan.episodes.map((e) => e.id)));
       vectors.removed('fact', rowidsOf(plan.relationships.map((f) => f.id)));
       vectors.reconcile('entity');
@@ -126,23 +122,22 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
     query: async (p) => {
-      const limit = typeof p.limit === 'number' ? p.limit : 10;
-      const k = Math.min(limit, 50) * RETRIEVAL.fusion.depth;
       // A failed embedding leaves the question to keyword + graph; caught at once, so bad input
       // thrown by startQuery never leaves it unhandled.
-      const embedding = (p.mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim() ? vectors.embedQuery(p.query) : Promise.resolve(undefined)).catch(
+      const embedding = (p.mode !== 'keyword' && vectors.ready && p.query.trim() ? vectors.embedQuery(p.query) : Promise.resolve(undefined)).catch(
         (err: Error) => void log(`embedding a question failed (${err.message}); answering with keyword + graph`),
       );
-      const finish = memory.startQuery(p as unknown as QueryInput);
+      const finish = memory.startQuery(p); // checks the limit, among the rest
       const query = await embedding;
+      const k = (p.limit ?? LIMIT_DEFAULTS.query) * RETRIEVAL.fusion.depth;
       return finish(query ? vectors.nearest(query, { episode: k, entity: k, fact: k }) : undefined);
     },
-    search: (p) => memory.search(p as never),
-    episodes: (p) => memory.episodes(p as never),
-    traverse: (p) => memory.traverse(p as never),
-    fact: (p) => memory.fact(p.id as string),
-    overview: (p) => memory.overview(p as never),
-    status: (): ServiceStatus => ({
+    search: (p) => memory.search(p),
+    episodes: (p) => memory.episodes(p),
+    traverse: (p) => memory.traverse(p),
+    fact: (p) => memory.fact(p.id),
+    overview: (p) => memory.overview(p),
+    status: () => ({
       ...memory.status(),
       ...vectors.status(),
       service_pid: process.pid,
@@ -152,19 +147,32 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       clients: connections.size,
       version: VERSION,
     }),
-    export: (p) => memory.export(p as never),
+    export: (p) => memory.export(p),
     shutdown: () => {
       setImmediate(() => void shutdown('asked to stop'));
       return { ok: true };
     },
-    ...(memory.browseHandlers() as unknown as Record<keyof ReturnType<Memory['browseHandlers']>, Handler>),
+    'browse.types': () => browse.types(),
+    'browse.entities': (p) => browse.entities(p),
+    'browse.facts': (p) => browse.facts(p),
+    'browse.sessions': (p) => browse.sessions(p),
+    'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
+    'browse.episodesById': (p) => browse.episodesById(p),
+  };
+  const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
+
+  /** Runs one method: its params checked against the protocol (invalid_input when they do not fit), then its handler. */
+  const dispatch = async <M extends Method>(method: M, params: unknown, by: Provenance): Promise<ResultOf<M>> => {
+    const checked = checkParams(method, params);
+    if (!checked.ok) throw checked.error;
+    return handlers[method](checked.params, by);
   };
 
-  const send = (conn: Connection, msg: object): void => {
+  const send = (conn: ConnectedClient, msg: object): void => {
     if (!conn.socket.destroyed) conn.socket.write(JSON.stringify(msg) + '\n');
   };
 
-  const handleMessage = async (conn: Connection, line: string): Promise<void> => {
+  const handleMessage = async (conn: ConnectedClient, line: string): Promise<void> => {
     let msg: { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
     try {
       msg = JSON.parse(line);
@@ -175,22 +183,22 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
     const fail = (code: number, message: string, data?: object): void => send(conn, { jsonrpc: '2.0', id, error: { code, message, data } });
     if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string') return fail(RPC_ERRORS.invalidRequest, 'Invalid request: expected {"jsonrpc":"2.0","id":…,"method":…}.');
-    const method = msg.method as Method;
-    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
-    if (!handler) return fail(RPC_ERRORS.methodNotFound, `Unknown method "${msg.method}".`);
+    const method = msg.method;
+    if (!isMethod(method)) return fail(RPC_ERRORS.methodNotFound, `Unknown method "${method}".`);
     const params = msg.params ?? {};
     if (typeof params !== 'object' || params === null || Array.isArray(params)) return fail(RPC_ERRORS.invalidParams, 'params must be an object.');
+    const failWith = (err: MemoryError): void => fail(RPC_ERRORS.memory, err.message, { code: err.code, hint: err.hint });
 
     if (method === 'hello') {
-      const surface = (params as { surface?: unknown }).surface as Surface;
-      if (!SURFACES.includes(surface)) return fail(RPC_ERRORS.invalidParams, `hello needs a surface: one of ${SURFACES.join(', ')}.`);
-      conn.surface = surface;
-      conn.provenance = { authority: authorityOf(surface), source: surface };
-    } else if (!conn.provenance) {
-      return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
+      const checked = checkParams('hello', params);
+      if (!checked.ok) return failWith(checked.error);
+      conn.surface = checked.params.surface;
+      conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface };
     }
+    const by = conn.provenance;
+    if (!by) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
     try {
-      const result = await handler(params as Record<string, unknown>, conn.provenance!);
+      const result = await dispatch(method, params, by);
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
@@ -198,7 +206,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
         for (const other of connections) send(other, note);
       }
     } catch (err) {
-      if (err instanceof MemoryError) return fail(RPC_ERRORS.memory, err.message, { code: err.code, hint: err.hint });
+      if (err instanceof MemoryError) return failWith(err);
       log(`internal error in ${method}: ${(err as Error).stack ?? err}`);
       fail(RPC_ERRORS.internal, `Internal error in ${method}: ${(err as Error).message}`);
     } finally {
@@ -207,7 +215,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   };
 
   const server = net.createServer((socket) => {
-    const conn: Connection = { socket };
+    const conn: ConnectedClient = { socket };
     connections.add(conn);
     clearTimeout(idleTimer);
     const reader = new LineReader(

@@ -1,0 +1,112 @@
+/**
+ * Each method's params checked at the service's door, against the types `Methods` states: what
+ * reaches a handler is what its type says, and a malformed request gets an invalid_input error
+ * naming the field and showing what the method takes. The memory still judges the values (an
+ * empty text, a limit out of range, an unknown id), with its own hints.
+ */
+import { z } from 'zod';
+import { AUTHORITIES, PRIOR_KINDS } from '../../core/model/config.js';
+import { invalid, type MemoryError } from '../../core/model/errors.js';
+import { RETRIEVAL_MODES, SURFACES, type Method, type ParamsOf } from './protocol.js';
+
+/** Absent or null: both mean "not given" on the wire. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
+
+const text = z.string();
+const texts = z.array(z.string());
+const count = optional(z.number());
+const flag = optional(z.boolean());
+const none = z.object({});
+const page = { offset: count, limit: count };
+
+const episode = z.object({
+  text,
+  speaker: optional(text),
+  role: optional(text),
+  source: optional(text),
+  session: optional(text),
+  ref: optional(text),
+  time: optional(text),
+  entities: optional(texts),
+  authority: optional(z.enum(AUTHORITIES)),
+});
+
+type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
+
+const PARAMS: ParamSchemas = {
+  hello: z.object({ surface: z.enum(SURFACES), client: optional(text) }),
+  ping: none,
+  remember: episode,
+  ingest: z.object({ episodes: z.array(episode) }),
+  relate: z.object({
+    subject: text,
+    predicate: text,
+    object: text,
+    evidence: optional(texts),
+    prior: optional(z.enum(PRIOR_KINDS)),
+  }),
+  extracted: z.object({
+    episode: text,
+    facts: z.array(z.object({ subject: text, predicate: text, object: text })),
+    extractor: text,
+  }),
+  correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),
+  'forget.plan': z.object({ entity: text }),
+  forget: z.object({ entity: text }),
+  query: z.object({ query: text, limit: count, history: flag, mode: optional(z.enum(RETRIEVAL_MODES)) }),
+  search: z.object({ query: text, limit: count }),
+  episodes: z.object({
+    query: optional(text),
+    since: optional(text),
+    until: optional(text),
+    session: optional(text),
+    source: optional(text),
+    limit: count,
+  }),
+  traverse: z.object({ entity: text, depth: count, min_confidence: count, history: flag }),
+  fact: z.object({ id: text }),
+  overview: z.object({ limit: count }),
+  status: none,
+  export: z.object({ history: flag }),
+  shutdown: none,
+  'browse.types': none,
+  'browse.entities': z.object({ type: optional(text), ...page }),
+  'browse.facts': z.object({ entity: text, ...page }),
+  'browse.sessions': z.object(page),
+  'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
+  'browse.episodesById': z.object({ ids: texts }),
+};
+
+/** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */
+export function checkParams<M extends Method>(method: M, params: unknown): { ok: true; params: ParamsOf<M> } | { ok: false; error: MemoryError } {
+  const schema = PARAMS[method];
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return { ok: true, params: parsed.data };
+  const problems = parsed.error.issues.map((i) => `${i.path.length ? `"${i.path.join('.')}"` : 'params'}: ${i.message}`);
+  return { ok: false, error: invalid(`Invalid params for ${method}: ${problems.join('; ')}.`, `${method} takes ${signature(schema)}.`) };
+}
+
+/** `{ query: string, limit?: number, … }`: what a method takes, read off its schema. */
+function signature(schema: z.ZodType): string {
+  return typeName(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+}
+
+interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+function typeName(s: JsonSchema): string {
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.anyOf) return s.anyOf.filter((a) => a.type !== 'null').map(typeName).join(' | ');
+  if (s.type === 'array') return `${s.items ? typeName(s.items) : 'unknown'}[]`;
+  if (Array.isArray(s.type)) return s.type.filter((t) => t !== 'null').join(' | ');
+  if (s.type !== 'object') return s.type ?? 'unknown';
+  const required = new Set(s.required ?? []);
+  const fields = Object.entries(s.properties ?? {}).map(([k, v]) => `${k}${required.has(k) ? '' : '?'}: ${typeName(v)}`);
+  return fields.length ? `{ ${fields.join(', ')} }` : '{}';
+}
