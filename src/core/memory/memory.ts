@@ -17,8 +17,11 @@ import { all, forgetStatements, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { writeFileDurably } from '../store/durable.js';
 import { Journal } from '../store/journal.js';
-import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
-import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from '../retrieval/keyword.js';
+import { keywordLists, namedEntities, retrieve, type Retrieved } from '../retrieval/retrieve.js';
+import { filterSql, keywordEntities, keywordEpisodes, type EpisodeFilter } from '../retrieval/keyword.js';
+import { fusionDepth, type VectorHits } from '../retrieval/fusion.js';
+import { registerRanking } from '../retrieval/ranking.js';
+import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } from '../retrieval/recipes.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { loadSqlJs, type Database } from '../store/sqlite.js';
 import { queryTerms } from '../retrieval/text.js';
@@ -38,7 +41,13 @@ export interface QueryInput {
   query: string;
   limit?: number;
   history?: boolean;
-  mode?: RetrieveOptions['mode'];
+  mode?: RetrievalMode;
+}
+
+/** A query whose keyword and graph half has run; `finish` fuses in the vector hits (`vectorDepth` of each kind). */
+export interface StartedQuery {
+  vectorDepth: number;
+  finish(vectorHits?: VectorHits): QueryResult;
 }
 
 export interface ForgetPlan {
@@ -403,27 +412,29 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  query(input: QueryInput & { vectorHits?: RetrieveOptions['vectorHits'] }): QueryResult {
-    return this.startQuery(input)(input.vectorHits);
+  /** `recipe`: how to retrieve (recipes.ts); by default the named recipe of `input.mode`. */
+  query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalConfig): QueryResult {
+    return this.startQuery(input, recipe).finish(input.vectorHits);
   }
 
   /**
    * A query in two steps: the keyword and graph half now, the rest when the vector hits come
    * (the service embeds the question in another thread meanwhile). Bad input throws here.
    */
-  startQuery(input: QueryInput): (vectorHits?: RetrieveOptions['vectorHits']) => QueryResult {
+  startQuery(input: QueryInput, recipe = recipeFor(input.mode)): StartedQuery {
     const text = requireText(input.query, 'query');
     const limit = boundLimit(input.limit, 10, LIMITS.query);
     const mode = input.mode;
     if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
-    // Without vectors a query is keyword + graph, whatever the mode asked (vector alone is refused below).
-    const keyword = mode === 'vector' ? undefined : keywordLists(this.db, text, limit, mode ?? 'hybrid');
-    return (vectorHits) => {
-      if (mode === 'vector' && !vectorHits) {
+    // Without vectors a query is keyword + graph, whatever the recipe asked (vector alone is refused below).
+    const keyword = keywordLists(this.db, text, limit, recipe);
+    const finish = (vectorHits?: VectorHits): QueryResult => {
+      if (needsVectors(recipe) && !vectorHits) {
         throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
       }
-      return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits }, keyword) };
+      return { query: text, ...retrieve(this.db, this.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword) };
     };
+    return { vectorDepth: fusionDepth(limit, recipe), finish };
   }
 
   /** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */

@@ -10,8 +10,8 @@ import type { EntityView, EpisodeView, FactView } from '../../core/model/views.j
 import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
-export type { RetrievalMode } from '../../core/retrieval/keyword.js';
-import type { RetrievalMode } from '../../core/retrieval/keyword.js';
+export type { RetrievalMode } from '../../core/retrieval/recipes.js';
+import type { RetrievalMode } from '../../core/retrieval/recipes.js';
 
 /** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
 export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';

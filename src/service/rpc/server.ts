@@ -10,7 +10,6 @@ import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
 import { numericId } from '../../core/store/graph.js';
 import { Memory, type QueryInput } from '../../core/memory/memory.js';
-import { RETRIEVAL } from '../../core/retrieval/keyword.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
@@ -125,18 +124,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
-    query: async (p) => {
-      const limit = typeof p.limit === 'number' ? p.limit : 10;
-      const k = Math.min(limit, 50) * RETRIEVAL.fusion.depth;
-      // A failed embedding leaves the question to keyword + graph; caught at once, so bad input
-      // thrown by startQuery never leaves it unhandled.
-      const embedding = (p.mode !== 'keyword' && vectors.ready && typeof p.query === 'string' && p.query.trim() ? vectors.embedQuery(p.query) : Promise.resolve(undefined)).catch(
-        (err: Error) => void log(`embedding a question failed (${err.message}); answering with keyword + graph`),
-      );
-      const finish = memory.startQuery(p as unknown as QueryInput);
-      const query = await embedding;
-      return finish(query ? vectors.nearest(query, { episode: k, entity: k, fact: k }) : undefined);
-    },
+    query: (p) => vectors.query(memory, p as unknown as QueryInput),
     search: (p) => memory.search(p as never),
     episodes: (p) => memory.episodes(p as never),
     traverse: (p) => memory.traverse(p as never),
