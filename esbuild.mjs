@@ -12,6 +12,8 @@ const watch = process.argv.includes('--watch');
 
 const entries = {
   cli: 'src/cli/main.ts',
+  // The benchmarks: `node dist/bench.js ...`, or `recall bench ...`, which loads this bundle at run time.
+  bench: 'src/bench/main.ts',
   service: 'src/service/main.ts',
   // The embedding model runs in a worker thread of the service.
   'embed-worker': 'src/service/embeddings/embed-worker.ts',

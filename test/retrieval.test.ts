@@ -1,22 +1,28 @@
 /**
- * Retrieval: the BM25 arithmetic, query analysis, the keyword index of a conversation, the
- * LoCoMo parser, and the LoCoMo bench (on a hand-written fixture always, on the real data when
- * it is present).
+ * Retrieval: the BM25 arithmetic, query analysis, the keyword index of a conversation, recipes
+ * passed per query and the fusion of channels, the LoCoMo parser, and the LoCoMo bench (on a
+ * hand-written fixture always, on the real data when it is present; vector and hybrid modes and
+ * `recall bench` through the built bundles).
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { replaceSection } from '../src/bench/docs.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
+import { Memory } from '../src/core/memory/memory.js';
 import { resolveConfig } from '../src/core/model/config.js';
 import type { EpisodeRecord } from '../src/core/model/events.js';
 import { Graph } from '../src/core/store/graph.js';
 import { all } from '../src/core/store/sqlite.js';
 import { isLocomo, parseLocomo, parseLocomoDate } from '../src/core/ingest/locomo.js';
 import { analyseQuery, rankEpisodes } from '../src/core/retrieval/retrieve.js';
-import { bm25, bm25Episodes, registerRanking, RETRIEVAL, weightsHandle } from '../src/core/retrieval/keyword.js';
+import { fuseChannels } from '../src/core/retrieval/fusion.js';
+import { bm25Episodes } from '../src/core/retrieval/keyword.js';
+import { bm25, registerRanking, weightsHandle } from '../src/core/retrieval/ranking.js';
+import { DEFAULT_RECIPE, HYBRID_RECIPE, KEYWORD_RECIPE, recipeFor, VECTOR_RECIPE, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { unindexEpisode } from '../src/core/store/fts.js';
 import { loadSqlJs } from '../src/core/store/sqlite.js';
 import { dateMentions, ftsOr, queryTerms } from '../src/core/retrieval/text.js';
@@ -24,6 +30,15 @@ import { dateMentions, ftsOr, queryTerms } from '../src/core/retrieval/text.js';
 const ROOT = path.resolve(__dirname, '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'locomo-mini.json');
 const REAL_DATA = path.resolve(ROOT, '..', 'shared', 'data', 'locomo-dev.json');
+const BENCH = path.join(ROOT, 'dist', 'bench.js');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+/** Runs a built bundle; its last stdout line is the JSON result. */
+function runBundle(script: string, args: string[], cwd = ROOT): { code: number | null; stdout: string; stderr: string; result: any } {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const last = r.stdout.trim().split('\n').at(-1) ?? '';
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, result: last.startsWith('{') ? JSON.parse(last) : undefined };
+}
 
 /** A matchinfo 'pcnalx' blob from its parts, as FTS4 lays it out (native-endian uint32). */
 function matchinfo(p: number, c: number, n: number, avg: number[], len: number[], x: number[]): Uint8Array {
@@ -55,9 +70,9 @@ test('bm25 in SQL agrees with the hand computation over a real FTS4 table', asyn
     // 12 tokens in 4 rows: average length 3 (FTS4 reports it rounded to a whole number).
     const docs = ['bicycle', 'blue car', 'green bicycle lane is long', 'old tram car stop'];
     docs.forEach((d, i) => db.run('INSERT INTO t(docid, text, context) VALUES (?, ?, ?)', [i + 1, d, 'ignored words']));
-    registerRanking(db, { k1: 1.2, b: 0.75 });
+    registerRanking(db);
     const rows = all(db, "SELECT docid, recall_bm25(matchinfo(t, 'pcnalx'), ?) AS s FROM t WHERE t MATCH 'bicycle' ORDER BY s DESC", [
-      weightsHandle([1, 0]),
+      weightsHandle({ k1: 1.2, b: 0.75, columnWeights: [1, 0] }),
     ]);
     // df 2 of 4: idf = ln 2. Row 1 (length 1): norm 0.5, tf part 2.2 / 1.6; row 3 (length 5): norm 1.5, tf part 2.2 / 2.8.
     assert.deepEqual(rows.map((r) => Number(r.docid)), [1, 3]);
@@ -115,14 +130,14 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
       time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
     }));
     graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
-    const q = (text: string) => rankEpisodes(db, analyseQuery(db, text), 10).map((h) => h.rowid);
+    const q = (text: string) => rankEpisodes(db, analyseQuery(db, text, DEFAULT_RECIPE), 10, DEFAULT_RECIPE).map((h) => h.rowid);
     // The answer turn (2) holds neither "weekend" nor "go": its question (1) does, and lends it score.
     assert.deepEqual(q('where did they go last weekend').slice(0, 2), [1, 2]);
     // Only the keyword index holds the text's words; the speaker column matches names.
-    assert.deepEqual(bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10).map((h) => h.rowid).sort(), [2, 4]);
+    assert.deepEqual(bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10, DEFAULT_RECIPE).map((h) => h.rowid).sort(), [2, 4]);
     unindexEpisode(db, 3);
     db.run('DELETE FROM episodes WHERE rowid = 3');
-    assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10), []);
+    assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10, DEFAULT_RECIPE), []);
     assert.deepEqual(q('octopus'), [], 'nothing lends the removed turn\'s words to its neighbours');
   } finally {
     db.close();
@@ -132,7 +147,6 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
 test('a question of only common words scores the newest matching rows, and still fills its limit', async () => {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
-  const saved = RETRIEVAL.maxScoredRows;
   try {
     Graph.createSchema(db);
     registerRanking(db);
@@ -146,24 +160,90 @@ test('a question of only common words scores the newest matching rows, and still
       time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
     }));
     graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
-    RETRIEVAL.maxScoredRows = 40;
-    const build = bm25Episodes(db, [{ term: 'build', weight: 1 }], 10).map((h) => h.rowid);
+    const bound: RetrievalConfig = { ...DEFAULT_RECIPE, maxScoredRows: 40 };
+    const build = bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, bound).map((h) => h.rowid);
     assert.equal(build.length, 10);
     // 400 matches, bound 40: the window starts 40 rowids from the newest (400).
     assert.ok(build.every((r) => r >= 360), `scored outside the newest window: ${build.join(', ')}`);
-    const both = bm25Episodes(db, [{ term: 'build', weight: 1 }, { term: 'cache', weight: 1 }], 10).map((h) => h.rowid);
+    const both = bm25Episodes(db, [{ term: 'build', weight: 1 }, { term: 'cache', weight: 1 }], 10, bound).map((h) => h.rowid);
     assert.equal(both.length, 10);
     // The rarer word sets the window (100 matches: the newest 40 x 400 / 100 = 160 rowids); rows
     // holding both words come first.
     assert.ok(both.every((r) => r >= 240 && (r - 1) % 4 === 0), `expected newest rows with both words: ${both.join(', ')}`);
     // A limit the window cannot fill widens to every row.
-    assert.equal(bm25Episodes(db, [{ term: 'cache', weight: 1 }], 100).length, 100);
-    RETRIEVAL.maxScoredRows = saved;
-    assert.ok(bm25Episodes(db, [{ term: 'build', weight: 1 }], 10).some((r) => r.rowid < 360), 'under the bound every row is scored');
+    assert.equal(bm25Episodes(db, [{ term: 'cache', weight: 1 }], 100, bound).length, 100);
+    assert.ok(bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, DEFAULT_RECIPE).some((r) => r.rowid < 360), 'under the bound every row is scored');
   } finally {
-    RETRIEVAL.maxScoredRows = saved;
     db.close();
   }
+});
+
+test('recipes: one per mode, frozen through and through; a query takes its own', async () => {
+  assert.equal(recipeFor(undefined), DEFAULT_RECIPE);
+  assert.equal(DEFAULT_RECIPE, HYBRID_RECIPE);
+  assert.equal(recipeFor('keyword'), KEYWORD_RECIPE);
+  assert.equal(recipeFor('vector'), VECTOR_RECIPE);
+  assert.equal(recipeFor('constructor'), DEFAULT_RECIPE, 'only the modes name recipes');
+  const before = structuredClone(DEFAULT_RECIPE);
+  for (const recipe of [DEFAULT_RECIPE, KEYWORD_RECIPE, VECTOR_RECIPE]) {
+    assert.ok(Object.isFrozen(recipe) && Object.isFrozen(recipe.bm25) && Object.isFrozen(recipe.channels) && Object.isFrozen(recipe.facts));
+  }
+  assert.throws(() => {
+    (DEFAULT_RECIPE as { candidates: number }).candidates = 1;
+  }, TypeError);
+  assert.throws(() => {
+    (DEFAULT_RECIPE.bm25 as { k1: number }).k1 = 9;
+  }, TypeError);
+  assert.deepEqual(DEFAULT_RECIPE, before);
+});
+
+test('two queries with different recipes rank differently, and neither changes the other', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-recipes-'));
+  const m = await Memory.open(folder, { extract: false });
+  try {
+    const turns = [
+      { text: 'Morning, how was the trip?', speaker: 'Bea' },
+      { text: 'Bea told me the market was closed.', speaker: 'Al' },
+      { text: 'Shall we meet at noon?', speaker: 'Bea' },
+    ];
+    m.ingest(
+      turns.map((t, i) => ({ ...t, entities: [t.speaker], session: 's1', time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })),
+      { authority: 'user', source: 'test' },
+    );
+    // Only the columns differ: what a turn says, or who said it. No boosts or spread to blur it.
+    const plain: RetrievalConfig = { ...KEYWORD_RECIPE, boosts: { ...KEYWORD_RECIPE.boosts, named: 0 }, spread: { ...KEYWORD_RECIPE.spread, weight: 0 } };
+    const said: RetrievalConfig = { ...plain, columns: { text: 1, speaker: 0 } };
+    const speaker: RetrievalConfig = { ...plain, columns: { text: 0, speaker: 1 } };
+    const texts = (recipe: RetrievalConfig): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
+    // Every turn matches "Bea" in one column or the other; a column weighed 0 scores nothing.
+    const bySaid = texts(said);
+    const bySpeaker = texts(speaker);
+    assert.equal(bySaid[0], turns[1]!.text, bySaid.join(' | '));
+    assert.equal(bySpeaker.at(-1), turns[1]!.text, bySpeaker.join(' | '));
+    assert.deepEqual(texts(said), bySaid, 'the second recipe left nothing behind');
+    // The mode names the recipe when none is given: keyword + graph, no vector channel.
+    assert.deepEqual(m.query({ query: 'Bea', mode: 'keyword' }).channels, ['keyword', 'entities']);
+    assert.deepEqual(m.query({ query: 'Bea' }, { ...KEYWORD_RECIPE, channels: { keyword: true, graph: false, vector: false } }).channels, ['keyword']);
+  } finally {
+    m.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('fusion: the recipe says which channels count, how much, and how deep each list goes', () => {
+  const hits = (...rowids: number[]) => rowids.map((rowid, i) => ({ rowid, score: 10 - i }));
+  const keyword = { episodes: hits(1, 2, 3), entities: hits(7) };
+  const vector = { episode: hits(3, 4, 5), entity: hits(8, 7), fact: hits(20, 21, 22, 23) };
+  const both = fuseChannels(keyword, vector, DEFAULT_RECIPE, 1);
+  // Depth 3 x limit 1: three of each list; rowid 3 is in both episode lists, so it leads.
+  assert.deepEqual(both.episodes.map((h) => h.rowid), [3]);
+  assert.deepEqual(both.entities.map((h) => h.rowid), [7, 8]);
+  assert.deepEqual(both.facts.map((h) => h.rowid), [20, 21, 22]);
+  const keywordOnly = fuseChannels(keyword, vector, KEYWORD_RECIPE, 2);
+  assert.deepEqual(keywordOnly.episodes, keyword.episodes.slice(0, 2), 'the keyword recipe leaves the vector hits out');
+  assert.deepEqual(keywordOnly.facts, []);
+  const vectorHeavy: RetrievalConfig = { ...DEFAULT_RECIPE, fusion: { ...DEFAULT_RECIPE.fusion, keyword: 0.1 } };
+  assert.deepEqual(fuseChannels(keyword, vector, vectorHeavy, 3).episodes.map((h) => h.rowid), [3, 4, 5]);
 });
 
 test('LoCoMo parser: turns, sessions, dates, captions, evidence', () => {
@@ -211,21 +291,65 @@ test('LoCoMo bench on the fixture: every answerable question asked and scored', 
   assert.ok(r.query_p95_ms >= r.query_p50_ms);
 });
 
-test('LoCoMo bench in vector and hybrid modes embeds every turn with the given model', async () => {
+test('LoCoMo bench in vector and hybrid modes runs the service\'s vector channel on every kind (dist/bench.js)', async () => {
   await assert.rejects(runLocomoBench({ dataFile: FIXTURE, mode: 'vector' }), /needs an embedding model: --model-path DIR/);
   const model = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-model-'));
   try {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
     for (const mode of ['vector', 'hybrid'] as const) {
-      const r = await runLocomoBench({ dataFile: FIXTURE, mode, modelPath: model });
+      // The model runs in the service's embedding worker, a bundle: the built benchmark runs it.
+      const { code, stderr, result: r } = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--mode', mode, '--model-path', model, '--json']);
+      assert.equal(code, 0, stderr);
       assert.equal(r.mode, mode);
       assert.match(r.model ?? '', /^local:/);
       assert.equal(r.questions, 5);
+      // Every turn, entity and fact was embedded before the questions, as the service would have.
+      assert.equal(r.vectors_by_kind.episode, r.by_conversation['mini-1'].episodes + r.by_conversation['mini-2'].episodes);
+      assert.ok(r.vectors_by_kind.entity > 0, JSON.stringify(r.vectors_by_kind));
       // mini-2 has eight turns: every one has a vector, so all are among the top ten.
-      assert.equal(r.by_conversation['mini-2']!['recall@10'], 1, JSON.stringify(r));
+      assert.equal(r.by_conversation['mini-2']['recall@10'], 1, JSON.stringify(r));
     }
   } finally {
     fs.rmSync(model, { recursive: true, force: true });
+  }
+});
+
+test('`recall bench` loads dist/bench.js at run time, and says so when it is missing', () => {
+  const viaCli = runBundle(CLI, ['bench', 'locomo', '--data', FIXTURE, '--k', '3', '--json']);
+  assert.equal(viaCli.code, 0, viaCli.stderr);
+  assert.equal(viaCli.result.questions, 5);
+  assert.equal(viaCli.result['recall@10'], 1);
+  assert.doesNotMatch(fs.readFileSync(CLI, 'utf8'), /runLocomoBench/, 'the benchmarks are not bundled into the CLI');
+  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-cli-alone-'));
+  try {
+    fs.copyFileSync(CLI, path.join(alone, 'cli.js'));
+    const r = runBundle(path.join(alone, 'cli.js'), ['bench', 'locomo', '--data', FIXTURE]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /benchmarks are not in this build: .*bench\.js is missing/);
+  } finally {
+    fs.rmSync(alone, { recursive: true, force: true });
+  }
+});
+
+test('--write-docs replaces the bench\'s own section of docs/BENCHMARKS.md and nothing else', () => {
+  const doc = ['# Benchmarks', '<!-- bench:locomo-keyword -->', 'old figures', '<!-- /bench:locomo-keyword -->', 'Kept.', ''].join('\n');
+  assert.equal(replaceSection(doc, 'locomo-keyword', 'new'), doc.replace('old figures', 'new'));
+  assert.equal(replaceSection('# B\n', 'scale', 'x'), '# B\n\n<!-- bench:scale -->\nx\n<!-- /bench:scale -->\n', 'a missing section is added at the end');
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-docs-'));
+  try {
+    fs.mkdirSync(path.join(repo, 'docs'));
+    fs.writeFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), doc);
+    const r = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--k', '3', '--write-docs'], repo);
+    assert.equal(r.code, 0, r.stderr);
+    const written = fs.readFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), 'utf8');
+    assert.ok(written.startsWith('# Benchmarks\n<!-- bench:locomo-keyword -->\n### LoCoMo retrieval, keyword mode'), written);
+    assert.ok(written.endsWith('<!-- /bench:locomo-keyword -->\nKept.\n'), written);
+    assert.doesNotMatch(written, /old figures/);
+    assert.match(written, /node dist\/bench\.js locomo --data \S+locomo-mini\.json --k 3 --mode keyword/);
+    assert.match(written, new RegExp(`${os.cpus().length} cores`));
+    assert.match(written, /\| all \| 5 \| [0-9.]+ \| [0-9.]+ \| 1\.000 \|/);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
   }
 });
 

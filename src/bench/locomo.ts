@@ -1,20 +1,21 @@
 /**
  * LoCoMo retrieval benchmark: each conversation goes into its own fresh memory, every answerable
- * question (categories 1-4; 5 is adversarial, with no answer in the conversation) is asked with
- * Memory.query, and recall@k is the share of the question's evidence turns among the top k
- * episodes, averaged over questions.
+ * question (categories 1-4; 5 is adversarial, with no answer in the conversation) is asked as the
+ * memory service asks it (VectorChannel.query: the mode's recipe, keyword and graph half, vector
+ * hits of every kind fused in), and recall@k is the share of the question's evidence turns among
+ * the top k episodes, averaged over questions.
  *
- * `mode` vector or hybrid embeds every turn with the given model first (exact search, as the
- * service does below its approximate-index threshold); a question's time then includes embedding it.
+ * `mode` vector or hybrid runs the service's vector channel on the given model: every turn,
+ * entity and fact is embedded (in the model's worker thread) before the questions are asked; a
+ * question's time then includes embedding it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Memory } from '../core/memory/memory.js';
+import { Memory, type EmbeddedKind } from '../core/memory/memory.js';
 import { parseLocomo, type LocomoConversation } from '../core/ingest/locomo.js';
-import type { Hit, RetrievalMode } from '../core/retrieval/keyword.js';
-import { VectorStore } from '../core/vectors/store.js';
-import { loadEmbedder, type Embedder } from '../service/embeddings/embedder.js';
+import type { RetrievalMode } from '../core/retrieval/recipes.js';
+import { VectorChannel } from '../service/embeddings/vector-channel.js';
 
 export interface LocomoBenchOptions {
   dataFile: string;
@@ -26,7 +27,7 @@ export interface LocomoBenchOptions {
   conversations?: string[];
   /** Retrieval channels (default keyword: BM25 + graph). vector and hybrid need `modelPath`. */
   mode?: RetrievalMode;
-  /** A local embedding model folder (transformers.js layout). */
+  /** A local embedding model folder (transformers.js layout); the model runs in the service's worker (dist/embed-worker.js). */
   modelPath?: string;
 }
 
@@ -43,6 +44,8 @@ export interface LocomoBenchResult extends RecallFigures {
   mode: RetrievalMode;
   /** The embedding model, for vector and hybrid. */
   model: string | null;
+  /** Vectors of each kind the questions were searched against, over every conversation (vector and hybrid). */
+  vectors_by_kind: Record<EmbeddedKind, number> | null;
   /** Answerable questions left out because none of their evidence ids names a turn. */
   skipped: number;
   query_p50_ms: number;
@@ -63,13 +66,10 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   if (opts.conversations) conversations = conversations.filter((c) => opts.conversations!.includes(c.id));
   const cutoffs = [...new Set([5, 10, k])].sort((a, b) => a - b);
   const mode = opts.mode ?? 'keyword';
-  let embedder: Embedder | undefined;
-  if (mode !== 'keyword') {
-    if (!opts.modelPath) throw new Error(`--mode ${mode} needs an embedding model: --model-path DIR.`);
-    const loaded = await loadEmbedder({ modelPath: opts.modelPath, log });
-    if ('unavailable' in loaded) throw new Error(`--mode ${mode}: the embedding model is unavailable (${loaded.unavailable}).`);
-    embedder = loaded.embedder;
-  }
+  if (mode !== 'keyword' && !opts.modelPath) throw new Error(`--mode ${mode} needs an embedding model: --model-path DIR.`);
+  const modelPath = mode === 'keyword' ? undefined : path.resolve(opts.modelPath!);
+  let model: string | null = null;
+  let vectorsByKind: LocomoBenchResult['vectors_by_kind'] = null;
 
   const all: Scored[] = [];
   const byConversation: LocomoBenchResult['by_conversation'] = {};
@@ -77,7 +77,12 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   let skipped = 0;
   let ingestMs = 0;
   for (const conv of conversations) {
-    const run = await runConversation(conv, k, cutoffs, source, mode, embedder);
+    const run = await runConversation(conv, { k, cutoffs, source, mode, modelPath, log });
+    model ??= run.model;
+    if (run.vectors) {
+      vectorsByKind ??= { episode: 0, entity: 0, fact: 0 };
+      for (const kind of ['episode', 'entity', 'fact'] as const) vectorsByKind[kind] += run.vectors[kind];
+    }
     all.push(...run.scored);
     timings.push(...run.timings);
     skipped += run.skipped;
@@ -93,7 +98,8 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     ...figures(all, cutoffs),
     k,
     mode,
-    model: embedder?.id ?? null,
+    model,
+    vectors_by_kind: vectorsByKind,
     skipped,
     query_p50_ms: round(percentile(timings, 0.5), 2),
     query_p95_ms: round(percentile(timings, 0.95), 2),
@@ -109,23 +115,37 @@ interface Scored {
   recall: Map<number, number>;
 }
 
+interface RunOptions {
+  k: number;
+  cutoffs: number[];
+  source: string;
+  mode: RetrievalMode;
+  modelPath: string | undefined;
+  log: (msg: string) => void;
+}
+
 async function runConversation(
   conv: LocomoConversation,
-  k: number,
-  cutoffs: number[],
-  source: string,
-  mode: RetrievalMode,
-  embedder: Embedder | undefined,
-): Promise<{ scored: Scored[]; timings: number[]; skipped: number; ingestMs: number }> {
+  { k, cutoffs, source, mode, modelPath, log }: RunOptions,
+): Promise<{ scored: Scored[]; timings: number[]; skipped: number; ingestMs: number; model: string | null; vectors: Record<EmbeddedKind, number> | null }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-'));
   try {
     const memory = await Memory.open(folder);
-    let vectors: VectorStore | undefined;
+    const things = { ids: memory.embeddingIds.bind(memory), texts: memory.embeddingTexts.bind(memory) };
+    const vectors = new VectorChannel(folder, { enabled: modelPath !== undefined, modelPath }, things, log);
     try {
+      if (modelPath) {
+        await vectors.start();
+        if (!vectors.model) throw new Error(`--mode ${mode}: the embedding model is ${vectors.status().embedder}.`);
+      }
+      // As in the service: the write, then what it added is embedded (catchUp) before the questions.
       const started = performance.now();
       memory.ingest(conv.episodes, { authority: 'user', source });
-      if (embedder) vectors = await embedEpisodes(memory, embedder, path.join(folder, 'vectors.bin'));
+      vectors.catchUp();
+      await vectors.embedded();
       const ingestMs = performance.now() - started;
+      const model = vectors.model ?? null;
+      const vectorCounts = modelPath ? vectors.status().vectors_by_kind : null;
       const scored: Scored[] = [];
       const timings: number[] = [];
       let skipped = 0;
@@ -137,37 +157,20 @@ async function runConversation(
         }
         const t0 = performance.now();
         const limit = Math.max(k, 10);
-        const vectorHits = vectors && embedder ? await nearestEpisodes(vectors, embedder, qa.question, limit * 3) : undefined;
-        const result = memory.query({ query: qa.question, limit, mode, vectorHits });
+        const result = await vectors.query(memory, { query: qa.question, limit, mode });
         timings.push(performance.now() - t0);
         const refs = result.episodes.map((e) => e.ref);
         const recall = new Map(cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]));
         scored.push({ category: qa.category, recall });
       }
-      return { scored, timings, skipped, ingestMs };
+      return { scored, timings, skipped, ingestMs, model, vectors: vectorCounts };
     } finally {
-      vectors?.close();
+      vectors.close();
       memory.close();
     }
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
-}
-
-async function embedEpisodes(memory: Memory, embedder: Embedder, file: string): Promise<VectorStore> {
-  const store = VectorStore.create(file, embedder.dim, embedder.id);
-  const ids = memory.embeddingIds('episode');
-  for (let i = 0; i < ids.length; i += 32) {
-    const batch = memory.embeddingTexts('episode', ids.slice(i, i + 32));
-    const vecs = await embedder.embed(batch.map((b) => b.text));
-    batch.forEach((b, j) => store.add(b.id, vecs[j]!));
-  }
-  return store;
-}
-
-async function nearestEpisodes(store: VectorStore, embedder: Embedder, question: string, k: number): Promise<{ episode: Hit[]; entity: Hit[]; fact: Hit[] }> {
-  const [q] = await embedder.embed([question]);
-  return { episode: store.search(q!, k).map((h) => ({ rowid: h.id, score: h.score })), entity: [], fact: [] };
 }
 
 function figures(scored: Scored[], cutoffs: number[]): RecallFigures {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryConfig } from '../model/config.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
-import { registerRanking } from '../retrieval/keyword.js';
+import { registerRanking } from '../retrieval/ranking.js';
 import { writeFileDurably } from '../store/durable.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';

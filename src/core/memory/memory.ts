@@ -9,14 +9,15 @@ import { resolveConfig, type ConfigOverride, type MemoryConfig, type PriorKind }
 import type { EpisodeInput, Provenance } from '../model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
-import type { RetrieveOptions } from '../retrieval/retrieve.js';
+import type { VectorHits } from '../retrieval/fusion.js';
+import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
-import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, TraverseResult } from './reads.js';
+import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, StartedQuery, TraverseResult } from './reads.js';
 import { citeEvidence, correct, ingest, recordExtraction, relate } from './writes.js';
 
-export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, TraverseResult };
+export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
 
 export class Memory {
   private constructor(private readonly mem: JournaledGraph) {}
@@ -84,13 +85,14 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  query(input: QueryInput & { vectorHits?: RetrieveOptions['vectorHits'] }): QueryResult {
-    return reads.startQuery(this.mem, input)(input.vectorHits);
+  /** `recipe`: how to retrieve (recipes.ts); by default the named recipe of `input.mode`. */
+  query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalConfig): QueryResult {
+    return reads.startQuery(this.mem, input, recipe).finish(input.vectorHits);
   }
 
   /** A query in two steps: keyword and graph now, the rest when the vector hits come. Bad input throws here. */
-  startQuery(input: QueryInput): (vectorHits?: RetrieveOptions['vectorHits']) => QueryResult {
-    return reads.startQuery(this.mem, input);
+  startQuery(input: QueryInput, recipe?: RetrievalConfig): StartedQuery {
+    return reads.startQuery(this.mem, input, recipe);
   }
 
   embeddingIds(kind: EmbeddedKind, after = 0): number[] {

@@ -6,7 +6,9 @@ import { invalid, MemoryError } from '../model/errors.js';
 import { LIMITS } from '../model/limits.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { filterSql, keywordEntities, keywordEpisodes, type EpisodeFilter } from '../retrieval/keyword.js';
-import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
+import { keywordLists, namedEntities, retrieve, type Retrieved } from '../retrieval/retrieve.js';
+import { fusionDepth, type VectorHits } from '../retrieval/fusion.js';
+import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } from '../retrieval/recipes.js';
 import { queryTerms } from '../retrieval/text.js';
 import { round } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
@@ -31,7 +33,13 @@ export interface QueryInput {
   query: string;
   limit?: number;
   history?: boolean;
-  mode?: RetrieveOptions['mode'];
+  mode?: RetrievalMode;
+}
+
+/** A query whose keyword and graph half has run; `finish` fuses in the vector hits (`vectorDepth` of each kind). */
+export interface StartedQuery {
+  vectorDepth: number;
+  finish(vectorHits?: VectorHits): QueryResult;
 }
 
 export interface TraverseResult {
@@ -44,19 +52,20 @@ export interface TraverseResult {
  * A query in two steps: the keyword and graph half now, the rest when the vector hits come
  * (the service embeds the question in another thread meanwhile). Bad input throws here.
  */
-export function startQuery(mem: JournaledGraph, input: QueryInput): (vectorHits?: RetrieveOptions['vectorHits']) => QueryResult {
+export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: RetrievalConfig = recipeFor(input.mode)): StartedQuery {
   const text = requireText(input.query, 'query');
   const limit = boundLimit(input.limit, 10, LIMITS.query);
   const mode = input.mode;
   if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
-  // Without vectors a query is keyword + graph, whatever the mode asked (vector alone is refused below).
-  const keyword = mode === 'vector' ? undefined : keywordLists(mem.db, text, limit, mode ?? 'hybrid');
-  return (vectorHits) => {
-    if (mode === 'vector' && !vectorHits) {
+  // Without vectors a query is keyword + graph, whatever the recipe asked (vector alone is refused below).
+  const keyword = keywordLists(mem.db, text, limit, recipe);
+  const finish = (vectorHits?: VectorHits): QueryResult => {
+    if (needsVectors(recipe) && !vectorHits) {
       throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
     }
-    return { query: text, ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), mode, vectorHits }, keyword) };
+    return { query: text, ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword) };
   };
+  return { vectorDepth: fusionDepth(limit, recipe), finish };
 }
 
 /** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */

@@ -4,16 +4,19 @@
  * Episodes: BM25 over FTS4 gives candidates (each turn indexed with its speaker); each hit lends
  * part of its score to the turns around it, and they are re-ranked by what the question says besides its
  * words — the entities it names (graph: entity -> the episodes that mention it) and the calendar
- * dates it names (episode times). Every weight is in RETRIEVAL (search.ts).
- * Entities: those the question names, then keyword and vector matches fused. Facts: the graph
- * around the top entities and the nearest facts by embedding, fused, times effective confidence.
+ * dates it names (episode times). Entities: those the question names, then keyword and vector
+ * matches fused (fusion.ts). Facts: the graph around the top entities and the nearest facts by
+ * embedding, fused, times effective confidence. Which channels run, and every weight, come from
+ * the query's recipe (recipes.ts).
  */
 import { round, type Graph } from '../store/graph.js';
 import { numericId as rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { bm25Episodes, keywordEntities, RETRIEVAL, type Hit, type RetrievalMode } from './keyword.js';
+import { bm25Episodes, keywordEntities, type Hit } from './keyword.js';
 import type { Database } from '../store/sqlite.js';
+import { fuseChannels, fusionDepth, type VectorHits } from './fusion.js';
+import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 
 export interface Retrieved {
@@ -24,13 +27,6 @@ export interface Retrieved {
   channels: string[];
 }
 
-/** Nearest episodes, entities and facts by embedding (rowids), best first. */
-export interface VectorHits {
-  episode: Hit[];
-  entity: Hit[];
-  fact: Hit[];
-}
-
 export interface RetrieveOptions {
   text: string;
   limit: number;
@@ -38,8 +34,8 @@ export interface RetrieveOptions {
   now: number;
   /** What the embedding model found, when one is loaded (the service computes them). */
   vectorHits?: VectorHits;
-  /** keyword: BM25 + graph; vector: embeddings only; hybrid: both, fused. Default: hybrid when vectors came. */
-  mode?: RetrievalMode;
+  /** Which channels run and how they are weighed. Default: DEFAULT_RECIPE (vector fused in when its hits came). */
+  recipe?: RetrievalConfig;
 }
 
 /** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
@@ -49,9 +45,9 @@ export interface QueryAnalysis {
   dates: DateMention[];
 }
 
-export function analyseQuery(db: Database, text: string): QueryAnalysis {
+export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig): QueryAnalysis {
   return {
-    terms: queryTerms(text, RETRIEVAL.query).map((term) => ({ term, weight: 1 })),
+    terms: queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 })),
     named: namedEntities(db, text),
     dates: dateMentions(text),
   };
@@ -68,53 +64,41 @@ export interface KeywordLists {
  * Runs the keyword channel for a question (BM25 over turns with the graph's boosts, entity
  * names) — the costly half of a query, which the service runs while the question is embedded.
  */
-export function keywordLists(db: Database, text: string, limit: number, mode: RetrievalMode): KeywordLists {
-  const on = RETRIEVAL.modes[mode];
-  const analysis = on.keyword || on.graph ? analyseQuery(db, text) : { terms: [], named: [], dates: [] };
+export function keywordLists(db: Database, text: string, limit: number, recipe: RetrievalConfig): KeywordLists {
+  const on = recipe.channels;
+  const analysis = on.keyword || on.graph ? analyseQuery(db, text, recipe) : { terms: [], named: [], dates: [] };
   if (!on.keyword) return { analysis };
-  const depth = limit * RETRIEVAL.fusion.depth;
+  const depth = fusionDepth(limit, recipe);
   return {
     analysis,
-    episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth),
-    entities: keywordEntities(db, text, depth),
+    episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth, recipe),
+    entities: keywordEntities(db, text, depth, recipe),
   };
 }
 
 /**
- * Every channel the mode turns on (RETRIEVAL.modes) gives a ranked list per result type; lists
- * are fused by weighted reciprocal rank (RETRIEVAL.fusion, RETRIEVAL.facts). Facts come from the
+ * Every channel the recipe runs gives a ranked list per result type; lists are fused by weighted
+ * reciprocal rank (fusion.ts; the recipe's fusion and facts weights). Facts come from the
  * graph around the top entities and, with a model, from their own embeddings, and are ranked by
  * that relevance times their effective confidence (which decays with time since last evidence).
  * `keyword` is the result of keywordLists when it was computed ahead.
  */
 export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyword?: KeywordLists): Retrieved {
   const { text, limit, now } = opts;
-  const mode = opts.mode ?? (opts.vectorHits ? 'hybrid' : 'keyword');
-  const on = RETRIEVAL.modes[mode];
+  const recipe = opts.recipe ?? DEFAULT_RECIPE;
+  const on = recipe.channels;
   const vec = on.vector ? opts.vectorHits : undefined;
-  const lists = keyword ?? keywordLists(db, text, limit, mode);
+  const lists = keyword ?? keywordLists(db, text, limit, recipe);
   const q = lists.analysis;
-  const { fusion } = RETRIEVAL;
-  const depth = limit * fusion.depth;
-
-  const episodeLists: Hit[][] = [];
-  const episodeWeights: number[] = [];
-  if (lists.episodes) (episodeLists.push(lists.episodes), episodeWeights.push(fusion.keyword));
-  if (vec) (episodeLists.push(vec.episode.slice(0, depth)), episodeWeights.push(fusion.vector));
-  const episodeHits = (episodeLists.length === 1 ? episodeLists[0]! : fuse(episodeLists, episodeWeights, fusion.k)).slice(0, limit);
+  const fused = fuseChannels(lists, vec, recipe, limit);
+  const episodeHits = fused.episodes;
 
   // Entities: those the question names, then keyword and vector matches fused.
-  const entityLists: Hit[][] = [];
-  const entityWeights: number[] = [];
-  if (lists.entities) (entityLists.push(lists.entities), entityWeights.push(fusion.keyword));
-  if (vec) (entityLists.push(vec.entity.slice(0, depth)), entityWeights.push(fusion.vector));
   const entityIds = on.graph ? [...q.named] : [];
-  for (const hit of entityLists.length === 1 ? entityLists[0]! : fuse(entityLists, entityWeights, fusion.k)) {
-    if (!entityIds.includes(hit.rowid)) entityIds.push(hit.rowid);
-  }
+  for (const hit of fused.entities) if (!entityIds.includes(hit.rowid)) entityIds.push(hit.rowid);
   entityIds.splice(limit);
 
-  const facts = rankFacts(graph, entityIds, vec?.fact ?? [], { history: opts.history, now, limit, graph: on.graph });
+  const facts = rankFacts(graph, entityIds, fused.facts, recipe.facts, { history: opts.history, now, limit, graph: on.graph });
   const episodes = graph.episodesByRowids(episodeHits.map((h) => h.rowid));
   const episodeScore = new Map(episodeHits.map((h) => [h.rowid, h.score]));
   const channels: string[] = [];
@@ -140,9 +124,10 @@ function rankFacts(
   graph: Graph,
   entityIds: number[],
   vectorFacts: Hit[],
+  weights: RetrievalConfig['facts'],
   o: { history?: boolean; now: number; limit: number; graph: boolean },
 ): FactView[] {
-  const { seeds, perSeed, k, minConfidence, graph: graphWeight, vector: vectorWeight } = RETRIEVAL.facts;
+  const { seeds, perSeed, k, minConfidence, graph: graphWeight, vector: vectorWeight } = weights;
   const relevance = new Map<string, { fact: FactView; r: number }>();
   const lend = (fact: FactView, r: number): void => {
     if (!o.history && (fact.status !== 'current' || fact.effective_confidence < minConfidence)) return;
@@ -169,9 +154,9 @@ function rankFacts(
  * Keyword candidates, each score multiplied by (1 + boost) for every boost that applies: the
  * episode mentions an entity the question names, or happened within a date it names.
  */
-export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit[] {
-  const { boosts, candidates } = RETRIEVAL;
-  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * RETRIEVAL.spread.fetch));
+export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig): Hit[] {
+  const { boosts, candidates } = recipe;
+  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * recipe.spread.fetch, recipe), recipe.spread);
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).
   const rows = all(
@@ -201,8 +186,8 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number): Hit
  * is often the reply to the turn that names the trip. Each hit lends a share of its score to the
  * turns around it in its session.
  */
-function spread(db: Database, hits: Hit[]): Hit[] {
-  const { before, after, weight, from } = RETRIEVAL.spread;
+function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spread']): Hit[] {
+  const { before, after, weight, from } = lending;
   if (weight === 0 || hits.length === 0) return hits;
   const lenders = hits.slice(0, from);
   // One statement for every lender: its nearest turns before and after it in its session.
@@ -229,18 +214,6 @@ function spread(db: Database, hits: Hit[]): Hit[] {
     const rowid = Number(r.near);
     score.set(rowid, (score.get(rowid) ?? 0) + weight * lent.get(Number(r.hit))!);
   }
-  return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
-}
-
-/**
- * Weighted reciprocal rank fusion: each list gives an item weight / (k + rank). Scores of
- * different channels are not comparable; ranks are.
- */
-export function fuse(lists: Hit[][], weights: number[], k: number): Hit[] {
-  const score = new Map<number, number>();
-  lists.forEach((list, c) =>
-    list.forEach((h, rank) => score.set(h.rowid, (score.get(h.rowid) ?? 0) + (weights[c] ?? 1) / (k + rank + 1))),
-  );
   return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }
 

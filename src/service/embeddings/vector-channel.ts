@@ -6,8 +6,9 @@
  * `status` says why.
  */
 import * as path from 'node:path';
-import type { EmbeddedKind } from '../../core/memory/memory.js';
-import type { Hit } from '../../core/retrieval/keyword.js';
+import type { EmbeddedKind, Memory, QueryInput, QueryResult } from '../../core/memory/memory.js';
+import type { VectorHits } from '../../core/retrieval/fusion.js';
+import { recipeFor, type RetrievalConfig } from '../../core/retrieval/recipes.js';
 import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../../core/vectors/index.js';
 import type { EmbedderOptions } from './embedder.js';
 import { collectGarbage } from '../collect-garbage.js';
@@ -44,9 +45,6 @@ interface Pending {
   id: number;
   text: string;
 }
-
-/** Nearest things to a question, per kind. */
-export type VectorHits = Record<EmbeddedKind, Hit[]>;
 
 const KINDS: readonly EmbeddedKind[] = ['episode', 'entity', 'fact'];
 
@@ -209,6 +207,11 @@ export class VectorChannel {
     return KINDS.reduce((n, k) => n + this.backlog[k].ids.length - this.backlog[k].head, 0);
   }
 
+  /** Things without a vector yet: queued, or in the backlog. */
+  private get waiting(): number {
+    return (this.queue?.pending ?? 0) + this.backlogSize;
+  }
+
   /** The question's embedding (made in the model's thread), or undefined when there is no model. */
   async embedQuery(text: string): Promise<Float32Array | undefined> {
     if (!this.embedder) return undefined;
@@ -217,12 +220,37 @@ export class VectorChannel {
   }
 
   /** The nearest episodes, entities and facts to an embedded question, `k` of each kind. */
-  nearest(query: Float32Array, k: Record<EmbeddedKind, number>): VectorHits | undefined {
+  nearest(query: Float32Array, k: number): VectorHits | undefined {
     const indexes = this.indexes;
     if (!indexes) return undefined;
     const hits = {} as VectorHits;
-    for (const kind of KINDS) hits[kind] = indexes[kind].search(query, k[kind]).map((h) => ({ rowid: h.id, score: h.score }));
+    for (const kind of KINDS) hits[kind] = indexes[kind].search(query, k).map((h) => ({ rowid: h.id, score: h.score }));
     return hits;
+  }
+
+  /**
+   * A question answered as the service answers it (the benchmarks call this too): the model's
+   * thread embeds the question while this one runs the keyword and graph half, then the nearest
+   * of each kind are fused in. A failed embedding leaves the question to keyword + graph.
+   */
+  async query(memory: Pick<Memory, 'startQuery'>, input: QueryInput, recipe: RetrievalConfig = recipeFor(input.mode)): Promise<QueryResult> {
+    const wanted = recipe.channels.vector && this.ready && typeof input.query === 'string' && input.query.trim() !== '';
+    // Caught at once, so bad input thrown by startQuery never leaves it unhandled.
+    const embedding = (wanted ? this.embedQuery(input.query) : Promise.resolve(undefined)).catch(
+      (err: Error) => void this.log(`embedding a question failed (${err.message}); answering with keyword + graph`),
+    );
+    const started = memory.startQuery(input, recipe);
+    const query = await embedding;
+    return started.finish(query ? this.nearest(query, started.vectorDepth) : undefined);
+  }
+
+  /** Resolves once everything waiting for a vector has one (a benchmark measures a fully embedded memory), or the channel stops. */
+  async embedded(): Promise<void> {
+    for (let left = this.waiting; left > 0 && this.queue; ) {
+      await this.queue.drain();
+      if (this.waiting >= left) return; // nothing moved: the queue was stopped
+      left = this.waiting;
+    }
   }
 
   /**
@@ -252,13 +280,18 @@ export class VectorChannel {
       vectors: byKind.episode + byKind.entity + byKind.fact,
       vectors_by_kind: byKind,
       vector_search: !indexes ? 'none' : approximate.length ? `approximate (HNSW) for ${approximate.join(', ')}; exact otherwise` : 'exact',
-      embedding_pending: (this.queue?.pending ?? 0) + this.backlogSize,
+      embedding_pending: this.waiting,
     };
   }
 
   /** Whether vector search can run now. */
   get ready(): boolean {
     return this.embedder !== undefined;
+  }
+
+  /** The embedding model's id, once it is loaded. */
+  get model(): string | undefined {
+    return this.embedder?.id;
   }
 
   private scheduleFlush(): void {

@@ -11,8 +11,8 @@ import type { EntityView, EpisodeView, FactView } from '../../core/model/views.j
 import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
-export type { RetrievalMode } from '../../core/retrieval/keyword.js';
-import type { RetrievalMode } from '../../core/retrieval/keyword.js';
+export type { RetrievalMode } from '../../core/retrieval/recipes.js';
+import type { RetrievalMode } from '../../core/retrieval/recipes.js';
 
 /** Every mode once: a mode added to RetrievalMode does not compile until it is named here. */
 const MODE_NAMES: { [M in RetrievalMode]: M } = { keyword: 'keyword', vector: 'vector', hybrid: 'hybrid' };

@@ -8,10 +8,8 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
-import { LIMIT_DEFAULTS } from '../../core/model/limits.js';
 import { numericId } from '../../core/store/ids.js';
 import { Memory } from '../../core/memory/memory.js';
-import { RETRIEVAL } from '../../core/retrieval/keyword.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { checkParams } from './params.js';
@@ -121,17 +119,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
-    query: async (p) => {
-      // A failed embedding leaves the question to keyword + graph; caught at once, so bad input
-      // thrown by startQuery never leaves it unhandled.
-      const embedding = (p.mode !== 'keyword' && vectors.ready && p.query.trim() ? vectors.embedQuery(p.query) : Promise.resolve(undefined)).catch(
-        (err: Error) => void log(`embedding a question failed (${err.message}); answering with keyword + graph`),
-      );
-      const finish = memory.startQuery(p); // checks the limit, among the rest
-      const query = await embedding;
-      const k = (p.limit ?? LIMIT_DEFAULTS.query) * RETRIEVAL.fusion.depth;
-      return finish(query ? vectors.nearest(query, { episode: k, entity: k, fact: k }) : undefined);
-    },
+    query: (p) => vectors.query(memory, p),
     search: (p) => memory.search(p),
     episodes: (p) => memory.episodes(p),
     traverse: (p) => memory.traverse(p),

@@ -1,0 +1,117 @@
+/**
+ * Entry point of dist/bench.js, the benchmarks' own bundle, kept out of dist/cli.js (which VS Code
+ * launches as the MCP server): `node dist/bench.js locomo|scale ...` runs one, and `recall bench
+ * ...` loads this bundle at run time (src/cli/bench.ts) and calls runBench.
+ */
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { locomoSection, scaleSection, writeDocsSection } from './docs.js';
+import { runLocomoBench } from './locomo.js';
+import { runScaleBench } from './scale.js';
+
+export interface BenchValues {
+  data?: string;
+  k?: string;
+  json?: boolean;
+  episodes?: string;
+  mode?: string;
+  'model-path'?: string;
+  /** Replace the bench's section of docs/BENCHMARKS.md with what it measured. */
+  'write-docs'?: boolean;
+}
+
+const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--json] [--write-docs]
+node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]`;
+
+export async function runBench(args: string[], values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const [suite] = args;
+  if (suite === 'scale') return scale(values, out, err);
+  if (suite !== 'locomo') throw new Error('bench needs a suite: locomo or scale.');
+  if (!values.data) throw new Error('bench locomo needs --data FILE (a LoCoMo JSON file, e.g. ../shared/data/locomo-dev.json).');
+  const k = values.k === undefined ? 10 : Number(values.k);
+  if (!Number.isInteger(k) || k < 1) throw new Error('--k must be a whole number >= 1.');
+  const mode = values.mode ?? 'keyword';
+  if (mode !== 'keyword' && mode !== 'vector' && mode !== 'hybrid') throw new Error('--mode is one of keyword, vector, hybrid.');
+  const r = await runLocomoBench({ dataFile: values.data, k, mode, modelPath: values['model-path'], log: err });
+  if (!values.json) {
+    const pct = (x: number): string => x.toFixed(3);
+    out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}`);
+    out(`  recall@5  ${pct(r['recall@5'])}`);
+    out(`  recall@10 ${pct(r['recall@10'])}`);
+    out(`  query p50 ${r.query_p50_ms} ms, p95 ${r.query_p95_ms} ms`);
+    for (const [conv, c] of Object.entries(r.by_conversation ?? {})) {
+      out(`  ${conv}: ${c.questions} questions, recall@5 ${pct(c['recall@5'])}, recall@10 ${pct(c['recall@10'])}`);
+    }
+  }
+  if (values['write-docs']) {
+    const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
+    const command = `node dist/bench.js locomo --data ${values.data}${k === 10 ? '' : ` --k ${k}`} --mode ${mode}${model}`;
+    writeDocsSection(`locomo-${mode}`, locomoSection(r, command));
+    err(`docs/BENCHMARKS.md: section locomo-${mode} written`);
+  }
+  // The last line is always the machine-readable result.
+  out(JSON.stringify(r));
+  return 0;
+}
+
+async function scale(values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const episodes = Number(values.episodes);
+  if (!values.episodes || !Number.isInteger(episodes) || episodes < 100 || episodes > 2_000_000) {
+    throw new Error('bench scale needs --episodes N (100 to 2000000).');
+  }
+  // A scratch memory always: a benchmark must never write into a person's memory.
+  const r = await runScaleBench({ episodes, modelPath: values['model-path'], serviceScript: path.join(__dirname, 'service.js'), log: err });
+  if (!values.json) {
+    const ms = (p50: number | null, p95: number | null): string => (p50 === null ? 'not measured' : `p50 ${p50} ms, p95 ${p95} ms`);
+    out(`Scale: ${r.episodes} episodes`);
+    out(`  ingest      ${r.ingest_per_s} episodes/s`);
+    out(`  keyword     ${ms(r.keyword_p50_ms, r.keyword_p95_ms)}`);
+    out(`  vector      ${ms(r.vector_p50_ms, r.vector_p95_ms)}`);
+    out(`  hybrid      ${ms(r.hybrid_p50_ms, r.hybrid_p95_ms)}`);
+    out(`  vector search ${r.vector_search}`);
+    out(`  service RSS ${r.service_rss_mb} MB (peak ${r.service_peak_rss_mb} MB); snapshot ${r.snapshot_mb} MB; cold start ${r.cold_start_ms} ms`);
+    for (const note of r.notes) out(`  note: ${note}`);
+  }
+  if (values['write-docs']) {
+    const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
+    writeDocsSection('scale', scaleSection(r, `node dist/bench.js scale --episodes ${episodes}${model}`));
+    err('docs/BENCHMARKS.md: section scale written');
+  }
+  out(JSON.stringify(r));
+  return 0;
+}
+
+if (require.main === module) {
+  const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+  const err = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+  Promise.resolve()
+    .then(() => {
+      const { values, positionals } = parseArgs({
+        options: {
+          data: { type: 'string' },
+          k: { type: 'string' },
+          json: { type: 'boolean' },
+          episodes: { type: 'string' },
+          mode: { type: 'string' },
+          'model-path': { type: 'string' },
+          'write-docs': { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+      if (values.help || positionals.length === 0) {
+        out(USAGE);
+        return values.help ? 0 : 2;
+      }
+      return runBench(positionals, values, out, err);
+    })
+    .then(
+      // exitCode, not exit(): exit() can cut off a large piped stdout mid-write.
+      (code) => (process.exitCode = code),
+      (e: unknown) => {
+        err(`bench: ${(e as Error).message ?? e}\n${USAGE}`);
+        process.exitCode = 1;
+      },
+    );
+}

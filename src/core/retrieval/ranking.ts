@@ -1,0 +1,77 @@
+/**
+ * The BM25 ranking function of keyword search, computed from FTS4's matchinfo('pcnalx'): sql.js
+ * has no FTS5, so the ranking function is ours, registered on each database as `recall_bm25`.
+ */
+import type { Database } from '../store/sqlite.js';
+
+export interface Bm25Params {
+  k1: number;
+  b: number;
+  /** One weight per FTS column, in column order. */
+  columnWeights: number[];
+  /** One weight per query phrase, in MATCH order (1 when absent). */
+  termWeights?: number[];
+}
+
+/**
+ * BM25 from matchinfo 'pcnalx': p phrases, c columns, n rows, a[c] average column lengths,
+ * l[c] this row's column lengths, x[3*p*c] (hits in row, hits in all rows, rows with hits).
+ * Each column is scored as its own field and the fields summed with their weights.
+ */
+export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
+  const m = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength / 4);
+  const p = m[0]!;
+  const c = m[1]!;
+  const n = m[2]!;
+  const avg = 2 + 1; // a[] starts after p, c, n
+  const len = avg + c;
+  const x = len + c;
+  let score = 0;
+  for (let i = 0; i < p; i++) {
+    const tw = params.termWeights?.[i] ?? 1;
+    if (tw === 0) continue;
+    for (let j = 0; j < c; j++) {
+      const w = params.columnWeights[j] ?? 1;
+      if (w === 0) continue;
+      const base = x + 3 * (i * c + j);
+      const tf = m[base]!;
+      if (tf === 0) continue;
+      const df = m[base + 2]!;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const norm = 1 - params.b + params.b * (m[len + j]! / Math.max(1, m[avg + j]!));
+      score += tw * w * idf * ((tf * (params.k1 + 1)) / (tf + params.k1 * norm));
+    }
+  }
+  return score;
+}
+
+/**
+ * Parameter sets for `recall_bm25`, by handle. SQL passes one small integer per row rather than
+ * weight lists to convert and parse per row: on a broad query the ranking function runs for
+ * thousands of rows, and its argument passing is most of its cost.
+ */
+const paramSets = new Map<number, Bm25Params>();
+const handles = new Map<string, number>();
+let nextHandle = 1;
+
+/** The handle of a parameter set (k1 and b of the query's recipe, its column and term weights). */
+export function weightsHandle(params: Bm25Params): number {
+  const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}`;
+  let handle = handles.get(key);
+  if (handle === undefined) {
+    if (paramSets.size >= 1024) (paramSets.clear(), handles.clear()); // one per distinct query: bound it
+    handle = nextHandle++;
+    paramSets.set(handle, params);
+    handles.set(key, handle);
+  }
+  return handle;
+}
+
+/** Registers `recall_bm25(matchinfo(t, 'pcnalx'), weightsHandle(...))` on a database. */
+export function registerRanking(db: Database): void {
+  db.create_function('recall_bm25', (mi: Uint8Array, handle: number) => {
+    const params = paramSets.get(handle);
+    if (!params) throw new Error(`recall_bm25: unknown weights handle ${handle}`);
+    return bm25(mi, params);
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * How a question is answered, as a value: which channels run and every weight they use. A recipe
+ * is passed to each query (Memory.query, retrieve); the named recipes below are frozen, so a
+ * caller that wants other weights passes a modified copy (`{ ...DEFAULT_RECIPE, candidates: 80 }`)
+ * and nothing global ever changes under another caller.
+ */
+
+export type RetrievalMode = 'keyword' | 'vector' | 'hybrid';
+
+export interface RetrievalConfig {
+  /**
+   * The channels that run: `keyword` (BM25 over turns, entity names), `graph` (entities the
+   * question names, the dates it names, facts around the top entities) and `vector` (nearest
+   * turns, entities and facts by embedding, when a model is loaded).
+   */
+  readonly channels: { readonly keyword: boolean; readonly graph: boolean; readonly vector: boolean };
+  readonly bm25: { readonly k1: number; readonly b: number };
+  /**
+   * BM25 weight of each FTS column of a turn: its text, and its speaker's name (a question naming
+   * someone then also matches what they said).
+   */
+  readonly columns: { readonly text: number; readonly speaker: number };
+  /** BM25 weight of each FTS column of an entity: its name, and its summary. */
+  readonly entityColumns: { readonly name: number; readonly summary: number };
+  readonly query: {
+    /** Drop function words from the question (text.ts STOP_WORDS). */
+    readonly stopWords: boolean;
+  };
+  /** Re-ranking multipliers: a keyword hit's score is multiplied by (1 + boost) for each that applies. */
+  readonly boosts: {
+    /** The episode mentions an entity the question names (for a conversation turn: its speaker). */
+    readonly named: number;
+    /** The episode's time falls within a calendar date the question names, give or take the slack. */
+    readonly dated: number;
+    readonly dateSlackDays: number;
+  };
+  /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
+  readonly candidates: number;
+  /** Past this many rows matching the question's words, only its rarest words are searched (keyword.ts searchPlan). */
+  readonly maxScoredRows: number;
+  /**
+   * A reply ("adoption agencies!") is found through the turn it answers: each of the top `from`
+   * keyword hits lends `weight` x its score to the turns up to `before` / `after` it in its
+   * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
+   */
+  readonly spread: { readonly before: number; readonly after: number; readonly weight: number; readonly from: number; readonly fetch: number };
+  /**
+   * Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x
+   * limit long (the vector channel fetches that many of each kind).
+   */
+  readonly fusion: { readonly k: number; readonly keyword: number; readonly vector: number; readonly depth: number };
+  /**
+   * Facts: those of the top `seeds` entities (graph; the `perSeed` most recently reinforced of
+   * each, so a hub entity costs no more than any other) and those nearest the question (vector),
+   * fused by reciprocal rank with a small `k` (the first entity's facts lead), times effective
+   * confidence; below `minConfidence` a fact is left out unless history is asked for.
+   */
+  readonly facts: {
+    readonly seeds: number;
+    readonly perSeed: number;
+    readonly k: number;
+    readonly graph: number;
+    readonly vector: number;
+    readonly minConfidence: number;
+  };
+}
+
+function frozen<T extends object>(value: T): T {
+  for (const v of Object.values(value)) if (typeof v === 'object' && v !== null) frozen(v);
+  return Object.freeze(value);
+}
+
+/** Keyword, graph and vector channels, fused: what the service runs; without a model it is keyword + graph. */
+export const HYBRID_RECIPE: RetrievalConfig = frozen({
+  channels: { keyword: true, graph: true, vector: true },
+  bm25: { k1: 1.2, b: 0.75 },
+  columns: { text: 1, speaker: 0.5 },
+  entityColumns: { name: 2, summary: 1 },
+  query: { stopWords: true },
+  boosts: { named: 1, dated: 1, dateSlackDays: 7 },
+  candidates: 50,
+  maxScoredRows: 2000,
+  spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
+  fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
+  facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
+});
+
+/** BM25 and the graph: the offline floor, no embedding model needed. */
+export const KEYWORD_RECIPE: RetrievalConfig = frozen({ ...HYBRID_RECIPE, channels: { keyword: true, graph: true, vector: false } });
+
+/** Embeddings alone: nearest turns, entities and facts (refused without a model). */
+export const VECTOR_RECIPE: RetrievalConfig = frozen({ ...HYBRID_RECIPE, channels: { keyword: false, graph: false, vector: true } });
+
+/** The recipe a query runs when it names no mode. */
+export const DEFAULT_RECIPE: RetrievalConfig = HYBRID_RECIPE;
+
+/** The recipe behind each retrieval mode a client may ask for. */
+export const RECIPES: Readonly<Record<RetrievalMode, RetrievalConfig>> = Object.freeze({
+  keyword: KEYWORD_RECIPE,
+  vector: VECTOR_RECIPE,
+  hybrid: HYBRID_RECIPE,
+});
+
+/** The named recipe of a mode; the default for none (or one that is not a mode: Memory refuses it). */
+export function recipeFor(mode: string | undefined): RetrievalConfig {
+  return mode !== undefined && Object.hasOwn(RECIPES, mode) ? RECIPES[mode as RetrievalMode] : DEFAULT_RECIPE;
+}
+
+/** A recipe that can only answer from embeddings: without vector hits it has nothing to give. */
+export function needsVectors(recipe: RetrievalConfig): boolean {
+  return recipe.channels.vector && !recipe.channels.keyword && !recipe.channels.graph;
+}
