@@ -17,6 +17,7 @@ import { all, forgetStatements, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { writeFileDurably } from '../store/durable.js';
 import { Journal } from '../store/journal.js';
+import { checkIntegrity, compareWithSnapshot, recordRecovery, setJournalAside, type JournalVerdict } from '../store/recovery.js';
 import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
 import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from '../retrieval/keyword.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
@@ -79,27 +80,36 @@ export class Memory {
     const config = resolveConfig(override);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const SQL = await loadSqlJs();
-    const journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
+    let journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
     const snapshotPath = path.join(folder, SNAPSHOT_FILE);
 
     let db: Database | undefined;
     let tail: MemoryEvent[] | undefined;
     let reason: string | undefined;
+    // Set when the journal lost part of what the snapshot holds: the snapshot is kept instead.
+    let kept: { verdict: JournalVerdict; seq: number } | undefined;
     if (fs.existsSync(snapshotPath)) {
       try {
         db = new SQL.Database(fs.readFileSync(snapshotPath));
+        checkIntegrity(db);
         if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
         const position = Number(scalar(db, "SELECT value FROM meta WHERE key = 'journal_position'"));
         const seq = Number(scalar(db, "SELECT value FROM meta WHERE key = 'seq'") ?? 0);
-        if (!(position >= 0 && position <= journal.position)) throw new Error('it covers more journal than exists');
-        tail = readLogged(journal, position, log);
-        if (tail[0] && tail[0].seq !== seq + 1) throw new Error('it does not line up with the journal');
+        if (position >= 0 && position <= journal.position) tail = readLogged(journal, position, log);
+        if (!tail || (tail[0] && tail[0].seq !== seq + 1)) {
+          const verdict = compareWithSnapshot(journal, seq);
+          if (verdict.covers) throw new Error(tail ? 'it does not line up with the journal' : 'it covers more journal than exists');
+          kept = { verdict, seq };
+          tail = verdict.newer;
+        }
       } catch (err) {
         reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
         log(reason);
+        if (!/schema version/.test(reason)) recordRecovery(folder, reason, log);
         db?.close();
         db = undefined;
         tail = undefined;
+        kept = undefined;
       }
     }
     const rebuilt = db === undefined;
@@ -115,8 +125,18 @@ export class Memory {
     const last = tail[tail.length - 1];
     if (last) (graph.setMeta('seq', last.seq), graph.setMeta('last_write', last.at));
     db.exec('COMMIT');
+    if (kept) {
+      // The snapshot first, covering none of the fresh journal: a crash before the journal is
+      // set aside finds this same state again.
+      graph.setMeta('journal_position', 0);
+      forgetStatements(db);
+      writeFileDurably(snapshotPath, db.export());
+      registerRanking(db);
+      ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
+      recordRecovery(folder, reason, log);
+    }
     const memory = new Memory(folder, config, db, graph, journal, log, { rebuilt, replayed: tail.length, reason });
-    memory.eventsSinceSnapshot = tail.length;
+    memory.eventsSinceSnapshot = kept ? 0 : tail.length;
     return memory;
   }
 
