@@ -166,6 +166,7 @@ async function main(argv: string[]): Promise<number> {
           `embeddings    ${render.renderEmbeddings(r)}`,
           `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
           `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
+          ...((r as { recovered?: string }).recovered ? [`recovered     ${(r as { recovered?: string }).recovered}`] : []),
         ].join('\n'),
       );
       return 0;

@@ -15,9 +15,8 @@ import type { EpisodeInput, EpisodeRecord, EventBody, MemoryEvent, Provenance } 
 import { entityKey, Graph, round } from '../store/graph.js';
 import { all, forgetStatements, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { writeFileDurably } from '../store/durable.js';
 import { Journal } from '../store/journal.js';
-import { checkIntegrity, compareWithSnapshot, recordRecovery, setJournalAside, type JournalVerdict } from '../store/recovery.js';
+import { compareWithSnapshot, recordRecovery, setJournalAside, verifySnapshot, writeSnapshot, type JournalVerdict } from '../store/recovery.js';
 import { keywordLists, namedEntities, retrieve, type RetrieveOptions, type Retrieved } from '../retrieval/retrieve.js';
 import { filterSql, keywordEntities, keywordEpisodes, registerRanking, type EpisodeFilter } from '../retrieval/keyword.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
@@ -90,8 +89,9 @@ export class Memory {
     let kept: { verdict: JournalVerdict; seq: number } | undefined;
     if (fs.existsSync(snapshotPath)) {
       try {
-        db = new SQL.Database(fs.readFileSync(snapshotPath));
-        checkIntegrity(db);
+        const bytes = fs.readFileSync(snapshotPath);
+        db = new SQL.Database(bytes);
+        verifySnapshot(snapshotPath, bytes, db);
         if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
         const position = Number(scalar(db, "SELECT value FROM meta WHERE key = 'journal_position'"));
         const seq = Number(scalar(db, "SELECT value FROM meta WHERE key = 'seq'") ?? 0);
@@ -130,9 +130,10 @@ export class Memory {
       // set aside finds this same state again.
       graph.setMeta('journal_position', 0);
       forgetStatements(db);
-      writeFileDurably(snapshotPath, db.export());
+      writeSnapshot(snapshotPath, db.export());
       registerRanking(db);
       ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
+      log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
     }
     const memory = new Memory(folder, config, db, graph, journal, log, { rebuilt, replayed: tail.length, reason });
@@ -638,7 +639,7 @@ export class Memory {
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db);
-    writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;
     this.indexCompacted = false;

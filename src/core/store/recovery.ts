@@ -6,12 +6,53 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import type { MemoryEvent } from '../model/events.js';
 import { syncDir, writeFileDurably } from './durable.js';
 import { Journal } from './journal.js';
 import { all, type Database } from './sqlite.js';
 
 const RECOVERY_FILE = 'recovery.json';
+/** Beside the snapshot: its checksum, and the previous one's (a crash between the two writes). */
+const CHECK_SUFFIX = '.check';
+
+const checksumOf = (bytes: Uint8Array): number | undefined => (typeof zlib.crc32 === 'function' ? zlib.crc32(bytes) : undefined);
+
+/**
+ * Writes the snapshot with its checksum. The checksum goes first and keeps the previous one, so
+ * a crash between the two writes leaves a snapshot that still matches.
+ */
+export function writeSnapshot(file: string, bytes: Uint8Array): void {
+  const crc = checksumOf(bytes);
+  if (crc !== undefined) {
+    const previous = readCheck(file)?.crc32[0];
+    writeFileDurably(file + CHECK_SUFFIX, Buffer.from(JSON.stringify({ crc32: previous === undefined ? [crc] : [crc, previous] })));
+  }
+  writeFileDurably(file, bytes);
+}
+
+/**
+ * Fails unless the loaded snapshot is whole. Its stored checksum decides when there is one (a
+ * page check of a large snapshot costs seconds at every start); without one, SQLite checks pages.
+ */
+export function verifySnapshot(file: string, bytes: Uint8Array, db: Database): void {
+  const stored = readCheck(file);
+  const crc = checksumOf(bytes);
+  if (stored && crc !== undefined) {
+    if (!stored.crc32.includes(crc)) throw new Error('it is damaged (its checksum does not match)');
+    return;
+  }
+  checkIntegrity(db);
+}
+
+function readCheck(file: string): { crc32: number[] } | undefined {
+  try {
+    const check = JSON.parse(fs.readFileSync(file + CHECK_SUFFIX, 'utf8')) as { crc32: number[] };
+    return Array.isArray(check.crc32) ? check : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Fails unless SQLite finds the database's pages consistent (a damaged snapshot is rebuilt). */
 export function checkIntegrity(db: Database): void {
@@ -70,9 +111,8 @@ export function setJournalAside(journal: Journal, verdict: JournalVerdict, snaps
   return { journal: fresh, note };
 }
 
-/** Remembers what start-up recovered, for `status` to show until the next recovery. */
+/** Remembers what start-up recovered (already logged), for `status` to show until the next recovery. */
 export function recordRecovery(folder: string, note: string, log: (msg: string) => void): void {
-  log(`recovery: ${note}`);
   try {
     writeFileDurably(path.join(folder, RECOVERY_FILE), Buffer.from(JSON.stringify({ at: new Date().toISOString(), note }) + '\n'));
   } catch (err) {
