@@ -132,7 +132,7 @@ export async function cleanup(): Promise<void> {
   }
   for (const dir of folders.splice(0)) {
     const pid = lockOf(dir)?.pid;
-    if (pid && alive(pid)) {
+    if (pid && pid !== process.pid && alive(pid)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
