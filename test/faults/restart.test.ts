@@ -92,7 +92,7 @@ test('--memory naming a file is refused with a clear message', async () => {
   fs.writeFileSync(file, 'x');
   const r = await recall(file, ['status']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /is a file, not a memory folder/);
+  assert.match(r.stderr, /cannot be the memory folder: it, or a folder above it, is a file/);
   assert.doesNotMatch(r.stderr, /EEXIST/);
 });
 

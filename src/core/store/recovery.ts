@@ -24,11 +24,22 @@ const checksumOf = (bytes: Uint8Array): number | undefined => (typeof zlib.crc32
  */
 export function writeSnapshot(file: string, bytes: Uint8Array): void {
   const crc = checksumOf(bytes);
+  const before = readCheck(file);
   if (crc !== undefined) {
-    const previous = readCheck(file)?.crc32[0];
+    const previous = before?.crc32[0];
     writeFileDurably(file + CHECK_SUFFIX, Buffer.from(JSON.stringify({ crc32: previous === undefined ? [crc] : [crc, previous] })));
   }
-  writeFileDurably(file, bytes);
+  try {
+    writeFileDurably(file, bytes);
+  } catch (err) {
+    // The snapshot on disk is still the previous one: its checksum must stay first.
+    try {
+      if (before) writeFileDurably(file + CHECK_SUFFIX, Buffer.from(JSON.stringify(before)));
+    } catch {
+      // It still lists the previous checksum second, which the snapshot on disk matches.
+    }
+    throw err;
+  }
 }
 
 /**

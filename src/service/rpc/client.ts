@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { MemoryError, type ErrorCode } from '../../core/model/errors.js';
 import { isAlive, isLiveOwner, ownerProven, readLock } from './lock.js';
-import { lockPath, logPath, socketPath } from './paths.js';
+import { ensureMemoryFolder, lockPath, logPath, socketPath } from './paths.js';
 import { newChallenge } from './proof.js';
 import { ServiceStart, START_FD, START_FD_ENV } from './service-start.js';
 import { VERSION } from './version.js';
@@ -200,7 +200,7 @@ export class MemoryClient extends EventEmitter {
     if (!fs.existsSync(script)) {
       throw new MemoryError('unavailable', `The memory service program is missing (${script}).`, 'Build it with `npm run build`.');
     }
-    fs.mkdirSync(this.opts.memory, { recursive: true, mode: 0o700 });
+    ensureMemoryFolder(this.opts.memory);
     const log = fs.openSync(logPath(this.opts.memory), 'a', 0o600);
     const logStart = fs.fstatSync(log).size;
     this.opts.log?.(`starting the memory service for ${this.opts.memory}`);

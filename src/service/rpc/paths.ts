@@ -8,12 +8,18 @@ import { MemoryError } from '../../core/model/errors.js';
 /** `--memory DIR`, else $RECALL_HOME, else ~/.recall. */
 export function resolveMemoryFolder(explicit?: string): string {
   const chosen = explicit ?? process.env.RECALL_HOME ?? path.join(os.homedir(), '.recall');
-  const folder = path.resolve(chosen.startsWith('~') ? path.join(os.homedir(), chosen.slice(1)) : chosen);
-  const found = fs.statSync(folder, { throwIfNoEntry: false });
-  if (found && !found.isDirectory()) {
-    throw new MemoryError('invalid_input', `${folder} is a file, not a memory folder.`, 'Give --memory (or RECALL_HOME) a folder; it is created when missing.');
+  return path.resolve(chosen.startsWith('~') ? path.join(os.homedir(), chosen.slice(1)) : chosen);
+}
+
+/** Creates the memory folder (0700) if missing; a file in its place is said plainly, not as EEXIST. */
+export function ensureMemoryFolder(folder: string): void {
+  try {
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
+    throw new MemoryError('unavailable', `${folder} cannot be the memory folder: it, or a folder above it, is a file.`, 'Give --memory (or RECALL_HOME) a folder; it is created when missing.');
   }
-  return folder;
 }
 
 export const lockPath = (folder: string): string => path.join(folder, 'service.lock');
@@ -35,7 +41,12 @@ export function socketPath(folder: string): string {
 
 /** A missing folder counts: whoever creates it (client or service) makes it 0700. */
 function onlyOwnerWrites(folder: string): boolean {
-  const st = fs.statSync(folder, { throwIfNoEntry: false });
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(folder, { throwIfNoEntry: false });
+  } catch {
+    return true; // Not a folder at all (ENOTDIR): creating it fails later, and says why.
+  }
   return !st || (st.uid === process.getuid?.() && (st.mode & 0o022) === 0);
 }
 
