@@ -31,12 +31,12 @@ function writer(memory: string, n: number, prefix: string): { acks: string[]; do
 
 test('random SIGKILLs during writes and snapshots lose nothing acknowledged and double nothing', async () => {
   const memory = tmpMemory('kills');
-  const writers = [writer(memory, 300, 'alpha'), writer(memory, 300, 'beta')];
+  const writers = [writer(memory, 600, 'alpha'), writer(memory, 600, 'beta')];
   let kills = 0;
   let finished = false;
   void Promise.all(writers.map((w) => w.done)).then(() => (finished = true));
   for (let round = 0; round < 6 && !finished; round++) {
-    const target = writers[0]!.acks.length + writers[1]!.acks.length + 20 + Math.floor(Math.random() * 60);
+    const target = writers[0]!.acks.length + writers[1]!.acks.length + 10 + Math.floor(Math.random() * 40);
     await waitFor(() => finished || writers[0]!.acks.length + writers[1]!.acks.length >= target, 60_000, `${target} acknowledged writes`);
     if (finished) break;
     // Sometimes right away, sometimes after a pause long enough for an idle snapshot to begin.
@@ -51,9 +51,9 @@ test('random SIGKILLs during writes and snapshots lose nothing acknowledged and 
   const codes = await Promise.all(writers.map((w) => w.done));
   assert.deepEqual(codes, [0, 0], writers.map((w) => w.stderr()).join('\n'));
   const acknowledged = writers.flatMap((w) => w.acks);
-  assert.equal(acknowledged.length, 600);
+  assert.equal(acknowledged.length, 1200);
   assert.ok(kills >= 3, `only ${kills} kills landed`);
   const exported = await assertAllOnce(memory, acknowledged);
-  assert.equal(exported.episodes.length, 600);
-  process.stdout.write(`# ${kills} SIGKILLs during 600 writes: all 600 acknowledged writes present once\n`);
+  assert.equal(exported.episodes.length, 1200);
+  process.stdout.write(`# ${kills} SIGKILLs during 1200 writes: all 1200 acknowledged writes present once\n`);
 });
