@@ -165,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
           `embeddings    ${render.renderEmbeddings(r)}`,
           `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
           `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
+          ...(r.recovered ? [`recovered     ${r.recovered}`] : []),
         ].join('\n'),
       );
       return 0;

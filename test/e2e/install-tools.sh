@@ -81,7 +81,9 @@ if [ -z "$have_cs" ]; then
   fi
   mkdir -p "$CS_DIR"
   [ -f "$CS_DIR/package.json" ] || echo '{"name":"recall-e2e-code-server","private":true}' > "$CS_DIR/package.json"
-  HOME="$SCRATCH/home" npm install --prefix "$CS_DIR" --no-save --loglevel=error \
+  # Run from `npm run test:e2e`, npm_config_user_agent names the outer npm's Node 20, and
+  # code-server's postinstall refuses it: the install must compute its own.
+  env -u npm_config_user_agent HOME="$SCRATCH/home" npm install --prefix "$CS_DIR" --no-save --loglevel=error \
     "code-server@$CODE_SERVER_VERSION" >&2
   "$CODE_SERVER" --version >/dev/null
   touch "$CS_DIR/.installed-$CODE_SERVER_VERSION"

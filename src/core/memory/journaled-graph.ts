@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import type { MemoryConfig } from '../model/config.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
 import { registerRanking } from '../retrieval/ranking.js';
-import { writeFileDurably } from '../store/durable.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { Journal } from '../store/journal.js';
+import { compareWithSnapshot, recordRecovery, setJournalAside, verifySnapshot, writeSnapshot, type JournalVerdict } from '../store/recovery.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { atomically, forgetStatements, loadSqlJs, type Database } from '../store/sqlite.js';
 
@@ -43,28 +43,38 @@ export class JournaledGraph {
   static async open(folder: string, config: MemoryConfig, log: (msg: string) => void): Promise<JournaledGraph> {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const SQL = await loadSqlJs();
-    const journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
+    let journal = Journal.open(path.join(folder, JOURNAL_FILE), log);
     const snapshotPath = path.join(folder, SNAPSHOT_FILE);
 
     let db: Database | undefined;
     let tail: MemoryEvent[] | undefined;
     let reason: string | undefined;
+    // Set when the journal lost part of what the snapshot holds: the snapshot is kept instead.
+    let kept: { verdict: JournalVerdict; seq: number } | undefined;
     if (fs.existsSync(snapshotPath)) {
       try {
-        db = new SQL.Database(fs.readFileSync(snapshotPath));
+        const bytes = fs.readFileSync(snapshotPath);
+        db = new SQL.Database(bytes);
+        verifySnapshot(snapshotPath, bytes, db);
         if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
         const snapshot = new Graph(db, config);
         const position = Number(snapshot.getMeta('journal_position'));
         const seq = Number(snapshot.getMeta('seq') ?? 0);
-        if (!(position >= 0 && position <= journal.position)) throw new Error('it covers more journal than exists');
-        tail = readLogged(journal, position, log);
-        if (tail[0] && tail[0].seq !== seq + 1) throw new Error('it does not line up with the journal');
+        if (position >= 0 && position <= journal.position) tail = readLogged(journal, position, log);
+        if (!tail || (tail[0] && tail[0].seq !== seq + 1)) {
+          const verdict = compareWithSnapshot(journal, seq);
+          if (verdict.covers) throw new Error(tail ? 'it does not line up with the journal' : 'it covers more journal than exists');
+          kept = { verdict, seq };
+          tail = verdict.newer;
+        }
       } catch (err) {
         reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
         log(reason);
+        if (!/schema version/.test(reason)) recordRecovery(folder, reason, log);
         db?.close();
         db = undefined;
         tail = undefined;
+        kept = undefined;
       }
     }
     const rebuilt = db === undefined;
@@ -76,7 +86,20 @@ export class JournaledGraph {
     const graph = new Graph(db, config);
     const events = tail ?? readLogged(journal, 0, log);
     atomically(db, () => graph.applyAll(events));
-    return new JournaledGraph(folder, config, db, graph, journal, log, { rebuilt, replayed: events.length, reason });
+    if (kept) {
+      // The snapshot first, covering none of the fresh journal: a crash before the journal is
+      // set aside finds this same state again.
+      graph.setMeta('journal_position', 0);
+      forgetStatements(db);
+      writeSnapshot(snapshotPath, db.export());
+      registerRanking(db);
+      ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
+      log(`recovery: ${reason}`);
+      recordRecovery(folder, reason, log);
+    }
+    const opened = new JournaledGraph(folder, config, db, graph, journal, log, { rebuilt, replayed: events.length, reason });
+    if (kept) opened.eventsSinceSnapshot = 0;
+    return opened;
   }
 
   /**
@@ -130,7 +153,7 @@ export class JournaledGraph {
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db);
-    writeFileDurably(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;
     this.indexCompacted = false;

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { writeFileDurably } from './durable.js';
+import { MemoryError } from '../model/errors.js';
 import type { MemoryEvent } from '../model/events.js';
 
 export interface JournalReadResult {
@@ -33,7 +34,7 @@ export class Journal {
     const size = fs.fstatSync(fd).size;
     const end = endOfLastLine(fd, size);
     if (end < size) {
-      log(`journal: dropped a torn last line (${size - end} bytes, an unacknowledged write cut short by a crash)`);
+      log(`journal: dropped a torn last line (${size - end} bytes: a write cut short by a crash, never acknowledged, or damage)`);
       fs.ftruncateSync(fd, end);
       fs.fsyncSync(fd);
     }
@@ -44,14 +45,35 @@ export class Journal {
     return this.size;
   }
 
-  /** Appends events as one write and fsyncs; returns once they are durable. */
+  /**
+   * Appends events as one write and fsyncs; returns once they are durable. A failed or short
+   * write (disk full, I/O error) is cut back to the last good size before the error is thrown,
+   * so no fragment is left for the next acknowledged write to be glued onto.
+   */
   append(events: MemoryEvent[]): void {
     if (events.length === 0) return;
     const buf = Buffer.from(events.map((e) => JSON.stringify(e) + '\n').join(''), 'utf8');
-    let written = 0;
-    while (written < buf.length) written += fs.writeSync(this.fd, buf, written, buf.length - written);
-    fs.fsyncSync(this.fd);
+    this.restoreSize();
+    try {
+      let written = 0;
+      while (written < buf.length) written += fs.writeSync(this.fd, buf, written, buf.length - written);
+      fs.fsyncSync(this.fd);
+    } catch (err) {
+      this.restoreSize();
+      throw writeFailure(err, this.path);
+    }
     this.size += buf.length;
+  }
+
+  /** Cuts anything past the last acknowledged byte; refuses to go on when even that fails. */
+  private restoreSize(): void {
+    try {
+      if (fs.fstatSync(this.fd).size === this.size) return;
+      fs.ftruncateSync(this.fd, this.size);
+      fs.fsyncSync(this.fd);
+    } catch (err) {
+      throw writeFailure(err, this.path);
+    }
   }
 
   /** Events from a byte position to the end (replay on top of a snapshot); reads only those bytes. */
@@ -83,6 +105,18 @@ export class Journal {
   close(): void {
     fs.closeSync(this.fd);
   }
+}
+
+/** A disk that is full or failing, said so: nothing of the write was kept. */
+export function writeFailure(err: unknown, file: string): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new MemoryError('unavailable', `The disk is full: nothing was stored (${file} could not grow).`, 'Free some space and try again; everything stored before is safe.');
+  }
+  if (code === 'EIO' || code === 'EROFS' || code === 'EFBIG') {
+    return new MemoryError('unavailable', `Writing ${file} failed (${code}): nothing was stored.`, 'Check the disk; everything stored before is safe.');
+  }
+  return err as Error;
 }
 
 function parseLines(bytes: Buffer): JournalReadResult {

@@ -9,8 +9,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { MemoryError, type ErrorCode } from '../../core/model/errors.js';
-import { isAlive } from './lock.js';
-import { logPath, socketPath } from './paths.js';
+import { isAlive, isLiveOwner, ownerProven, readLock } from './lock.js';
+import { ensureMemoryFolder, lockPath, logPath, socketPath } from './paths.js';
+import { newChallenge } from './proof.js';
+import { ServiceStart, START_FD, START_FD_ENV } from './service-start.js';
 import { VERSION } from './version.js';
 import { LineReader, type ChangedNotification, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
 
@@ -114,7 +116,18 @@ export class MemoryClient extends EventEmitter {
     for (let attempt = 1; ; attempt++) {
       this.attach(await this.connectOrStart());
       try {
-        const hello = await this.send('hello', { surface: this.opts.surface });
+        const challenge = newChallenge();
+        const hello = await this.send('hello', { surface: this.opts.surface, challenge });
+        if (!ownerProven(lockPath(this.opts.memory), hello, challenge)) {
+          // Whatever listens there cannot show the owner's secret: tell it nothing more.
+          this.socket?.destroy();
+          if (attempt < 3) throw new ServiceGone('The listener did not prove it is the memory service.');
+          throw new MemoryError(
+            'unavailable',
+            `The process answering on ${this.socketFile()} is not the memory service of ${this.opts.memory}: it could not prove it owns the folder.`,
+            'Nothing was sent to it. Stop whatever listens there (or remove the socket), then try again.',
+          );
+        }
         if (!replacedStale && isOlder(hello.version, VERSION)) {
           // A service left running by an older version (an upgrade within its idle period) may
           // not know our methods: stop it and start ours. Only older ones, so two versions in use
@@ -135,20 +148,34 @@ export class MemoryClient extends EventEmitter {
     }
   }
 
+  /** Where the owner said it listens (its environment may differ from ours), else where it would. */
+  private socketFile(): string {
+    return readLock(lockPath(this.opts.memory))?.socket ?? socketPath(this.opts.memory);
+  }
+
   private async connectOrStart(): Promise<net.Socket> {
-    const sock = socketPath(this.opts.memory);
-    let socket = await tryConnect(sock);
+    let socket = await tryConnect(this.socketFile());
     if (socket) return socket;
     if (this.opts.autostart === false) {
       throw new MemoryError('unavailable', `No memory service is running for ${this.opts.memory}.`, 'Start it with `recall service start`.');
     }
-    this.startService();
+    let started = this.startService();
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
-    while (Date.now() < deadline) {
+    for (let starts = 1; Date.now() < deadline; ) {
       await delay(50);
-      socket = await tryConnect(sock);
-      if (socket) return socket;
+      socket = await tryConnect(this.socketFile());
+      if (socket) return (started.detach(), socket);
+      if (started.outcome === 'failed') {
+        throw new MemoryError('unavailable', `The memory service for ${this.opts.memory} could not start: ${started.why()}`, `See ${logPath(this.opts.memory)}.`);
+      }
+      // It stepped aside for another owner: wait for that one, or start again if it is gone too.
+      const holder = readLock(lockPath(this.opts.memory));
+      if (started.outcome === 'stepped-aside' && !(holder && isLiveOwner(holder)) && starts < 3) {
+        starts++;
+        started = this.startService();
+      }
     }
+    started.detach();
     throw new MemoryError(
       'unavailable',
       `The memory service for ${this.opts.memory} did not start in time.`,
@@ -156,23 +183,26 @@ export class MemoryClient extends EventEmitter {
     );
   }
 
-  private startService(): void {
+  private startService(): ServiceStart {
     const script = this.opts.serviceScript ?? path.join(__dirname, 'service.js');
     if (!fs.existsSync(script)) {
       throw new MemoryError('unavailable', `The memory service program is missing (${script}).`, 'Build it with `npm run build`.');
     }
-    fs.mkdirSync(this.opts.memory, { recursive: true, mode: 0o700 });
+    ensureMemoryFolder(this.opts.memory);
     const log = fs.openSync(logPath(this.opts.memory), 'a', 0o600);
+    const logStart = fs.fstatSync(log).size;
     this.opts.log?.(`starting the memory service for ${this.opts.memory}`);
+    const reportPipe = process.platform !== 'win32';
     // process.execPath is Electron inside desktop VS Code: ELECTRON_RUN_AS_NODE makes it plain Node.
     const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, script, '--memory', this.opts.memory], {
       detached: true,
-      stdio: ['ignore', log, log],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...MALLOC_TUNING },
+      stdio: reportPipe ? ['ignore', log, log, 'pipe'] : ['ignore', log, log],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', ...MALLOC_TUNING, ...(reportPipe ? { [START_FD_ENV]: String(START_FD) } : {}) },
       windowsHide: true,
     });
     child.unref();
     fs.closeSync(log);
+    return new ServiceStart(child, logPath(this.opts.memory), logStart);
   }
 
   private attach(socket: net.Socket): void {

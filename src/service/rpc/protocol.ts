@@ -53,13 +53,16 @@ export interface ServiceStatus {
   vector_search: string;
   embedding_pending: number;
   service_started: string;
+  /** What start-up recovered from damaged files, and when (absent when nothing was). */
+  recovered?: string;
   clients: number;
   version: string;
 }
 
 /** Every method of the service, with its params and its result. */
 export interface Methods {
-  hello: { params: { surface: Surface; client?: string }; result: { version: string; pid: number; memory: string } };
+  // challenge/proof: the service shows it owns the folder (proof.ts) before a client sends anything else.
+  hello: { params: { surface: Surface; client?: string; challenge?: string }; result: { version: string; pid: number; memory: string; proof?: string } };
   ping: { params: Record<string, never>; result: { ok: true } };
   remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
   ingest: { params: { episodes: EpisodeInput[] }; result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } };

@@ -17,6 +17,8 @@ import { lockPath, socketPath } from './paths.js';
 import { authorityOf, LineReader, RPC_ERRORS, WRITE_METHODS, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
 import { VectorChannel, type EmbeddingSettings } from '../embeddings/vector-channel.js';
 import { VERSION } from './version.js';
+import { proveOwnership } from './proof.js';
+import { lastRecovery, removeLeftovers } from '../../core/store/recovery.js';
 
 export interface ServiceOptions {
   memory: string;
@@ -48,11 +50,12 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const snapshotIdleMs = opts.snapshotIdleMs ?? 2_000;
   fs.mkdirSync(opts.memory, { recursive: true, mode: 0o700 });
 
-  const lock = acquireLock(lockPath(opts.memory));
+  const lock = acquireLock(lockPath(opts.memory), { socket: socketPath(opts.memory) });
   if (!lock.acquired) {
     log(`another service (pid ${lock.holder.pid}) already owns ${opts.memory}; exiting`);
     return;
   }
+  removeLeftovers(opts.memory, log);
 
   const started = new Date().toISOString();
   let memory: Memory;
@@ -103,7 +106,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
 
   const browse = memory.browseHandlers();
   const handlers: Handlers = {
-    hello: () => ({ version: VERSION, pid: process.pid, memory: opts.memory }),
+    hello: (p) => ({ version: VERSION, pid: process.pid, memory: opts.memory, ...proveOwnership(lock.holder, p.challenge) }),
     ping: () => ({ ok: true }),
     remember: (p, by) => memory.remember(p, by),
     ingest: (p, by) => memory.ingest(p.episodes, by),
@@ -134,6 +137,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       service_started: started,
       clients: connections.size,
       version: VERSION,
+      ...lastRecovery(opts.memory),
     }),
     export: (p) => memory.export(p),
     shutdown: () => {

@@ -1,0 +1,147 @@
+/**
+ * Plumbing for the fault suite: memories in temp folders, the real client library talking to the
+ * built dist/service.js, and the checks every fault test ends with (every acknowledged write
+ * present once, nothing hung). Everything started here is stopped in `cleanup`.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MemoryClient } from '../../src/service/rpc/client';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const CLI = path.join(ROOT, 'dist', 'cli.js');
+export const SERVICE = path.join(ROOT, 'dist', 'service.js');
+
+const folders: string[] = [];
+const children: ChildProcess[] = [];
+const cleanups: (() => void)[] = [];
+
+export function tmpMemory(tag: string, base = os.tmpdir()): string {
+  const dir = fs.mkdtempSync(path.join(base, `recall-fault-${tag}-`));
+  folders.push(dir);
+  return dir;
+}
+
+/** A child process killed at cleanup (SIGKILL: nothing here needs a graceful end). */
+export function track<T extends ChildProcess>(child: T): T {
+  children.push(child);
+  return child;
+}
+
+export function onCleanup(fn: () => void): void {
+  cleanups.push(fn);
+}
+
+export async function connect(memory: string, startTimeoutMs = 20_000): Promise<MemoryClient> {
+  return MemoryClient.connect({ memory, surface: 'cli', serviceScript: SERVICE, startTimeoutMs });
+}
+
+/** Runs `fn` with a fresh client, always closed. */
+export async function withClient<T>(memory: string, fn: (c: MemoryClient) => Promise<T>): Promise<T> {
+  const client = await connect(memory);
+  try {
+    return await fn(client);
+  } finally {
+    client.close();
+  }
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, '--memory', memory, ...args],
+      { env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
+    );
+  });
+}
+
+export function lockOf(memory: string): { pid: number; nonce?: string; ticks?: number; socket?: string } | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(memory, 'service.lock'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return procState(pid) !== 'Z';
+}
+
+/** The kernel's state letter for a pid (Linux), e.g. S, R, Z. */
+export function procState(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+export async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Kills the folder's service outright and waits until it no longer runs (a zombie counts as gone). */
+export async function killService(memory: string): Promise<number> {
+  const pid = lockOf(memory)!.pid;
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => !alive(pid), 10_000, `service ${pid} to die`);
+  return pid;
+}
+
+/** Every acknowledged text is in the export exactly once, and no id is used twice. */
+export async function assertAllOnce(memory: string, acknowledged: string[]): Promise<{ episodes: { id: string; text: string }[] }> {
+  const exported = await withClient(memory, (c) => c.call('export', {}));
+  const count = new Map<string, number>();
+  for (const e of exported.episodes) count.set(e.text, (count.get(e.text) ?? 0) + 1);
+  for (const text of acknowledged) assert.equal(count.get(text), 1, `acknowledged "${text.slice(0, 60)}" should be there once, found ${count.get(text) ?? 0}`);
+  const ids = exported.episodes.map((e) => e.id);
+  assert.equal(new Set(ids).size, ids.length, 'no id used twice');
+  for (const [text, n] of count) assert.equal(n, 1, `"${text.slice(0, 60)}" stored ${n} times`);
+  return exported;
+}
+
+export async function cleanup(): Promise<void> {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      fn();
+    } catch (err) {
+      process.stderr.write(`cleanup: ${(err as Error).message}\n`);
+    }
+  }
+  for (const dir of folders.splice(0)) {
+    const pid = lockOf(dir)?.pid;
+    if (pid && pid !== process.pid && alive(pid)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone.
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export { spawn };
