@@ -35,10 +35,15 @@ const opt = (name, dflt) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
 };
-const SIZES = opt('sizes', '1000,10000,50000').split(',').map((s) => Number(s.trim().replace(/k$/i, '000'))).filter((n) => n > 0);
+const SIZES = opt('sizes', '1000,10000,50000')
+  .split(',')
+  .map((s) => Number(s.trim().replace(/k$/i, '000')))
+  .filter((n) => n > 0);
 const QUERIES = Number(opt('queries', '200'));
 const WRITES = Number(opt('writes', '30'));
-const DATA = [opt('data'), path.join(ROOT, '..', 'shared', 'data', 'locomo-dev.json'), '/work/shared/data/locomo-dev.json'].find((f) => f && fs.existsSync(f));
+const DATA = [opt('data'), path.join(ROOT, '..', 'shared', 'data', 'locomo-dev.json'), '/work/shared/data/locomo-dev.json'].find(
+  (f) => f && fs.existsSync(f),
+);
 const JSON_OUT = opt('json');
 const KEEP = argv.includes('--keep');
 const PROFILE = opt('profile');
@@ -88,7 +93,15 @@ function loadLocomo(file) {
         if (typeof t.text !== 'string') continue;
         const caption = typeof t.blip_caption === 'string' && t.blip_caption.trim() ? ` [shares a photo: ${t.blip_caption.trim()}]` : '';
         const text = (t.text.trim() + caption).trim();
-        if (text) turns.push({ conv: id, session: n, dia: normDia(t.dia_id) ?? t.dia_id, speaker: t.speaker, text, date: c[`session_${n}_date_time`] });
+        if (text)
+          turns.push({
+            conv: id,
+            session: n,
+            dia: normDia(t.dia_id) ?? t.dia_id,
+            speaker: t.speaker,
+            text,
+            date: c[`session_${n}_date_time`],
+          });
       }
     }
     const dias = new Set(turns.map((t) => t.dia));
@@ -97,16 +110,80 @@ function loadLocomo(file) {
       .map((q) => ({
         conv: id,
         question: String(q.question),
-        evidence: (q.evidence ?? []).flatMap((e) => String(e).split(/[;,\s]+/)).map(normDia).filter((d) => d && dias.has(d)),
+        evidence: (q.evidence ?? [])
+          .flatMap((e) => String(e).split(/[;,\s]+/))
+          .map(normDia)
+          .filter((d) => d && dias.has(d)),
       }))
       .filter((q) => q.evidence.length > 0 && q.question.trim());
     return { id, speakers: [c.speaker_a, c.speaker_b], turns, questions };
   });
 }
 
-const NAMES = ['Avery', 'Bianca', 'Caleb', 'Dmitri', 'Elena', 'Farah', 'Gustavo', 'Hana', 'Ines', 'Jonas', 'Keiko', 'Liam', 'Marisol', 'Nikhil', 'Olga', 'Priya', 'Quentin', 'Rosa', 'Samir', 'Tamsin', 'Umar', 'Vera', 'Wes', 'Ximena', 'Yusuf', 'Zoe', 'Anders', 'Beatrix', 'Cyrus', 'Delphine', 'Emeka', 'Freya', 'Goran', 'Hollis', 'Ilse', 'Jiro', 'Kofi', 'Lucia', 'Mateo', 'Noor'];
-const PLACES = ['the lake', 'a pottery class', 'the farmers market', 'Lisbon', 'the climbing gym', 'a jazz bar', 'the library', 'a charity run', 'the beach', 'a board game cafe'];
-const THINGS = ['a sourdough starter', 'a used guitar', 'a puppy named Biscuit', 'a vegetable garden', 'a vintage camera', 'a new job at a bakery', 'a watercolor set', 'a road bike'];
+const NAMES = [
+  'Avery',
+  'Bianca',
+  'Caleb',
+  'Dmitri',
+  'Elena',
+  'Farah',
+  'Gustavo',
+  'Hana',
+  'Ines',
+  'Jonas',
+  'Keiko',
+  'Liam',
+  'Marisol',
+  'Nikhil',
+  'Olga',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Samir',
+  'Tamsin',
+  'Umar',
+  'Vera',
+  'Wes',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
+  'Anders',
+  'Beatrix',
+  'Cyrus',
+  'Delphine',
+  'Emeka',
+  'Freya',
+  'Goran',
+  'Hollis',
+  'Ilse',
+  'Jiro',
+  'Kofi',
+  'Lucia',
+  'Mateo',
+  'Noor',
+];
+const PLACES = [
+  'the lake',
+  'a pottery class',
+  'the farmers market',
+  'Lisbon',
+  'the climbing gym',
+  'a jazz bar',
+  'the library',
+  'a charity run',
+  'the beach',
+  'a board game cafe',
+];
+const THINGS = [
+  'a sourdough starter',
+  'a used guitar',
+  'a puppy named Biscuit',
+  'a vegetable garden',
+  'a vintage camera',
+  'a new job at a bakery',
+  'a watercolor set',
+  'a road bike',
+];
 const FEELINGS = ['so proud', 'a bit nervous', 'really grateful', 'exhausted but happy', 'inspired', 'relieved'];
 
 /** Template turns, used only when the LoCoMo file is missing. */
@@ -136,7 +213,14 @@ function synthLocomo(r, nConvs = 5) {
         if (r() < 0.08) {
           const place = pick(r, PLACES);
           const thing = pick(r, THINGS);
-          turns.push({ conv: id, session: s, dia, speaker, text: `Guess what, I took ${thing} to ${place} on session day ${s}!`, date: `1:00 pm on ${s} May, 2023` });
+          turns.push({
+            conv: id,
+            session: s,
+            dia,
+            speaker,
+            text: `Guess what, I took ${thing} to ${place} on session day ${s}!`,
+            date: `1:00 pm on ${s} May, 2023`,
+          });
           questions.push({ conv: id, question: `Where did ${speaker} take ${thing}?`, evidence: [dia] });
         } else {
           turns.push({ conv: id, session: s, dia, speaker, text: synthSentence(r), date: `1:00 pm on ${s} May, 2023` });
@@ -172,7 +256,9 @@ function filler(r, convs, count, taken) {
         let text;
         for (let tries = 0; tries < 20; tries++) {
           const n = 1 + Math.floor(r() * 3);
-          text = Array.from({ length: n }, () => pick(r, sentences)).join(' ').replace(nameRe, () => pick(r, NAMES));
+          text = Array.from({ length: n }, () => pick(r, sentences))
+            .join(' ')
+            .replace(nameRe, () => pick(r, NAMES));
           if (!taken.has(text)) break;
         }
         if (taken.has(text)) text = `${text} (${id} ${s}:${t})`;
@@ -206,7 +292,7 @@ function workload(convs, size, seed) {
 
 // ---- single-word queries: the rarest content word of each question ---------------------------------
 const STOP = new Set(
-  'a an and are as at be been but by can could did do does for from had has have he her hers him his how i if in into is it its me my of on or our she so than that the their them then there these they this to up was we were what when where which who whom why will with would you your about after before did does during many much some any more most other over such only own same too very just also both each few again further once here all no nor not out off down under until while what\'s who\'s likely might may kind type'.split(
+  "a an and are as at be been but by can could did do does for from had has have he her hers him his how i if in into is it its me my of on or our she so than that the their them then there these they this to up was we were what when where which who whom why will with would you your about after before did does during many much some any more most other over such only own same too very just also both each few again further once here all no nor not out off down under until while what's who's likely might may kind type".split(
     ' ',
   ),
 );
@@ -338,7 +424,10 @@ async function benchRecallWith(w, words, scratch, track) {
     // Started here rather than by a client, so it runs under --cpu-prof; clients find it running.
     fs.mkdirSync(PROFILE, { recursive: true });
     const svc = path.join(path.dirname(CLI), 'service.js');
-    spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`, svc, '--memory', memory], { env: ENV, stdio: 'ignore' }).unref();
+    spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`, svc, '--memory', memory], {
+      env: ENV,
+      stdio: 'ignore',
+    }).unref();
     for (let i = 0; i < 300 && !fs.existsSync(socketPath(memory)); i++) await new Promise((r) => setTimeout(r, 100));
   }
   run(process.execPath, [CLI, '--memory', memory, 'service', 'start']);
@@ -357,7 +446,10 @@ async function benchRecallWith(w, words, scratch, track) {
   const svc = await serviceClient(memory);
   const direct = { nl: [], word: [] };
   for (const q of w.questions.slice(0, WARMUP)) await svc.call('query', { query: q.question });
-  for (const [kind, list] of [['nl', w.questions.map((q) => q.question)], ['word', words]]) {
+  for (const [kind, list] of [
+    ['nl', w.questions.map((q) => q.question)],
+    ['word', words],
+  ]) {
     for (const query of list) {
       const t = now();
       await svc.call('query', { query });
@@ -369,7 +461,10 @@ async function benchRecallWith(w, words, scratch, track) {
   const writeMs = [];
   for (let i = 0; i < WRITES; i++) {
     const t = now();
-    const r = await client.callTool({ name: 'recall_remember', arguments: { text: `Benchmark note ${i}: the build cache lives in .cache/bench-${i}`, entities: ['bench'] } });
+    const r = await client.callTool({
+      name: 'recall_remember',
+      arguments: { text: `Benchmark note ${i}: the build cache lives in .cache/bench-${i}`, entities: ['bench'] },
+    });
     writeMs.push(ms(t));
     if (r.isError) throw new Error(`recall_remember failed: ${r.content[0].text}`);
   }
@@ -413,7 +508,9 @@ async function benchOfficialWith(w, words, scratch, track) {
 
   const evidenceIn = (r, q) => {
     const entities = r.structuredContent?.entities ?? JSON.parse(r.content[0].text).entities;
-    return entities.some((e) => e.name.startsWith(`${q.conv}:`) && e.observations.some((o) => q.evidence.some((d) => o.startsWith(`[${d}] `))));
+    return entities.some(
+      (e) => e.name.startsWith(`${q.conv}:`) && e.observations.some((o) => q.evidence.some((d) => o.startsWith(`[${d}] `))),
+    );
   };
   const ask = (query) => client.callTool({ name: 'search_nodes', arguments: { query } }, undefined, CALL);
   const result = await queries(w, words, ask, evidenceIn);
@@ -424,7 +521,11 @@ async function benchOfficialWith(w, words, scratch, track) {
     const t = now();
     const r = await client.callTool({
       name: 'add_observations',
-      arguments: { observations: [{ entityName: names[i % names.length], contents: [`Benchmark note ${i}: the build cache lives in .cache/bench-${i}`] }] },
+      arguments: {
+        observations: [
+          { entityName: names[i % names.length], contents: [`Benchmark note ${i}: the build cache lives in .cache/bench-${i}`] },
+        ],
+      },
     });
     writeMs.push(ms(t));
     if (r.isError) throw new Error(`add_observations failed: ${r.content[0].text}`);
@@ -435,8 +536,14 @@ async function benchOfficialWith(w, words, scratch, track) {
 
 async function queries(w, words, ask, evidenceIn) {
   for (const q of w.questions.slice(0, WARMUP)) await ask(q.question);
-  const out = { nl: { ms: [], hits: 0, chars: 0, maxChars: 0, over10mb: 0 }, word: { ms: [], hits: 0, chars: 0, maxChars: 0, over10mb: 0 } };
-  for (const [kind, list] of [['nl', w.questions.map((q) => q.question)], ['word', words]]) {
+  const out = {
+    nl: { ms: [], hits: 0, chars: 0, maxChars: 0, over10mb: 0 },
+    word: { ms: [], hits: 0, chars: 0, maxChars: 0, over10mb: 0 },
+  };
+  for (const [kind, list] of [
+    ['nl', w.questions.map((q) => q.question)],
+    ['word', words],
+  ]) {
     for (let i = 0; i < list.length; i++) {
       const t = now();
       const r = await ask(list[i]);
@@ -463,14 +570,21 @@ async function main() {
   process.on('exit', () => fs.rmSync(bin, { recursive: true, force: true }));
   fs.cpSync(BUILT, bin, { recursive: true, filter: (src) => !src.endsWith('.map') && !src.endsWith('extension.js') });
   CLI = path.join(bin, 'cli.js');
-  if (!fs.existsSync(OFFICIAL)) throw new Error(`${OFFICIAL} is missing: @modelcontextprotocol/server-memory is a devDependency (npm install).`);
+  if (!fs.existsSync(OFFICIAL))
+    throw new Error(`${OFFICIAL} is missing: @modelcontextprotocol/server-memory is a devDependency (npm install).`);
   const convs = DATA ? loadLocomo(DATA) : synthLocomo(rng(7));
-  log(DATA ? `LoCoMo: ${DATA} (${convs.length} conversations, ${convs.reduce((n, c) => n + c.turns.length, 0)} turns)` : 'LoCoMo data not found: synthesized turns');
+  log(
+    DATA
+      ? `LoCoMo: ${DATA} (${convs.length} conversations, ${convs.reduce((n, c) => n + c.turns.length, 0)} turns)`
+      : 'LoCoMo data not found: synthesized turns',
+  );
   const rows = [];
   for (const size of SIZES) {
     const w = workload(convs, size, size);
     const words = singleWordQueries(w.items, w.questions);
-    log(`${size} items: ${w.conversations.length} LoCoMo conversations included (${w.conversations.join(', ') || 'none'}), ${w.questions.length} questions`);
+    log(
+      `${size} items: ${w.conversations.length} LoCoMo conversations included (${w.conversations.join(', ') || 'none'}), ${w.questions.length} questions`,
+    );
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `rb-${size}-`));
     try {
       log(`${size}: recall ...`);
@@ -491,10 +605,30 @@ async function main() {
 function report(rows) {
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
   const pct = (hits, n) => (n ? `${hits}/${n} (${Math.round((100 * hits) / n)}%)` : '-');
-  const header = ['items', 'server', 'store s', 'items/s', 'NL p50', 'NL p95', 'word p50', 'word p95', 'NL evidence', 'word evidence', 'chars/answer', 'largest', '>10MB', 'write p50', 'write p95', 'on disk'];
+  const header = [
+    'items',
+    'server',
+    'store s',
+    'items/s',
+    'NL p50',
+    'NL p95',
+    'word p50',
+    'word p95',
+    'NL evidence',
+    'word evidence',
+    'chars/answer',
+    'largest',
+    '>10MB',
+    'write p50',
+    'write p95',
+    'on disk',
+  ];
   const lines = [];
   for (const r of rows) {
-    for (const [name, x] of [['recall', r.recall], ['server-memory', r.official]]) {
+    for (const [name, x] of [
+      ['recall', r.recall],
+      ['server-memory', r.official],
+    ]) {
       const n = r.questions;
       if (x.failed) {
         lines.push([String(r.size), name, `FAILED: ${x.failed}`, ...header.slice(3).map(() => '')]);
@@ -521,7 +655,10 @@ function report(rows) {
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...lines.filter((l) => !l[2].startsWith('FAILED')).map((l) => l[i].length)));
-  const fmt = (cols) => (cols[2].startsWith('FAILED') ? `${cols[0].padEnd(widths[0])}  ${cols[1].padEnd(widths[1])}  ${cols[2]}` : cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  const fmt = (cols) =>
+    cols[2].startsWith('FAILED')
+      ? `${cols[0].padEnd(widths[0])}  ${cols[1].padEnd(widths[1])}  ${cols[2]}`
+      : cols.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log('\nMCP memory servers over stdio, SDK Client; latencies in ms per call (client round trip)');
   console.log(fmt(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -557,7 +694,9 @@ function report(rows) {
   console.log(`\nEvidence = the answer's evidence turn (LoCoMo dia_id) is in the result: recall_query's top 10 episodes, or`);
   console.log(`the entities search_nodes returns (whole sessions, all their observations). ${conv}.`);
   console.log(`chars/answer: text content per query, averaged; largest: the biggest; >10MB: answers over the SDK's default stdio limit.`);
-  console.log(`Store: recall via \`recall ingest\` (${BATCH} episodes a call to the service); server-memory via create_entities, ~${BATCH} observations a call.`);
+  console.log(
+    `Store: recall via \`recall ingest\` (${BATCH} episodes a call to the service); server-memory via create_entities, ~${BATCH} observations a call.`,
+  );
 }
 
 main().catch((e) => {

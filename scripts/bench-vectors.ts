@@ -66,7 +66,12 @@ const f = (x: number, d = 1): string => x.toFixed(d);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-vectors-'));
 try {
-  console.log(`# ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${dim}-d, spread ${spread}`);
+  console.log(
+    `# ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; ${dim}-d, spread ${spread}`,
+  );
   for (const n of sizes) {
     const file = path.join(dir, `v${n}.f32`);
     const gen = generator(n);
@@ -127,7 +132,9 @@ try {
           for (const h of got) if (exact[i].has(h.id)) hit++;
           return ms;
         });
-        console.log(`  ef=${ef}: recall@10 ${f(hit / (10 * queries.length), 3)}, p50 ${f(pct(l, 0.5), 2)} ms, p95 ${f(pct(l, 0.95), 2)} ms`);
+        console.log(
+          `  ef=${ef}: recall@10 ${f(hit / (10 * queries.length), 3)}, p50 ${f(pct(l, 0.5), 2)} ms, p95 ${f(pct(l, 0.95), 2)} ms`,
+        );
       }
     }
     s.close();

@@ -119,9 +119,13 @@ async function main() {
   const rows = [];
   for (const scenario of scenarios) {
     const t0 = Date.now();
-    const r = await runCapture(CONFORMANCE, ['server', '--url', url, '--scenario', scenario, '--output-dir', path.join(results, scenario)], {
-      cwd: scratch,
-    });
+    const r = await runCapture(
+      CONFORMANCE,
+      ['server', '--url', url, '--scenario', scenario, '--output-dir', path.join(results, scenario)],
+      {
+        cwd: scratch,
+      },
+    );
     const out = r.out.replace(/\x1b\[[0-9;]*m/g, '');
     const m = /Passed:\s*(\d+)\/(\d+),\s*(\d+)\s*failed(?:,\s*(\d+)\s*warnings?)?/.exec(out);
     const passed = m ? Number(m[1]) : 0;

@@ -11,7 +11,8 @@ const cli = path.join(root, 'dist', 'cli.js');
 const memory = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-demo-'));
 const examples = path.join(root, 'examples', 'transcripts');
 
-const recall = (...args) => execFileSync(process.execPath, [cli, '--memory', memory, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const recall = (...args) =>
+  execFileSync(process.execPath, [cli, '--memory', memory, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const show = (title, ...args) => {
   console.log(`\n$ recall ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
   if (title) console.log(`# ${title}`);
@@ -20,7 +21,14 @@ const show = (title, ...args) => {
 
 try {
   console.log(`Demo memory: ${memory}`);
-  show('import three coding sessions', 'ingest', ...fs.readdirSync(examples).sort().map((f) => path.join(examples, f)));
+  show(
+    'import three coding sessions',
+    'ingest',
+    ...fs
+      .readdirSync(examples)
+      .sort()
+      .map((f) => path.join(examples, f)),
+  );
   show('a question, answered with cited turns', 'query', 'which database did we choose and why?', '--limit', '3');
   show('', 'query', 'why did the settlement tests fail in CI?', '--limit', '3');
   show('', 'query', 'what code style does the user prefer?', '--limit', '3');

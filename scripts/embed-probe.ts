@@ -30,13 +30,21 @@ async function main(): Promise<void> {
     loadMs: Math.round(loadMs),
     norms: vectors.map((v) => Math.sqrt(v.reduce((s, x) => s + x * x, 0))),
     vectors: vectors.map((v) => Array.from(v)),
-    listeners: { uncaughtException: process.listenerCount('uncaughtException'), unhandledRejection: process.listenerCount('unhandledRejection') },
+    listeners: {
+      uncaughtException: process.listenerCount('uncaughtException'),
+      unhandledRejection: process.listenerCount('unhandledRejection'),
+    },
   };
   const n = flag('--bench', 0);
   if (n > 0) {
     const batch = flag('--batch', 16);
-    const words = 'memory agent graph episode session vector search keyword fusion entity relation confidence decay journal snapshot service client model'.split(' ');
-    const sentences = Array.from({ length: n }, (_, i) => Array.from({ length: 8 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '));
+    const words =
+      'memory agent graph episode session vector search keyword fusion entity relation confidence decay journal snapshot service client model'.split(
+        ' ',
+      );
+    const sentences = Array.from({ length: n }, (_, i) =>
+      Array.from({ length: 8 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
+    );
     const t = performance.now();
     let worst = 0;
     for (let i = 0; i < n; i += batch) {

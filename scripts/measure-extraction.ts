@@ -72,9 +72,15 @@ export function measureExtraction(items: LabelledItem[] = loadLabelled()): Measu
     const er = uniq(item.relationships.map((r) => `${r.subject} -${r.predicate}-> ${r.object}`));
     const fr = uniq(out.relationships.map((r) => `${r.subject} -${r.predicate}-> ${r.object}`));
     const rel = compare(er, fr);
-    totals.e[0] += en.tp; totals.e[1] += fe.length; totals.e[2] += ee.length;
-    totals.n[0] += names.tp; totals.n[1] += uniq(out.entities.map((x) => x.name)).length; totals.n[2] += uniq(item.entities.map((x) => x.name)).length;
-    totals.r[0] += rel.tp; totals.r[1] += fr.length; totals.r[2] += er.length;
+    totals.e[0] += en.tp;
+    totals.e[1] += fe.length;
+    totals.e[2] += ee.length;
+    totals.n[0] += names.tp;
+    totals.n[1] += uniq(out.entities.map((x) => x.name)).length;
+    totals.n[2] += uniq(item.entities.map((x) => x.name)).length;
+    totals.r[0] += rel.tp;
+    totals.r[1] += fr.length;
+    totals.r[2] += er.length;
     if (en.missed.length || en.wrong.length) errors.push({ id: item.id, kind: 'entity', missed: en.missed, wrong: en.wrong });
     if (rel.missed.length || rel.wrong.length) errors.push({ id: item.id, kind: 'relationship', missed: rel.missed, wrong: rel.wrong });
   }

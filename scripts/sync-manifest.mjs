@@ -37,6 +37,7 @@ async function loadSource(file) {
 /** One `languageModelTools` entry per catalogue tool. */
 export function toolContributions(catalogue) {
   return catalogue.TOOL_LIST.map((t) => {
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- $schema is left out of the manifest
     const { $schema, ...inputSchema } = catalogue.inputJsonSchema(t);
     return {
       name: t.name,
@@ -67,13 +68,18 @@ export function configurationWithDefaults(configuration, defaults) {
         `${undeclared.length ? ` not declared in package.json: ${undeclared.join(', ')}` : ''}`,
     );
   }
-  const withDefaults = Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, { ...p, default: defaults[k.replace(/^recall\./, '')] }]));
+  const withDefaults = Object.fromEntries(
+    Object.entries(properties).map(([k, p]) => [k, { ...p, default: defaults[k.replace(/^recall\./, '')] }]),
+  );
   return { ...configuration, properties: withDefaults };
 }
 
 /** What package.json should say, and the names of the parts that differ from what it says. */
 async function expected(pkg) {
-  const [catalogue, { SETTING_DEFAULTS }] = await Promise.all([loadSource('src/tools/catalogue.ts'), loadSource('src/core/model/defaults.ts')]);
+  const [catalogue, { SETTING_DEFAULTS }] = await Promise.all([
+    loadSource('src/tools/catalogue.ts'),
+    loadSource('src/core/model/defaults.ts'),
+  ]);
   const tools = toolContributions(catalogue);
   const configuration = configurationWithDefaults(pkg.contributes?.configuration, SETTING_DEFAULTS);
   const drift = [];
@@ -81,7 +87,9 @@ async function expected(pkg) {
   if (JSON.stringify(have) !== JSON.stringify(tools)) drift.push(...toolDrift(have, tools));
   for (const [key, p] of Object.entries(configuration.properties)) {
     if (JSON.stringify(pkg.contributes.configuration.properties[key].default) !== JSON.stringify(p.default)) {
-      drift.push(`setting ${key}: default ${JSON.stringify(pkg.contributes.configuration.properties[key].default)}, src/core/model/defaults.ts says ${JSON.stringify(p.default)}`);
+      drift.push(
+        `setting ${key}: default ${JSON.stringify(pkg.contributes.configuration.properties[key].default)}, src/core/model/defaults.ts says ${JSON.stringify(p.default)}`,
+      );
     }
   }
   return { tools, defaults: SETTING_DEFAULTS, drift };
@@ -91,10 +99,12 @@ function toolDrift(have, want) {
   const names = (list) => (list ?? []).map((t) => t.name);
   const missing = names(want).filter((n) => !names(have).includes(n));
   const extra = names(have).filter((n) => !names(want).includes(n));
-  const changed = want.filter((w) => {
-    const h = (have ?? []).find((x) => x.name === w.name);
-    return h && JSON.stringify(h) !== JSON.stringify(w);
-  }).map((w) => w.name);
+  const changed = want
+    .filter((w) => {
+      const h = (have ?? []).find((x) => x.name === w.name);
+      return h && JSON.stringify(h) !== JSON.stringify(w);
+    })
+    .map((w) => w.name);
   const out = [];
   if (missing.length) out.push(`languageModelTools missing: ${missing.join(', ')}`);
   if (extra.length) out.push(`languageModelTools not in the catalogue: ${extra.join(', ')}`);
@@ -128,8 +138,11 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().then((code) => (process.exitCode = code), (err) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
+  main().then(
+    (code) => (process.exitCode = code),
+    (err) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -47,15 +47,32 @@ test('listTranscripts: depth 0 lists session files of the folder; depth 1 the fi
   const chat = folder('chatSessions', { 'a.json': '{}', 'b.JSONL': '', 'notes.txt': 'x', 'sub/c.json': '{}' });
   fs.mkdirSync(path.join(chat, 'dir.json'));
   const listed = await listTranscripts(chat, { depth: 0, extensions: ['.json', '.jsonl'] });
-  assert.deepEqual(listed.map((f) => path.relative(chat, f.file)), ['a.json', 'b.JSONL'], 'only files, extension case-insensitive, no subfolders');
+  assert.deepEqual(
+    listed.map((f) => path.relative(chat, f.file)),
+    ['a.json', 'b.JSONL'],
+    'only files, extension case-insensitive, no subfolders',
+  );
   assert.equal(listed[0]!.stamp.size, 2);
   assert.ok(listed[0]!.stamp.mtimeMs > 0);
 
-  const projects = folder('projects', { 'p1/s1.jsonl': '{}', 'p1/deep/s2.jsonl': '{}', 'p2/s3.jsonl': '', 'top.jsonl': '', 'p2/s4.json': '' });
+  const projects = folder('projects', {
+    'p1/s1.jsonl': '{}',
+    'p1/deep/s2.jsonl': '{}',
+    'p2/s3.jsonl': '',
+    'top.jsonl': '',
+    'p2/s4.json': '',
+  });
   const claude = await listTranscripts(projects, { depth: 1, extensions: ['.jsonl'] });
-  assert.deepEqual(claude.map((f) => path.relative(projects, f.file)), ['p1/s1.jsonl', 'p2/s3.jsonl']);
+  assert.deepEqual(
+    claude.map((f) => path.relative(projects, f.file)),
+    ['p1/s1.jsonl', 'p2/s3.jsonl'],
+  );
 
-  assert.deepEqual(await listTranscripts(path.join(tmp, 'missing'), { depth: 1, extensions: ['.jsonl'] }), [], 'a missing folder lists nothing');
+  assert.deepEqual(
+    await listTranscripts(path.join(tmp, 'missing'), { depth: 1, extensions: ['.jsonl'] }),
+    [],
+    'a missing folder lists nothing',
+  );
 });
 
 test('SeenFiles: new, grown and touched files are changed; a recorded file is not, across instances (restarts)', async () => {
@@ -75,9 +92,16 @@ test('SeenFiles: new, grown and touched files are changed; a recorded file is no
   const t = new Date(Date.now() + 5000);
   fs.utimesSync(b, t, t); // same size, newer mtime (an edit that keeps the length)
   files = await listTranscripts(dir, { depth: 0, extensions: ['.jsonl'] });
-  assert.deepEqual(seen.changed(files).map((f) => path.basename(f.file)), ['a.jsonl', 'b.jsonl']);
+  assert.deepEqual(
+    seen.changed(files).map((f) => path.basename(f.file)),
+    ['a.jsonl', 'b.jsonl'],
+  );
 
-  assert.equal(new SeenFiles(store, 'recall.autoIngest.claudeCode:/other-memory').changed(files).length, 2, 'another memory folder has stored nothing');
+  assert.equal(
+    new SeenFiles(store, 'recall.autoIngest.claudeCode:/other-memory').changed(files).length,
+    2,
+    'another memory folder has stored nothing',
+  );
 });
 
 test('SeenFiles.prune forgets deleted files and writes only when something went', async () => {
@@ -90,7 +114,10 @@ test('SeenFiles.prune forgets deleted files and writes only when something went'
   assert.equal(store.writes, writes, 'nothing gone, nothing written');
   fs.rmSync(path.join(dir, 'b.json'));
   await seen.prune(await listTranscripts(dir, { depth: 0, extensions: ['.json'] }));
-  assert.deepEqual(Object.keys(store.get<Record<string, unknown>>('k')!).map((f) => path.basename(f)), ['a.json']);
+  assert.deepEqual(
+    Object.keys(store.get<Record<string, unknown>>('k')!).map((f) => path.basename(f)),
+    ['a.json'],
+  );
 });
 
 test('SentTurns: a grown Copilot session sends only its new turns; an edited turn is sent again', () => {
@@ -109,11 +136,18 @@ test('SentTurns: a grown Copilot session sends only its new turns; an edited tur
   fs.writeFileSync(file, lines.join('\n'));
   const full = readTranscriptFile(file).episodes;
   const rest = sent.unsent(file, full);
-  assert.deepEqual(rest.map((e) => e.ref), full.slice(2).map((e) => e.ref), 'only the turns after the first two');
+  assert.deepEqual(
+    rest.map((e) => e.ref),
+    full.slice(2).map((e) => e.ref),
+    'only the turns after the first two',
+  );
   assert.equal(rest.length, 2);
 
   const edited = full.map((e, i) => (i === 0 ? { ...e, text: `${e.text} (edited)` } : e));
-  assert.deepEqual(sent.unsent(file, edited).map((e) => e.text), [edited[0]!.text, ...rest.map((e) => e.text)]);
+  assert.deepEqual(
+    sent.unsent(file, edited).map((e) => e.text),
+    [edited[0]!.text, ...rest.map((e) => e.text)],
+  );
   assert.equal(sent.unsent(path.join(dir, 'other.jsonl'), early).length, 2, 'per file');
   sent.clear();
   assert.equal(sent.unsent(file, early).length, 2, 'cleared (another memory folder)');

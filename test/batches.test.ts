@@ -17,15 +17,24 @@ function assertAllInOrder(batches: EpisodeInput[][], episodes: EpisodeInput[]): 
   const flat = batches.flat();
   assert.equal(flat.length, episodes.length, 'every episode, once');
   flat.forEach((e, i) => assert.equal(e, episodes[i], `episode ${i} in its place`));
-  assert.ok(batches.every((b) => b.length > 0), 'no empty batch');
+  assert.ok(
+    batches.every((b) => b.length > 0),
+    'no empty batch',
+  );
 }
 
 test('by count: full batches of the default size, then the rest', () => {
   const episodes = turns(2 * INGEST_BATCH_TURNS + 7);
   const batches = batchEpisodes(episodes, { maxBytes: MAX_MESSAGE_BYTES });
-  assert.deepEqual(batches.map((b) => b.length), [INGEST_BATCH_TURNS, INGEST_BATCH_TURNS, 7]);
+  assert.deepEqual(
+    batches.map((b) => b.length),
+    [INGEST_BATCH_TURNS, INGEST_BATCH_TURNS, 7],
+  );
   assertAllInOrder(batches, episodes);
-  assert.deepEqual(batchEpisodes(turns(10), { maxBytes: MAX_MESSAGE_BYTES, maxCount: 4 }).map((b) => b.length), [4, 4, 2]);
+  assert.deepEqual(
+    batchEpisodes(turns(10), { maxBytes: MAX_MESSAGE_BYTES, maxCount: 4 }).map((b) => b.length),
+    [4, 4, 2],
+  );
   assert.deepEqual(batchEpisodes([], { maxBytes: MAX_MESSAGE_BYTES }), []);
 });
 
@@ -49,7 +58,10 @@ test('an episode larger than the budget travels alone, in its place', () => {
   const episodes = turns(5);
   episodes.splice(2, 0, { text: 'x'.repeat(10_000) });
   const batches = batchEpisodes(episodes, { maxBytes: 4096 });
-  assert.deepEqual(batches.map((b) => b.length), [2, 1, 3]);
+  assert.deepEqual(
+    batches.map((b) => b.length),
+    [2, 1, 3],
+  );
   assertAllInOrder(batches, episodes);
 });
 

@@ -79,11 +79,15 @@ test('ToolName is the union of the catalogue names: a misspelt name does not com
   // @ts-expect-error: not a tool (npx tsc fails here if ToolName widens to string)
   const misspelt: ToolName = 'recall_qurey';
   assert.ok(!names.includes(misspelt));
-  assert.deepEqual(names, catalogue.map((t) => t.name));
+  assert.deepEqual(
+    names,
+    catalogue.map((t) => t.name),
+  );
 });
 
-test('every bound and default a tool states is the memory\'s (core/model/limits.ts)', () => {
-  const props = (name: ToolName) => (inputJsonSchema(catalogue.find((t) => t.name === name)!) as { properties: Record<string, Record<string, unknown>> }).properties;
+test("every bound and default a tool states is the memory's (core/model/limits.ts)", () => {
+  const props = (name: ToolName) =>
+    (inputJsonSchema(catalogue.find((t) => t.name === name)!) as { properties: Record<string, Record<string, unknown>> }).properties;
   const limits: [ToolName, keyof typeof LIMIT_DEFAULTS][] = [
     ['recall_query', 'query'],
     ['recall_search', 'search'],
@@ -92,10 +96,15 @@ test('every bound and default a tool states is the memory\'s (core/model/limits.
   ];
   for (const [tool, of] of limits) {
     assert.equal(props(tool).limit!.maximum, LIMITS[of], `${tool} limit`);
-    assert.match(String(props(tool).limit!.description), new RegExp(`default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]}\\)`), `${tool} limit description`);
+    assert.match(
+      String(props(tool).limit!.description),
+      new RegExp(`default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]}\\)`),
+      `${tool} limit description`,
+    );
   }
   assert.equal(props('recall_traverse').depth!.maximum, LIMITS.depth);
-  for (const tool of ['recall_query', 'recall_search', 'recall_episodes'] as const) assert.equal(props(tool).query!.maxLength, LIMITS.queryChars, `${tool} query`);
+  for (const tool of ['recall_query', 'recall_search', 'recall_episodes'] as const)
+    assert.equal(props(tool).query!.maxLength, LIMITS.queryChars, `${tool} query`);
   assert.equal(props('recall_traverse').entity!.maxLength, LIMITS.nameChars);
   assert.equal(props('recall_remember').text!.maxLength, LIMITS.noteChars);
 });
@@ -112,7 +121,10 @@ test('reads are readOnlyHint: true; recall_remember, the one write, is not', () 
     }
     assert.equal(t.annotations?.openWorldHint, false, `${t.name} touches only the local memory`);
   }
-  assert.deepEqual(listed.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name), ['recall_remember']);
+  assert.deepEqual(
+    listed.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name),
+    ['recall_remember'],
+  );
 });
 
 test('no tool lets a caller choose authority or source', () => {

@@ -27,7 +27,9 @@ describe('a memory filled from the shipped transcripts', () => {
   });
 
   test('remember prints an episode id and the note is found by query, cited', async () => {
-    const id = (await recallOk(memory, ['remember', 'Dana prefers pull requests under 400 lines', '--entity', 'Dana', '--session', 'notes'])).trim();
+    const id = (
+      await recallOk(memory, ['remember', 'Dana prefers pull requests under 400 lines', '--entity', 'Dana', '--session', 'notes'])
+    ).trim();
     assert.match(id, /^ep_\d+$/);
     const r = await recallJson(memory, ['query', 'how big should pull requests be?']);
     const hit = r.episodes.find((e: { id: string }) => e.id === id);
@@ -78,7 +80,10 @@ describe('a memory filled from the shipped transcripts', () => {
     assert.equal(s[0].relationships, 1);
 
     const t = await recallJson(memory, ['traverse', 'Recall']);
-    assert.deepEqual(t.facts.map((f: { id: string }) => f.id), [id]);
+    assert.deepEqual(
+      t.facts.map((f: { id: string }) => f.id),
+      [id],
+    );
     assert.match(await recallOk(memory, ['traverse', 'recall']), /Recall —uses→ sql\.js/);
 
     const corrected = await recallJson(memory, ['correct', '--wrong', id, '--reason', 'we moved to better-sqlite3']);
@@ -86,10 +91,18 @@ describe('a memory filled from the shipped transcripts', () => {
     assert.ok(corrected.confidence < fact.confidence, 'human contradiction lowers confidence');
 
     const after = await recallJson(memory, ['query', 'what does Recall use for storage?']);
-    assert.equal(after.facts.find((f: { id: string }) => f.id === id), undefined, 'gone from query');
+    assert.equal(
+      after.facts.find((f: { id: string }) => f.id === id),
+      undefined,
+      'gone from query',
+    );
     assert.equal((await recallJson(memory, ['traverse', 'Recall'])).facts.length, 0, 'gone from traverse');
     const exported = await recallJson(memory, ['export']);
-    assert.equal(exported.facts.find((f: { id: string }) => f.id === id), undefined, "gone from export's current view");
+    assert.equal(
+      exported.facts.find((f: { id: string }) => f.id === id),
+      undefined,
+      "gone from export's current view",
+    );
 
     const history = await recallJson(memory, ['query', 'what does Recall use for storage?', '--history']);
     const marked = history.facts.find((f: { id: string }) => f.id === id);
@@ -106,7 +119,9 @@ describe('a memory filled from the shipped transcripts', () => {
   test('evidence at agent authority alone never lifts a fact above its prior', async () => {
     // An agent's note (as the MCP server would store it) is agent authority.
     const agentFile = path.join(path.dirname(memory), `${path.basename(memory)}-agent.jsonl`);
-    const lines = Array.from({ length: 5 }, (_, i) => JSON.stringify({ role: 'assistant', content: `I am sure the cache uses Redis (${i})` }));
+    const lines = Array.from({ length: 5 }, (_, i) =>
+      JSON.stringify({ role: 'assistant', content: `I am sure the cache uses Redis (${i})` }),
+    );
     fs.writeFileSync(agentFile, lines.join('\n'));
     await recallOk(memory, ['ingest', agentFile]);
     const agentEpisodes = await recallJson(memory, ['episodes', '--session', `${path.basename(memory)}-agent`]);

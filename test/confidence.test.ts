@@ -70,7 +70,12 @@ test('every number is configurable and validated', () => {
 // ---- the path that ships: facts stored by the graph and read back --------------------------
 
 /** The posterior computed here, apart from confidence.ts: prior mean p held with concentration c, plus evidence weights. */
-function expected(c: number, p: number, corroborating: number[], contradicting: number[]): { alpha: number; beta: number; confidence: number } {
+function expected(
+  c: number,
+  p: number,
+  corroborating: number[],
+  contradicting: number[],
+): { alpha: number; beta: number; confidence: number } {
   const alpha = c * p + corroborating.reduce((a, w) => a + w, 0);
   const beta = c * (1 - p) + contradicting.reduce((a, w) => a + w, 0);
   return { alpha, beta, confidence: Math.round((alpha / (alpha + beta)) * 1e4) / 1e4 };
@@ -84,7 +89,11 @@ async function graphWith(config: ReturnType<typeof resolveConfig>): Promise<Grap
   Graph.createSchema(db);
   const graph = new Graph(db, config);
   const episodes = (['user', 'external', 'agent'] as const).map((authority, i) => ({
-    id: `ep_${i + 1}`, text: `turn ${i + 1}`, hash: `h${i}`, authority, time: AT,
+    id: `ep_${i + 1}`,
+    text: `turn ${i + 1}`,
+    hash: `h${i}`,
+    authority,
+    time: AT,
   }));
   graph.applyAll([{ type: 'episodes.add', episodes, seq: ++seq, at: AT, by: { authority: 'user' } }]);
   return graph;
@@ -98,18 +107,32 @@ function stored(graph: Graph, id: string): { alpha: number; beta: number; confid
   return { alpha: Number(row.alpha), beta: Number(row.beta), confidence: graph.factById(id)!.confidence };
 }
 
-function assertState(actual: { alpha: number; beta: number; confidence: number }, want: { alpha: number; beta: number; confidence: number }, what: string): void {
+function assertState(
+  actual: { alpha: number; beta: number; confidence: number },
+  want: { alpha: number; beta: number; confidence: number },
+  what: string,
+): void {
   assert.ok(Math.abs(actual.alpha - want.alpha) < 1e-9, `${what}: alpha ${actual.alpha}, expected ${want.alpha}`);
   assert.ok(Math.abs(actual.beta - want.beta) < 1e-9, `${what}: beta ${actual.beta}, expected ${want.beta}`);
   assert.equal(actual.confidence, want.confidence, what);
 }
 
-test('the graph stores each fact\'s prior and evidence as the Beta posterior, weighed by who gave it', async () => {
+test("the graph stores each fact's prior and evidence as the Beta posterior, weighed by who gave it", async () => {
   // Numbers unlike the defaults, so a constant hard-coded anywhere on the path shows.
-  const config = resolveConfig({ confidence: { concentration: 7, priors: { inferred: 0.55 }, provenanceWeights: { user: 0.7, external: 1.3, human: 4 } } });
+  const config = resolveConfig({
+    confidence: { concentration: 7, priors: { inferred: 0.55 }, provenanceWeights: { user: 0.7, external: 1.3, human: 4 } },
+  });
   const w = config.confidence.provenanceWeights;
   const graph = await graphWith(config);
-  apply(graph, { type: 'relationship.assert', id: 'rel_1', subject: 'a', predicate: 'uses', object: 'b', prior: 'inferred', evidence: ['ep_1'] });
+  apply(graph, {
+    type: 'relationship.assert',
+    id: 'rel_1',
+    subject: 'a',
+    predicate: 'uses',
+    object: 'b',
+    prior: 'inferred',
+    evidence: ['ep_1'],
+  });
   assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7], []), 'asserted with a user turn as evidence');
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_2', polarity: -1 });
   assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7], [1.3]), 'contradicted by an external turn');
@@ -117,7 +140,7 @@ test('the graph stores each fact\'s prior and evidence as the Beta posterior, we
   assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent], [1.3]), 'corroborated by an agent turn');
   // A language model's reading weighs as the agent's, whoever spoke the turn.
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_1', polarity: 1, extractedBy: 'lm' });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent], [1.3]), 'a model\'s reading of a user turn');
+  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent], [1.3]), "a model's reading of a user turn");
   apply(graph, { type: 'relationship.correct', id: 'rel_1', verdict: 'confirm' });
   assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent, 4], [1.3]), 'confirmed by a person');
   apply(graph, { type: 'relationship.correct', id: 'rel_1', verdict: 'wrong' });
@@ -129,9 +152,13 @@ test('the graph stores each fact\'s prior and evidence as the Beta posterior, we
   }
 });
 
-test('through the graph too, a model\'s own corroboration never lifts a fact above its prior', async () => {
+test("through the graph too, a model's own corroboration never lifts a fact above its prior", async () => {
   const graph = await graphWith(resolveConfig());
-  apply(graph, { type: 'relationship.assert', id: 'rel_1', subject: 'a', predicate: 'uses', object: 'b', prior: 'inferred', assertedBy: 'agent' }, 'agent');
+  apply(
+    graph,
+    { type: 'relationship.assert', id: 'rel_1', subject: 'a', predicate: 'uses', object: 'b', prior: 'inferred', assertedBy: 'agent' },
+    'agent',
+  );
   for (let i = 0; i < 50; i++) apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_3', polarity: 1 }, 'agent');
   const agentOnly = stored(graph, 'rel_1');
   assert.ok(agentOnly.alpha / (agentOnly.alpha + agentOnly.beta) > 0.6, 'the stored posterior moved');
@@ -141,7 +168,7 @@ test('through the graph too, a model\'s own corroboration never lifts a fact abo
   assertState(stored(graph, 'rel_1'), expected(10, 0.6, [...Array(50).fill(0.05), 0.8], []), 'corroborated by a user turn');
 });
 
-test('through Memory: a fact\'s confidence follows its evidence and replays to the same value', async () => {
+test("through Memory: a fact's confidence follows its evidence and replays to the same value", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-confidence-'));
   try {
     const person = { authority: 'human' as const, source: 'test' };

@@ -44,18 +44,28 @@ test('a snapshot taken mid-life reopens to the same answers', async () => {
   m.close();
   const again = await Memory.open(dir);
   assert.equal(again.openReport.replayed, 1, 'only the tail after the snapshot is replayed');
-  assert.deepEqual(again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id), before);
+  assert.deepEqual(
+    again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id),
+    before,
+  );
   again.close();
 });
 
-test('facts a language model extracted weigh as the agent\'s, even from a person\'s turn, and survive a reopen', async () => {
+test("facts a language model extracted weigh as the agent's, even from a person's turn, and survive a reopen", async () => {
   const dir = folder();
   const m = await Memory.open(dir, { extract: false });
   const model = { authority: 'agent' as const, source: 'lm' };
   const { results } = m.ingest([{ text: 'We decided to move the billing service to Postgres 16.', speaker: 'dana' }], person);
   const episode = results[0]!.id;
   const { ids } = m.recordExtraction(
-    { episode, extractor: 'copilot/gpt-4o', facts: [{ subject: 'billing service', predicate: 'Uses', object: 'Postgres 16' }, { subject: 'billing service', predicate: 'uses', object: 'postgres 16' }] },
+    {
+      episode,
+      extractor: 'copilot/gpt-4o',
+      facts: [
+        { subject: 'billing service', predicate: 'Uses', object: 'Postgres 16' },
+        { subject: 'billing service', predicate: 'uses', object: 'postgres 16' },
+      ],
+    },
     model,
   );
   assert.equal(ids.length, 2);
@@ -68,10 +78,19 @@ test('facts a language model extracted weigh as the agent\'s, even from a person
   assert.equal(fact.confidence, 0.6);
   // A second model reading of another turn corroborates the same fact instead of duplicating it.
   const second = m.ingest([{ text: 'billing now talks to Postgres 16 in staging', speaker: 'dana' }], person).results[0]!.id;
-  assert.deepEqual(m.recordExtraction({ episode: second, extractor: 'copilot/gpt-4o', facts: [{ subject: 'Billing Service', predicate: 'uses', object: 'Postgres 16' }] }, model).ids, [ids[0]]);
+  assert.deepEqual(
+    m.recordExtraction(
+      { episode: second, extractor: 'copilot/gpt-4o', facts: [{ subject: 'Billing Service', predicate: 'uses', object: 'Postgres 16' }] },
+      model,
+    ).ids,
+    [ids[0]],
+  );
   assert.equal(m.fact(ids[0]!).confidence, 0.6, 'agent-only corroboration stays at the prior');
   assert.throws(() => m.recordExtraction({ episode: 'ep_999', extractor: 'x', facts: [] }, model), /No episode "ep_999"/);
-  assert.throws(() => m.recordExtraction({ episode, extractor: 'x', facts: [{ subject: '', predicate: 'uses', object: 'y' }] }, model), /subject is empty/);
+  assert.throws(
+    () => m.recordExtraction({ episode, extractor: 'x', facts: [{ subject: '', predicate: 'uses', object: 'y' }] }, model),
+    /subject is empty/,
+  );
   m.close();
   const reopened = await Memory.open(dir, { extract: false });
   assert.equal(reopened.fact(ids[0]!).authority, 'agent');
@@ -89,15 +108,32 @@ test('facts: the graph around the top entities and the nearest by embedding, fus
   for (let i = 0; i < 15; i++) m.citeEvidence({ id: weak, episode: note, polarity: -1 }, person);
   assert.ok(m.fact(weak).effective_confidence < 0.15);
   const keyword = m.query({ query: 'billing' });
-  assert.deepEqual(keyword.facts.map((f) => f.id), [billing], 'graph: the named entity\'s facts, above the floor');
-  assert.deepEqual(m.query({ query: 'billing', history: true }).facts.map((f) => f.id).sort(), [billing, weak].sort());
+  assert.deepEqual(
+    keyword.facts.map((f) => f.id),
+    [billing],
+    "graph: the named entity's facts, above the floor",
+  );
+  assert.deepEqual(
+    m
+      .query({ query: 'billing', history: true })
+      .facts.map((f) => f.id)
+      .sort(),
+    [billing, weak].sort(),
+  );
   // The vector channel's facts (rowids, best first, as the service computes them) join the graph's.
   const vectorHits = { episode: [], entity: [], fact: [{ rowid: Number(unrelated.slice(4)), score: 0.9 }] };
   const hybrid = m.query({ query: 'billing', mode: 'hybrid', vectorHits });
-  assert.deepEqual(hybrid.facts.map((f) => f.id), [billing, unrelated]);
+  assert.deepEqual(
+    hybrid.facts.map((f) => f.id),
+    [billing, unrelated],
+  );
   assert.ok(hybrid.channels.includes('vector'));
   const vector = m.query({ query: 'billing', mode: 'vector', vectorHits });
-  assert.deepEqual(vector.facts.map((f) => f.id), [unrelated], 'vector mode: no graph channel');
+  assert.deepEqual(
+    vector.facts.map((f) => f.id),
+    [unrelated],
+    'vector mode: no graph channel',
+  );
   assert.deepEqual(vector.entities, []);
   m.close();
 });

@@ -46,7 +46,11 @@ before(async () => {
   const r = await loadEmbedder({ modelPath: MODEL });
   assert.ok('embedder' in r, 'unavailable' in r ? r.unavailable : '');
   embedder = r.embedder;
-  assert.deepEqual([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')], listeners, 'ONNX Runtime process handlers removed');
+  assert.deepEqual(
+    [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')],
+    listeners,
+    'ONNX Runtime process handlers removed',
+  );
 });
 
 after(() => {
@@ -64,7 +68,10 @@ test('the generated model is deterministic and carries the real bert-base-uncase
   }
   const vocab = JSON.parse(fs.readFileSync(path.join(MODEL, 'tokenizer.json'), 'utf8')).model.vocab;
   assert.equal(Object.keys(vocab).length, 30522);
-  assert.deepEqual([vocab['[PAD]'], vocab['[UNK]'], vocab['[CLS]'], vocab['[SEP]'], vocab.the, vocab.hello, vocab['##ing']], [0, 100, 101, 102, 1996, 7592, 2075]);
+  assert.deepEqual(
+    [vocab['[PAD]'], vocab['[UNK]'], vocab['[CLS]'], vocab['[SEP]'], vocab.the, vocab.hello, vocab['##ing']],
+    [0, 100, 101, 102, 1996, 7592, 2075],
+  );
 });
 
 test('vectors have the model dimension, unit length, and the WebAssembly backend made them', async () => {
@@ -126,7 +133,7 @@ test('a batch gives the same vectors as one text at a time (padding is masked)',
   parallel.forEach(([v], i) => assert.ok(maxDiff(v, together[i]) < 1e-5));
 });
 
-test('texts run in length-sorted groups under a token budget; vectors come back in the caller\'s order', async () => {
+test("texts run in length-sorted groups under a token budget; vectors come back in the caller's order", async () => {
   const words = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
   // Lengths out of order, so the sort that groups them has to be undone.
   const texts = [words(120, 'long'), 'short one', words(40, 'middle'), words(200, 'longest'), 'tiny', words(8, 'small')];
@@ -266,11 +273,18 @@ test('a hub model is fetched once into <memory>/models with progress, then loads
     assert.ok('unavailable' in off && /downloads are off/.test(off.unavailable));
     assert.equal(requests.length, 0, 'nothing fetched while downloads are off');
 
-    const r = await loadEmbedder({ memoryFolder: memory, model: 'acme/tiny-bert', remoteHost, allowDownload: true, onProgress: (p) => progress.push(p) });
+    const r = await loadEmbedder({
+      memoryFolder: memory,
+      model: 'acme/tiny-bert',
+      remoteHost,
+      allowDownload: true,
+      onProgress: (p) => progress.push(p),
+    });
     assert.ok('embedder' in r, 'unavailable' in r ? r.unavailable : '');
     assert.equal(r.embedder.id, 'acme/tiny-bert#quantized');
     const dir = path.join(memory, 'models', 'acme', 'tiny-bert');
-    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx']) assert.ok(fs.existsSync(path.join(dir, f)), f);
+    for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model_quantized.onnx'])
+      assert.ok(fs.existsSync(path.join(dir, f)), f);
     assert.ok(!fs.readdirSync(path.join(dir, 'onnx')).some((f) => f.includes('.part')), 'no partial files left');
     const done = progress.filter((p) => p.status === 'downloaded').map((p) => p.file);
     assert.deepEqual(done.sort(), ['config.json', 'onnx/model_quantized.onnx', 'tokenizer.json', 'tokenizer_config.json']);
@@ -293,7 +307,10 @@ test('a hub model is fetched once into <memory>/models with progress, then loads
   }
   const memory = fs.mkdtempSync(path.join(work, 'memory-'));
   const unreachable = await loadEmbedder({ memoryFolder: memory, allowDownload: true, remoteHost });
-  assert.ok('unavailable' in unreachable && /could not reach/.test(unreachable.unavailable), 'unavailable' in unreachable ? unreachable.unavailable : '');
+  assert.ok(
+    'unavailable' in unreachable && /could not reach/.test(unreachable.unavailable),
+    'unavailable' in unreachable ? unreachable.unavailable : '',
+  );
 });
 
 test('the queue embeds in the background, in batches, and drains', async () => {
@@ -333,7 +350,10 @@ test('the queue embeds in the background, in batches, and drains', async () => {
     key: (it) => it.id,
     store: (its, vectors) => its.forEach((it, i) => stored.set(1000 + it.id, vectors[i])),
   });
-  keyed.enqueue([{ id: 1, text: 'old text' }, { id: 2, text: 'other' }]);
+  keyed.enqueue([
+    { id: 1, text: 'old text' },
+    { id: 2, text: 'other' },
+  ]);
   keyed.enqueue([{ id: 1, text: 'hello world' }]);
   assert.equal(keyed.pending, 2);
   await keyed.drain();
@@ -396,12 +416,20 @@ test('the esbuild bundle runs with no node_modules in reach and gives the same v
   const isolated = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bundle-'));
   try {
     for (const f of fs.readdirSync(out)) fs.copyFileSync(path.join(out, f), path.join(isolated, f));
-    const stdout = execFileSync(process.execPath, [path.join(isolated, 'embed-probe.js'), MODEL], { cwd: isolated, encoding: 'utf8', env: { ...process.env, NODE_PATH: '' } });
+    const stdout = execFileSync(process.execPath, [path.join(isolated, 'embed-probe.js'), MODEL], {
+      cwd: isolated,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_PATH: '' },
+    });
     const result = JSON.parse(stdout.trim().split('\n').pop()!);
     assert.equal(result.backend, 'wasm');
     assert.equal(result.id, embedder.id);
     assert.deepEqual(result.listeners, { uncaughtException: 0, unhandledRejection: 0 });
-    const ours = await embedder.embed(['hello world', 'The quick brown fox jumps over the lazy dog.', 'Recall keeps long-term memory for coding agents.']);
+    const ours = await embedder.embed([
+      'hello world',
+      'The quick brown fox jumps over the lazy dog.',
+      'Recall keeps long-term memory for coding agents.',
+    ]);
     ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(result.vectors[i])) < 1e-6));
   } finally {
     fs.rmSync(isolated, { recursive: true, force: true });
@@ -438,7 +466,12 @@ test('the idle embedder lets its model thread go, loads it again for the next ca
   const first = await load();
   assert.ok('embedder' in first);
   const logs: string[] = [];
-  const idle = idleEmbedder(first.embedder, () => load(), 300, (m) => logs.push(m));
+  const idle = idleEmbedder(
+    first.embedder,
+    () => load(),
+    300,
+    (m) => logs.push(m),
+  );
   const [expected] = await embedder.embed([SENTENCES[0]]);
   const same = async () => assert.ok(maxDiff((await idle.embed([SENTENCES[0]]))[0]!, expected!) < 1e-6);
 
@@ -464,10 +497,18 @@ test('the idle embedder lets its model thread go, loads it again for the next ca
   // The files changed on disk meanwhile: another model's vectors must not join the first's.
   const a = await load();
   assert.ok('embedder' in a);
-  const swapped = idleEmbedder(a.embedder, () => load(MODEL_B), 100, () => {});
+  const swapped = idleEmbedder(
+    a.embedder,
+    () => load(MODEL_B),
+    100,
+    () => {},
+  );
   await new Promise((r) => setTimeout(r, 400));
   assert.equal(swapped.loaded, false);
   await assert.rejects(swapped.embed(['hello']), /changed on disk/);
   await swapped.close();
-  assert.ok(workers.every((w) => !w.alive), 'no thread left running');
+  assert.ok(
+    workers.every((w) => !w.alive),
+    'no thread left running',
+  );
 });

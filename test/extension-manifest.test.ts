@@ -36,7 +36,17 @@ test('every declared command has a handler, and every handler is declared', () =
   assert.deepEqual(declared, Object.values(COMMANDS).sort());
   for (const c of contributes.commands) assert.equal(c.category, 'Recall', `${c.command} is in the "Recall" category`);
   const titles = contributes.commands.map((c: { title: string }) => c.title);
-  for (const t of ['Search Memory', 'Mark Fact Wrong…', 'Confirm Fact…', 'Add a Fact…', 'Forget Entity…', 'Import Conversations…', 'Show Status', 'Open Memory Folder', 'Restart Memory Service']) {
+  for (const t of [
+    'Search Memory',
+    'Mark Fact Wrong…',
+    'Confirm Fact…',
+    'Add a Fact…',
+    'Forget Entity…',
+    'Import Conversations…',
+    'Show Status',
+    'Open Memory Folder',
+    'Restart Memory Service',
+  ]) {
     assert.ok(titles.includes(t), `missing command "${t}"`);
   }
 });
@@ -46,10 +56,15 @@ test('menus name declared commands only; internal commands stay out of the palet
   for (const [menu, items] of Object.entries(contributes.menus ?? {})) {
     for (const item of items as { command: string }[]) assert.ok(ids.has(item.command), `${menu} names unknown command ${item.command}`);
   }
-  const hidden = (contributes.menus.commandPalette ?? []).filter((m: { when?: string }) => m.when === 'false').map((m: { command: string }) => m.command);
+  const hidden = (contributes.menus.commandPalette ?? [])
+    .filter((m: { when?: string }) => m.when === 'false')
+    .map((m: { command: string }) => m.command);
   assert.deepEqual(hidden.sort(), [...INTERNAL_COMMANDS].sort());
   const onFacts = contributes.menus['view/item/context'].filter((m: { when: string }) => m.when.includes('viewItem =~ /^fact'));
-  assert.ok(onFacts.some((m: { command: string }) => m.command === COMMANDS.markWrong), 'Mark Fact Wrong is on fact items');
+  assert.ok(
+    onFacts.some((m: { command: string }) => m.command === COMMANDS.markWrong),
+    'Mark Fact Wrong is on fact items',
+  );
 });
 
 test('the activity-bar container, its two views and their welcome content match the code', () => {
@@ -57,22 +72,42 @@ test('the activity-bar container, its two views and their welcome content match 
   assert.ok(container, 'an activity-bar container "recall"');
   assert.equal(container.title, 'Recall');
   assert.ok(fs.existsSync(path.join(ROOT, container.icon)), `${container.icon} exists`);
-  assert.deepEqual(contributes.views[VIEW_CONTAINER].map((v: { id: string }) => v.id), Object.values(VIEWS));
+  assert.deepEqual(
+    contributes.views[VIEW_CONTAINER].map((v: { id: string }) => v.id),
+    Object.values(VIEWS),
+  );
   for (const view of Object.values(VIEWS)) {
-    assert.ok(contributes.viewsWelcome.some((w: { view: string; contents: string }) => w.view === view && /\(command:recall\./.test(w.contents)), `${view} has a welcome with actions`);
+    assert.ok(
+      contributes.viewsWelcome.some((w: { view: string; contents: string }) => w.view === view && /\(command:recall\./.test(w.contents)),
+      `${view} has a welcome with actions`,
+    );
   }
 });
 
 test('settings declared are the ones the code reads', () => {
   const declared = Object.keys(contributes.configuration.properties).sort();
-  assert.deepEqual(declared, Object.values(SETTINGS).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+  assert.deepEqual(
+    declared,
+    Object.values(SETTINGS)
+      .map((k) => `${SETTINGS_SECTION}.${k}`)
+      .sort(),
+  );
 });
 
 test('every setting default is the one in src/core/model/defaults.ts', () => {
   const properties = contributes.configuration.properties as Record<string, { default?: unknown }>;
-  assert.deepEqual(Object.keys(properties).sort(), Object.keys(SETTING_DEFAULTS).map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+  assert.deepEqual(
+    Object.keys(properties).sort(),
+    Object.keys(SETTING_DEFAULTS)
+      .map((k) => `${SETTINGS_SECTION}.${k}`)
+      .sort(),
+  );
   for (const [key, value] of Object.entries(SETTING_DEFAULTS)) {
-    assert.deepEqual(properties[`${SETTINGS_SECTION}.${key}`]!.default, value, `${key}: package.json and src/core/model/defaults.ts disagree: run \`npm run sync-manifest\``);
+    assert.deepEqual(
+      properties[`${SETTINGS_SECTION}.${key}`]!.default,
+      value,
+      `${key}: package.json and src/core/model/defaults.ts disagree: run \`npm run sync-manifest\``,
+    );
   }
 });
 
@@ -80,17 +115,28 @@ test('sync-manifest finds a drifted default and puts the source default back', (
   const drifted = structuredClone(contributes.configuration);
   drifted.properties['recall.http.port'].default = 1;
   assert.equal(configurationWithDefaults(drifted, SETTING_DEFAULTS).properties['recall.http.port'].default, SETTING_DEFAULTS['http.port']);
-  assert.deepEqual(configurationWithDefaults(contributes.configuration, SETTING_DEFAULTS), contributes.configuration, 'nothing to change when in sync');
-  assert.throws(() => configurationWithDefaults(contributes.configuration, { ...SETTING_DEFAULTS, 'made.up': 1 }), /not declared in package.json: made\.up/);
+  assert.deepEqual(
+    configurationWithDefaults(contributes.configuration, SETTING_DEFAULTS),
+    contributes.configuration,
+    'nothing to change when in sync',
+  );
+  assert.throws(
+    () => configurationWithDefaults(contributes.configuration, { ...SETTING_DEFAULTS, 'made.up': 1 }),
+    /not declared in package.json: made\.up/,
+  );
 });
 
 test('the MCP server definition provider id, entry point, icon and packaging', () => {
-  assert.deepEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_PROVIDER_ID]);
+  assert.deepEqual(
+    contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id),
+    [MCP_PROVIDER_ID],
+  );
   assert.equal(pkg.main, './dist/extension.js');
   assert.ok(fs.existsSync(path.join(ROOT, pkg.icon)) && pkg.icon.endsWith('.png'), 'a PNG marketplace icon');
   assert.match(pkg.engines.vscode, /^\^1\.101\./, 'engines.vscode stays at ^1.101 (MCP provider and LM tools are stable there)');
   const ignore = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/service.js', 'dist/sql-wasm.wasm']) assert.ok(ignore.includes(`!${f}`), `.vscodeignore keeps ${f}`);
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/service.js', 'dist/sql-wasm.wasm'])
+    assert.ok(ignore.includes(`!${f}`), `.vscodeignore keeps ${f}`);
   assert.ok(pkg.scripts.package.includes('--no-dependencies'), 'the VSIX carries bundles, not node_modules');
 });
 

@@ -7,17 +7,26 @@ const rels = (x: Extraction): string[] => x.relationships.map((r) => `${r.subjec
 const ents = (x: Extraction): string[] => x.entities.map((e) => `${e.name}:${e.type}`);
 
 test('a person owns a named module; the person and the module are entities', () => {
-  const x = extract({ text: 'Dana owns the settlement module, so ask her before changing src/settlement/ledger.ts.', speaker: 'user', role: 'user' });
+  const x = extract({
+    text: 'Dana owns the settlement module, so ask her before changing src/settlement/ledger.ts.',
+    speaker: 'user',
+    role: 'user',
+  });
   assert.deepEqual(rels(x), ['Dana owns settlement module']);
   assert.deepEqual(ents(x).sort(), ['Dana:person', 'settlement module:project', 'src/settlement/ledger.ts:file'].sort());
 });
 
 test('the person speaking is "user": uses, prefers, decided, replaces, works on', () => {
-  assert.deepEqual(rels(extract({ text: 'We use pnpm workspaces and the web app lives in packages/web.', role: 'user' })), ['user uses pnpm', 'web app located_in packages/web']);
+  assert.deepEqual(rels(extract({ text: 'We use pnpm workspaces and the web app lives in packages/web.', role: 'user' })), [
+    'user uses pnpm',
+    'web app located_in packages/web',
+  ]);
   assert.deepEqual(rels(extract({ text: 'I prefer Vitest over Jest.', speaker: 'user' })), ['user prefers Vitest']);
   assert.deepEqual(rels(extract({ text: "Let's go with Postgres for the ledger.", role: 'user' })), ['user decided PostgreSQL']);
   assert.deepEqual(rels(extract({ text: "We're switching from webpack to Vite next sprint.", role: 'user' })), ['Vite replaces webpack']);
-  assert.deepEqual(rels(extract({ text: "I'm working on the `parse_config` refactor today.", role: 'user' })), ['user works_on parse_config']);
+  assert.deepEqual(rels(extract({ text: "I'm working on the `parse_config` refactor today.", role: 'user' })), [
+    'user works_on parse_config',
+  ]);
   const x = extract({ text: 'We use Django with Celery.', role: 'user' });
   assert.ok(x.entities.some((e) => e.name === 'user' && e.type === 'person'));
 });
@@ -31,7 +40,9 @@ test('third-person facts: depends on, located in, maintained by', () => {
     'MemoryService depends_on sql.js',
     'MemoryService depends_on @xenova/transformers',
   ]);
-  assert.deepEqual(rels(extract({ text: '`calculateFees` is defined in packages/core/src/fees.ts.', role: 'assistant' })), ['calculateFees located_in packages/core/src/fees.ts']);
+  assert.deepEqual(rels(extract({ text: '`calculateFees` is defined in packages/core/src/fees.ts.', role: 'assistant' })), [
+    'calculateFees located_in packages/core/src/fees.ts',
+  ]);
   assert.deepEqual(rels(extract({ text: 'The `@acme/ui` package is maintained by Marco.', role: 'user' })), ['Marco owns @acme/ui']);
 });
 
@@ -54,17 +65,33 @@ test('no fact from questions, negations, hypotheticals or hedges', () => {
 });
 
 test("the assistant's first-person plans are not the person's decisions; its statements about code are facts", () => {
-  const plan = extract({ text: "I'll use Vitest for the new tests and let's go with Zod for validation. We use pnpm.", role: 'assistant', speaker: 'assistant' });
+  const plan = extract({
+    text: "I'll use Vitest for the new tests and let's go with Zod for validation. We use pnpm.",
+    role: 'assistant',
+    speaker: 'assistant',
+  });
   assert.deepEqual(plan.relationships, []);
-  assert.ok(plan.entities.some((e) => e.name === 'Vitest' && e.type === 'technology'), 'entities are still recognised');
-  const fact = extract({ text: 'The `InvoiceExporter` class lives in src/export/InvoiceExporter.ts and uses `csv-stringify`.', role: 'assistant' });
+  assert.ok(
+    plan.entities.some((e) => e.name === 'Vitest' && e.type === 'technology'),
+    'entities are still recognised',
+  );
+  const fact = extract({
+    text: 'The `InvoiceExporter` class lives in src/export/InvoiceExporter.ts and uses `csv-stringify`.',
+    role: 'assistant',
+  });
   assert.deepEqual(rels(fact).sort(), ['InvoiceExporter located_in src/export/InvoiceExporter.ts', 'InvoiceExporter uses csv-stringify']);
 });
 
 test('ordinary words are not technologies, people or files', () => {
-  const x = extract({ text: 'Can we react faster? Go ahead and ship it, then rest. Version 2.3.1 fixed the 1/2 pixel issue in client/server mode and/or TCP/IP.', role: 'user' });
+  const x = extract({
+    text: 'Can we react faster? Go ahead and ship it, then rest. Version 2.3.1 fixed the 1/2 pixel issue in client/server mode and/or TCP/IP.',
+    role: 'user',
+  });
   assert.deepEqual(x.entities, []);
-  const y = extract({ text: 'Thanks Sam, ping Priya if the build fails. Yesterday Legal said no. The rust on the Express train.', role: 'user' });
+  const y = extract({
+    text: 'Thanks Sam, ping Priya if the build fails. Yesterday Legal said no. The rust on the Express train.',
+    role: 'user',
+  });
   assert.deepEqual(ents(y).sort(), ['Express:technology', 'Priya:person', 'Sam:person'].sort(), 'strict-case names match only as written');
 });
 

@@ -49,15 +49,33 @@ test('fenced JSON, prose around it, and a {"facts": [...]} wrapper are read', ()
   const fact = { subject: 'Recall', predicate: 'uses', object: 'sql.js' };
   const want = [[fact]];
   assert.deepEqual(parseExtraction('```json\n[{"turn":1,"subject":"Recall","predicate":"uses","object":"sql.js"}]\n```', 1), want);
-  assert.deepEqual(parseExtraction('Here you go:\n```\n[{"subject":"Recall","predicate":"uses","object":"sql.js"}]\n```\nHope that helps.', 1), want, 'one turn: the turn may be left out');
-  assert.deepEqual(parseExtraction('Sure! [{"turn": 1, "subject": "Recall", "predicate": "uses", "object": "sql.js"}] That is all.', 1), want);
+  assert.deepEqual(
+    parseExtraction('Here you go:\n```\n[{"subject":"Recall","predicate":"uses","object":"sql.js"}]\n```\nHope that helps.', 1),
+    want,
+    'one turn: the turn may be left out',
+  );
+  assert.deepEqual(
+    parseExtraction('Sure! [{"turn": 1, "subject": "Recall", "predicate": "uses", "object": "sql.js"}] That is all.', 1),
+    want,
+  );
   assert.deepEqual(parseExtraction('{"facts": [{"turn": 1, "subject": "Recall", "predicate": "uses", "object": "sql.js"}]}', 1), want);
   assert.deepEqual(parseExtraction('{"relationships": [{"subject": "Recall", "predicate": "uses", "object": "sql.js"}]}', 1), want);
 });
 
 test('junk gives nothing and never throws', () => {
   const none = [[], []];
-  for (const junk of ['', 'I could not find any relationships.', '[', '[}{]', 'null', '42', '"text"', '{"facts": "none"}', '```json\n{oops\n```', '[1, "two", null, [], {"turn": 1}]']) {
+  for (const junk of [
+    '',
+    'I could not find any relationships.',
+    '[',
+    '[}{]',
+    'null',
+    '42',
+    '"text"',
+    '{"facts": "none"}',
+    '```json\n{oops\n```',
+    '[1, "two", null, [], {"turn": 1}]',
+  ]) {
     assert.deepEqual(parseExtraction(junk, 2), none, junk);
   }
   assert.deepEqual(parseExtraction(undefined as unknown as string, 1), [[]]);
@@ -90,7 +108,10 @@ test('too many facts: at most factsPerTurn per turn, duplicates (any case) count
   ];
   const [first, second] = parseExtraction(JSON.stringify([...many, ...dupes]), 2);
   assert.equal(first!.length, EXTRACTION_LIMITS.factsPerTurn);
-  assert.deepEqual(first!.map((f) => f.object), many.slice(0, EXTRACTION_LIMITS.factsPerTurn).map((f) => f.object));
+  assert.deepEqual(
+    first!.map((f) => f.object),
+    many.slice(0, EXTRACTION_LIMITS.factsPerTurn).map((f) => f.object),
+  );
   assert.deepEqual(second, [{ subject: 'Recall', predicate: 'uses', object: 'sql.js' }]);
 });
 

@@ -44,7 +44,24 @@ test('Claude Code: tool noise, meta lines, sidechains, errors and a torn last li
   assert.equal(parsed.episodes.length + parsed.skipped, lines, 'every line is either a turn or counted as skipped');
   assert.equal(parsed.skipped, 17);
   const all = parsed.episodes.map((e) => e.text).join('\n');
-  for (const noise of ['toolu_', 'tool_result', 'The file /home', 'Caveat:', 'local-command', '/clear', 'API Error', 'Found 3 callers', 'interrupted', 'system-reminder', 'TodoWrite', 'pnpm test --filter', 'PASS src', 'PostToolUse', 'should read the client first', 'Retry logic for the invoice client']) {
+  for (const noise of [
+    'toolu_',
+    'tool_result',
+    'The file /home',
+    'Caveat:',
+    'local-command',
+    '/clear',
+    'API Error',
+    'Found 3 callers',
+    'interrupted',
+    'system-reminder',
+    'TodoWrite',
+    'pnpm test --filter',
+    'PASS src',
+    'PostToolUse',
+    'should read the client first',
+    'Retry logic for the invoice client',
+  ]) {
     assert.ok(!all.includes(noise), `"${noise}" must not be ingested`);
   }
   const agentFile = parseClaudeCode(read('claude-code', 'agent-9c41e0a2.jsonl'), 'agent-9c41e0a2.jsonl');
@@ -53,7 +70,15 @@ test('Claude Code: tool noise, meta lines, sidechains, errors and a torn last li
 });
 
 test('Claude Code: defensive on garbage and on lines without ids', () => {
-  const garbage = ['not json', '{"type":"user"}', '[1,2]', 'null', '{"type":"user","message":{"role":"user","content":42}}', '{"type":"assistant","message":{"role":"user","content":"role mismatch"}}', '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"x"}]}}'].join('\n');
+  const garbage = [
+    'not json',
+    '{"type":"user"}',
+    '[1,2]',
+    'null',
+    '{"type":"user","message":{"role":"user","content":42}}',
+    '{"type":"assistant","message":{"role":"user","content":"role mismatch"}}',
+    '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"x"}]}}',
+  ].join('\n');
   const parsed = parseClaudeCode(garbage, 'broken.jsonl');
   assert.equal(parsed.episodes.length, 0);
   assert.equal(parsed.skipped, 7);
@@ -85,7 +110,13 @@ test('Copilot JSON session: a user and an assistant episode per request, with se
   assert.equal(parsed.format, 'copilot');
   assert.deepEqual(
     parsed.episodes.map((e) => [e.role, e.authority]),
-    [['user', 'user'], ['assistant', 'agent'], ['user', 'user'], ['assistant', 'agent'], ['user', 'user']],
+    [
+      ['user', 'user'],
+      ['assistant', 'agent'],
+      ['user', 'user'],
+      ['assistant', 'agent'],
+      ['user', 'user'],
+    ],
   );
   for (const e of parsed.episodes) assert.equal(e.session, '6a1f9c3e-2b7d-4e0a-8c5f-1d2e3f4a5b6c');
   const [q, a, fix, done, canceled] = parsed.episodes;
@@ -94,7 +125,10 @@ test('Copilot JSON session: a user and an assistant episode per request, with se
   assert.equal(q!.time, '2025-05-20T14:02:30.000Z');
   assert.equal(a!.ref, 'request_3d0a6f8e-1c2b-4d5e-9f60-7a8b9c0d1e2f/response');
   assert.equal(a!.time, '2025-05-20T14:02:36.120Z', 'the answer is dated at request time + totalElapsed');
-  assert.equal(a!.text, 'The cron expression in `scheduler.ts` is `0 2 * * 1,1-5`, so Monday matches both the list and the range. Use `0 2 * * 1-5` instead.');
+  assert.equal(
+    a!.text,
+    'The cron expression in `scheduler.ts` is `0 2 * * 1,1-5`, so Monday matches both the list and the range. Use `0 2 * * 1-5` instead.',
+  );
   assert.equal(fix!.text, 'Fix it and add a test in test/jobs/scheduler.test.ts');
   // Tool invocations, edits and code-block URIs are noise between two runs of prose.
   assert.equal(done!.text, 'I changed the schedule to weekdays only.\n\nAdded a test that checks Monday fires once.');
@@ -127,7 +161,10 @@ test('Copilot JSONL operation log: replayed to its final state (splices, truncat
     parsed.episodes.map((e) => [e.role, e.text]),
     [
       ['user', 'We use Vitest, not Jest. Convert test/ledger.spec.js please.'],
-      ['assistant', 'Converting the spec to Vitest: replacing `jest.fn` with `vi.fn` and importing from `vitest`.\n\nDone. Run `pnpm vitest run` to check.'],
+      [
+        'assistant',
+        'Converting the spec to Vitest: replacing `jest.fn` with `vi.fn` and importing from `vitest`.\n\nDone. Run `pnpm vitest run` to check.',
+      ],
       ['user', 'Now the snapshot tests in test/snapshots too'],
       ['assistant', 'Converted 4 snapshot tests; `toMatchSnapshot` works the same in Vitest.'],
     ],
@@ -135,7 +172,11 @@ test('Copilot JSONL operation log: replayed to its final state (splices, truncat
   assert.ok(parsed.episodes.every((e) => e.session === '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b'));
   assert.equal(parsed.episodes[0]!.time, '2025-11-02T08:30:05.000Z');
   assert.equal(parsed.episodes[1]!.time, '2025-11-02T08:30:17.000Z');
-  assert.equal(parsed.episodes[2]!.ref, 'request_11111111-aaaa-4bbb-8ccc-000000000003', 'the edited-and-resent request replaced the original');
+  assert.equal(
+    parsed.episodes[2]!.ref,
+    'request_11111111-aaaa-4bbb-8ccc-000000000003',
+    'the edited-and-resent request replaced the original',
+  );
   assert.equal(parsed.skipped, 2, 'the torn last line and a set on a request that does not exist');
   // The same session compacted to a single snapshot line gives the same turns.
   const snapshot = JSON.stringify({ kind: 0, v: JSON.parse(JSON.stringify(replayForTest(content))) });
@@ -147,10 +188,17 @@ test('Copilot: a grown session re-parses its earlier turns identically (so re-im
   const early = parseCopilotChat(lines.slice(0, 9).join('\n'), COPILOT_JSONL);
   const full = parseCopilotChat(lines.join('\n'), COPILOT_JSONL);
   assert.equal(early.episodes.length, 2);
-  for (const e of early.episodes) assert.deepEqual(full.episodes.find((f) => f.ref === e.ref), e);
+  for (const e of early.episodes)
+    assert.deepEqual(
+      full.episodes.find((f) => f.ref === e.ref),
+      e,
+    );
   // Read mid-stream (response parts written, no result yet): the person's turn now, the answer once finished.
   const streaming = parseCopilotChat(lines.slice(0, 7).join('\n'), COPILOT_JSONL);
-  assert.deepEqual(streaming.episodes.map((e) => e.role), ['user']);
+  assert.deepEqual(
+    streaming.episodes.map((e) => e.role),
+    ['user'],
+  );
   assert.deepEqual(streaming.episodes[0], full.episodes[0]);
 });
 
@@ -171,11 +219,27 @@ test('Copilot detection and defensive parsing', () => {
   assert.deepEqual(parseCopilotChat('{"requests": "nope"}', 'a.json'), { format: 'copilot', episodes: [], skipped: 1 });
   assert.doesNotThrow(() => parseCopilotChat('garbage\n{', 'b.jsonl'));
   assert.equal(parseCopilotChat('', 'c.json').skipped, 0);
-  const odd = parseCopilotChat(JSON.stringify({ sessionId: 's', requests: [null, 7, { message: { parts: [{ text: 'from ' }, { text: 'parts' }] }, response: [{ kind: 'mystery' }, { value: 42 }] }] }), 'd.json');
-  assert.deepEqual(odd.episodes.map((e) => e.text), ['from parts']);
+  const odd = parseCopilotChat(
+    JSON.stringify({
+      sessionId: 's',
+      requests: [null, 7, { message: { parts: [{ text: 'from ' }, { text: 'parts' }] }, response: [{ kind: 'mystery' }, { value: 42 }] }],
+    }),
+    'd.json',
+  );
+  assert.deepEqual(
+    odd.episodes.map((e) => e.text),
+    ['from parts'],
+  );
   assert.equal(odd.skipped, 5);
   // A mutation log cannot reach the prototype.
-  parseCopilotChat(['{"kind":0,"v":{"sessionId":"s","requests":[]}}', '{"kind":1,"k":["__proto__","polluted"],"v":true}', '{"kind":2,"k":["constructor","prototype","x"],"v":[1]}'].join('\n'), 'e.jsonl');
+  parseCopilotChat(
+    [
+      '{"kind":0,"v":{"sessionId":"s","requests":[]}}',
+      '{"kind":1,"k":["__proto__","polluted"],"v":true}',
+      '{"kind":2,"k":["constructor","prototype","x"],"v":[1]}',
+    ].join('\n'),
+    'e.jsonl',
+  );
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.equal(({} as Record<string, unknown>).x, undefined);
 });

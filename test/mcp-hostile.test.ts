@@ -56,17 +56,50 @@ const callTool = (name: string, args: unknown, expect: Expect, label = ''): void
 
 // 1. Not JSON at all.
 const JUNK = [
-  '{', '}', '[', '{"jsonrpc":"2.0"', '{"jsonrpc":"2.0","id":1,"method":"ping"', 'nul', 'undefined', 'NaN', 'Infinity', '-',
-  "{'jsonrpc':'2.0','id':1,'method':'ping'}", '{"jsonrpc":"2.0","id":1,"method":"ping",}', '{"id":01}', '{"a":"\\x41"}',
-  '{"a":"unterminated}', '{"a":tru}', '{jsonrpc:"2.0"}', '\uFEFF{"jsonrpc":"2.0","id":"bom","method":"ping"}', '<xml/>',
-  'GET /mcp HTTP/1.1', '{"a":1}{"b":2}', '{"a":"raw\ttab"}', '{"a":"raw\u0000nul"}', '\u0000\u0000\u0000', '{"a":1e99999999}x',
-  '"\\ud800', '{"a":"\\u12"}', '{"a":.5}', '[1,2', '{"a":[}',
+  '{',
+  '}',
+  '[',
+  '{"jsonrpc":"2.0"',
+  '{"jsonrpc":"2.0","id":1,"method":"ping"',
+  'nul',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-',
+  "{'jsonrpc':'2.0','id':1,'method':'ping'}",
+  '{"jsonrpc":"2.0","id":1,"method":"ping",}',
+  '{"id":01}',
+  '{"a":"\\x41"}',
+  '{"a":"unterminated}',
+  '{"a":tru}',
+  '{jsonrpc:"2.0"}',
+  '\uFEFF{"jsonrpc":"2.0","id":"bom","method":"ping"}',
+  '<xml/>',
+  'GET /mcp HTTP/1.1',
+  '{"a":1}{"b":2}',
+  '{"a":"raw\ttab"}',
+  '{"a":"raw\u0000nul"}',
+  '\u0000\u0000\u0000',
+  '{"a":1e99999999}x',
+  '"\\ud800',
+  '{"a":"\\u12"}',
+  '{"a":.5}',
+  '[1,2',
+  '{"a":[}',
 ];
 JUNK.forEach((junk, i) => add(`invalid JSON #${i + 1} ${JSON.stringify(junk).slice(0, 40)}`, junk));
 add('invalid UTF-8 bytes', Buffer.from([0xff, 0xfe, 0xfd, 0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
 add('overlong UTF-8 encoding of "{"', Buffer.from([0xc1, 0xbb, 0x7d]));
 add('UTF-16LE JSON', Buffer.from(req('ping'), 'utf16le'));
-add('JSON with invalid UTF-8 inside a string', Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":{"query":"`), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}}}')]), 'toolOk');
+add(
+  'JSON with invalid UTF-8 inside a string',
+  Buffer.concat([
+    Buffer.from(`{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":{"query":"`),
+    Buffer.from([0xed, 0xa0, 0x80, 0xff]),
+    Buffer.from('"}}}'),
+  ]),
+  'toolOk',
+);
 
 // 2. JSON, but not JSON-RPC.
 for (const value of [1, -1, 0, 'ping', true, false, null, {}, { jsonrpc: '2.0' }, { method: 'ping' }, { id: 1 }, 'x'.repeat(1000)]) {
@@ -103,51 +136,131 @@ for (const [name, msg] of [
   ['a response nobody asked for', { jsonrpc: '2.0', id: nextId(), result: {} }],
   ['an error response nobody asked for', { jsonrpc: '2.0', id: nextId(), error: { code: -32000, message: 'x' } }],
   ['a notification with an unknown method', { jsonrpc: '2.0', method: 'notifications/whatever' }],
-  ['a cancellation for a request that does not exist', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope' } }],
+  [
+    'a cancellation for a request that does not exist',
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'nope' } },
+  ],
   ['a progress notification for nothing', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 5 } }],
   ['initialized again', { jsonrpc: '2.0', method: 'notifications/initialized' }],
   ['tools/call without params', { jsonrpc: '2.0', id: nextId(), method: 'tools/call' }],
   ['tools/call without a name', { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { arguments: {} } }],
   ['tools/call with a numeric name', { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 7, arguments: {} } }],
-  ['tools/call with array arguments', { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_status', arguments: [] } }],
-  ['tools/call with string arguments', { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_query', arguments: 'sql.js' } }],
-  ['tools/call with null arguments', { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_query', arguments: null } }],
+  [
+    'tools/call with array arguments',
+    { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_status', arguments: [] } },
+  ],
+  [
+    'tools/call with string arguments',
+    { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_query', arguments: 'sql.js' } },
+  ],
+  [
+    'tools/call with null arguments',
+    { jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: 'recall_query', arguments: null } },
+  ],
   ['tools/list with a bogus cursor', { jsonrpc: '2.0', id: nextId(), method: 'tools/list', params: { cursor: 'x'.repeat(5000) } }],
   ['initialize without params', { jsonrpc: '2.0', id: nextId(), method: 'initialize' }],
-  ['initialize with a bad version type', { jsonrpc: '2.0', id: nextId(), method: 'initialize', params: { protocolVersion: 2025, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }],
-] as const) add(name, JSON.stringify(msg));
+  [
+    'initialize with a bad version type',
+    {
+      jsonrpc: '2.0',
+      id: nextId(),
+      method: 'initialize',
+      params: { protocolVersion: 2025, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    },
+  ],
+] as const)
+  add(name, JSON.stringify(msg));
 
 // 3. Batches (stdio: one message a line, so refused; HTTP: the SDK answers them).
 add('empty batch', '[]');
 add('batch of one ping', JSON.stringify([JSON.parse(req('ping'))]));
 add('batch of two pings', JSON.stringify([JSON.parse(req('ping')), JSON.parse(req('ping'))]));
 add('batch with junk', JSON.stringify([1, 'two', null]));
-add('batch of a request and a notification', JSON.stringify([JSON.parse(req('tools/list')), { jsonrpc: '2.0', method: 'notifications/initialized' }]));
+add(
+  'batch of a request and a notification',
+  JSON.stringify([JSON.parse(req('tools/list')), { jsonrpc: '2.0', method: 'notifications/initialized' }]),
+);
 add('nested batch', JSON.stringify([[JSON.parse(req('ping'))]]));
 add('batch of 1000 pings', JSON.stringify(Array.from({ length: 1000 }, () => JSON.parse(req('ping')))));
-add('batch with a write', JSON.stringify([JSON.parse(req('tools/call', { name: 'recall_remember', arguments: { text: 'from a batch', extra: 1 } })), 5]));
+add(
+  'batch with a write',
+  JSON.stringify([JSON.parse(req('tools/call', { name: 'recall_remember', arguments: { text: 'from a batch', extra: 1 } })), 5]),
+);
 
 // 4. Unknown methods (including ones that reach for the prototype).
 for (const method of [
-  'foo', '', ' ', 'tools/lists', 'TOOLS/LIST', 'tools/call/', 'rpc.discover', 'resources/list', 'resources/read', 'prompts/list',
-  'prompts/get', 'logging/setLevel', 'completion/complete', 'sampling/createMessage', 'roots/list', 'elicitation/create',
-  'tasks/list', '$/cancelRequest', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'notifications/initialized',
-  'ping\u0000', 'pïng', '🔥', 'a'.repeat(10_000), 'recall_query', 'query', 'remember', 'shutdown',
-]) add(`unknown method ${JSON.stringify(method).slice(0, 30)}`, req(method, {}), { code: -32601 });
+  'foo',
+  '',
+  ' ',
+  'tools/lists',
+  'TOOLS/LIST',
+  'tools/call/',
+  'rpc.discover',
+  'resources/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'logging/setLevel',
+  'completion/complete',
+  'sampling/createMessage',
+  'roots/list',
+  'elicitation/create',
+  'tasks/list',
+  '$/cancelRequest',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'notifications/initialized',
+  'ping\u0000',
+  'pïng',
+  '🔥',
+  'a'.repeat(10_000),
+  'recall_query',
+  'query',
+  'remember',
+  'shutdown',
+])
+  add(`unknown method ${JSON.stringify(method).slice(0, 30)}`, req(method, {}), { code: -32601 });
 
 // 5. Unknown tools (the service has methods that no tool exposes: they must stay unreachable).
 for (const name of [
-  '', 'RECALL_QUERY', 'recall_query ', ' recall_query', 'recall_query\u0000', 'recall-query', 'recall_forget', 'recall_correct',
-  'recall_relate', 'recall_ingest', 'recall_export', 'recall_shutdown', 'forget', 'shutdown', '../../etc/passwd', '__proto__',
-  'constructor', 'toString', 'hasOwnProperty', 'r'.repeat(10_000), '🧠', 'ｒｅｃａｌｌ＿ｑｕｅｒｙ', 'recall_querу' /* Cyrillic у */,
-]) callTool(name, {}, 'toolError', `unknown tool ${JSON.stringify(name).slice(0, 24)}`);
+  '',
+  'RECALL_QUERY',
+  'recall_query ',
+  ' recall_query',
+  'recall_query\u0000',
+  'recall-query',
+  'recall_forget',
+  'recall_correct',
+  'recall_relate',
+  'recall_ingest',
+  'recall_export',
+  'recall_shutdown',
+  'forget',
+  'shutdown',
+  '../../etc/passwd',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'r'.repeat(10_000),
+  '🧠',
+  'ｒｅｃａｌｌ＿ｑｕｅｒｙ',
+  'recall_querу' /* Cyrillic у */,
+])
+  callTool(name, {}, 'toolError', `unknown tool ${JSON.stringify(name).slice(0, 24)}`);
 
 // 6. Wrong argument types, per tool and property.
 const WRONG: unknown[] = [null, true, 42, -1.5, 'text', [], ['a'], {}, { $gt: '' }];
 const PROPS: Record<string, { base: Record<string, unknown>; props: Record<string, 'string' | 'int' | 'number' | 'array'> }> = {
   recall_query: { base: { query: 'sql.js' }, props: { query: 'string', limit: 'int' } },
   recall_search: { base: { query: 'Recall' }, props: { query: 'string', limit: 'int' } },
-  recall_episodes: { base: {}, props: { query: 'string', since: 'string', until: 'string', session: 'string', source: 'string', limit: 'int' } },
+  recall_episodes: {
+    base: {},
+    props: { query: 'string', since: 'string', until: 'string', session: 'string', source: 'string', limit: 'int' },
+  },
   recall_traverse: { base: { entity: 'Recall' }, props: { entity: 'string', depth: 'int', min_confidence: 'number' } },
   recall_overview: { base: {}, props: { limit: 'int' } },
   recall_remember: { base: { text: 'a note that must never be stored' }, props: { text: 'string', entities: 'array', session: 'string' } },
@@ -177,8 +290,10 @@ for (const [tool, base, max] of [
   for (const limit of [0, -1, max + 1, 1e9, 1e308, 2.5, -0.5]) callTool(tool, { ...base, limit }, 'toolError', `limit=${limit}`);
   callTool(tool, { ...base, limit: max }, 'toolOk', `limit=${max} (the maximum)`);
 }
-for (const depth of [0, LIMITS.depth + 1, 1000, 1.5]) callTool('recall_traverse', { entity: 'Recall', depth }, 'toolError', `depth=${depth}`);
-for (const min_confidence of [-0.1, 1.01, 1e9]) callTool('recall_traverse', { entity: 'Recall', min_confidence }, 'toolError', `min_confidence=${min_confidence}`);
+for (const depth of [0, LIMITS.depth + 1, 1000, 1.5])
+  callTool('recall_traverse', { entity: 'Recall', depth }, 'toolError', `depth=${depth}`);
+for (const min_confidence of [-0.1, 1.01, 1e9])
+  callTool('recall_traverse', { entity: 'Recall', min_confidence }, 'toolError', `min_confidence=${min_confidence}`);
 const over = (max: number, c: string): string => c.repeat(max + 1);
 callTool('recall_query', { query: over(LIMITS.queryChars, 'q') }, 'toolError', `query of ${LIMITS.queryChars + 1} characters`);
 callTool('recall_search', { query: over(LIMITS.queryChars, 's') }, 'toolError', `search of ${LIMITS.queryChars + 1} characters`);
@@ -189,9 +304,24 @@ callTool('recall_episodes', { until: '2025-01-01; DROP TABLE episodes' }, 'toolE
 callTool('recall_remember', { text: over(LIMITS.noteChars, 'n') }, 'toolError', `text of ${LIMITS.noteChars + 1} characters`);
 callTool('recall_remember', { text: '' }, 'toolError', 'empty text');
 callTool('recall_remember', {}, 'toolError', 'no text');
-callTool('recall_remember', { text: 'a note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) }, 'toolError', `${LIMITS.noteEntities + 1} entities`);
-callTool('recall_remember', { text: 'a note', entities: [over(LIMITS.nameChars, 'x')] }, 'toolError', `an entity of ${LIMITS.nameChars + 1} characters`);
-callTool('recall_remember', { text: 'a note', session: over(LIMITS.sessionChars, 's') }, 'toolError', `a session of ${LIMITS.sessionChars + 1} characters`);
+callTool(
+  'recall_remember',
+  { text: 'a note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) },
+  'toolError',
+  `${LIMITS.noteEntities + 1} entities`,
+);
+callTool(
+  'recall_remember',
+  { text: 'a note', entities: [over(LIMITS.nameChars, 'x')] },
+  'toolError',
+  `an entity of ${LIMITS.nameChars + 1} characters`,
+);
+callTool(
+  'recall_remember',
+  { text: 'a note', session: over(LIMITS.sessionChars, 's') },
+  'toolError',
+  `a session of ${LIMITS.sessionChars + 1} characters`,
+);
 
 // 8. Extra properties: ignored by reads; a write with one is still rejected if anything else is wrong.
 for (const [tool, args] of [
@@ -201,8 +331,13 @@ for (const [tool, args] of [
   ['recall_traverse', { entity: 'Recall', history: true }],
   ['recall_status', { verbose: true }],
   ['recall_overview', { constructor: { prototype: { polluted: true } } }],
-] as const) callTool(tool, args, 'toolOk', `extra property ${Object.keys(args).join(',')}`);
-add('extra property via raw __proto__ key', `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_search","arguments":{"query":"Recall","__proto__":{"limit":1000}}}}`, 'toolOk');
+] as const)
+  callTool(tool, args, 'toolOk', `extra property ${Object.keys(args).join(',')}`);
+add(
+  'extra property via raw __proto__ key',
+  `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_search","arguments":{"query":"Recall","__proto__":{"limit":1000}}}}`,
+  'toolOk',
+);
 callTool('recall_remember', { text: '', authority: 'human' }, 'toolError', 'claims human authority, empty text');
 callTool('recall_remember', { text: 'x', entities: 'Dana', source: 'cli' }, 'toolError', 'claims the CLI as source, bad entities');
 
@@ -242,9 +377,21 @@ callTool('recall_episodes', { query: over(LIMITS.queryChars, 'w') }, 'toolError'
 const deepArray = (n: number): string => '['.repeat(n) + ']'.repeat(n);
 const deepObject = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 for (const depth of [1000, 100_000]) {
-  add(`arguments nested ${depth} deep (array)`, `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":{"query":${deepArray(depth)}}}}`, 'toolError');
-  add(`arguments nested ${depth} deep (object)`, `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":${deepObject(depth)}}}`, 'toolError');
-  add(`extra property nested ${depth} deep`, `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_status","arguments":{"x":${deepObject(depth)}}}}`, 'toolOk');
+  add(
+    `arguments nested ${depth} deep (array)`,
+    `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":{"query":${deepArray(depth)}}}}`,
+    'toolError',
+  );
+  add(
+    `arguments nested ${depth} deep (object)`,
+    `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_query","arguments":${deepObject(depth)}}}`,
+    'toolError',
+  );
+  add(
+    `extra property nested ${depth} deep`,
+    `{"jsonrpc":"2.0","id":"${nextId()}","method":"tools/call","params":{"name":"recall_status","arguments":{"x":${deepObject(depth)}}}}`,
+    'toolOk',
+  );
   add(`_meta nested ${depth} deep`, `{"jsonrpc":"2.0","id":"${nextId()}","method":"ping","params":{"_meta":{"x":${deepObject(depth)}}}}`);
   add(`id nested ${depth} deep`, `{"jsonrpc":"2.0","id":${deepArray(depth)},"method":"ping"}`);
   add(`bare nesting ${depth} deep`, deepArray(depth));
@@ -253,8 +400,19 @@ for (const depth of [1000, 100_000]) {
 // 11. Big messages.
 add('a 5 MB line: a remember call', req('tools/call', { name: 'recall_remember', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } }));
 add('a 5 MB line of junk', 'z'.repeat(5 * 1024 * 1024));
-add('a 3 MB query (under the line limit, over the argument limit)', req('tools/call', { name: 'recall_query', arguments: { query: 'q '.repeat(1_500_000) } }), 'toolError');
-add('10k entities', req('tools/call', { name: 'recall_remember', arguments: { text: 'many entities', entities: Array.from({ length: 10_000 }, (_, i) => `e${i}`) } }), 'toolError');
+add(
+  'a 3 MB query (under the line limit, over the argument limit)',
+  req('tools/call', { name: 'recall_query', arguments: { query: 'q '.repeat(1_500_000) } }),
+  'toolError',
+);
+add(
+  '10k entities',
+  req('tools/call', {
+    name: 'recall_remember',
+    arguments: { text: 'many entities', entities: Array.from({ length: 10_000 }, (_, i) => `e${i}`) },
+  }),
+  'toolError',
+);
 
 // ---- checks --------------------------------------------------------------------------------------
 
@@ -316,7 +474,9 @@ function stdioExpectation(c: Case): Id | 'none' {
 }
 
 const idsOf = (c: Case): string | undefined => {
-  const m = /^\{"jsonrpc":"2\.0","id":"(h\d+)"/.exec(typeof c.payload === 'string' ? c.payload.slice(0, 40) : c.payload.subarray(0, 40).toString());
+  const m = /^\{"jsonrpc":"2\.0","id":"(h\d+)"/.exec(
+    typeof c.payload === 'string' ? c.payload.slice(0, 40) : c.payload.subarray(0, 40).toString(),
+  );
   return m?.[1];
 };
 
@@ -330,14 +490,25 @@ async function memoryState(memory: string): Promise<{ episodes: number; journal:
 let memory: string;
 before(async () => {
   memory = tmpMemory('hostile');
-  await recallOk(memory, ['remember', 'We chose sql.js for storage because the VSIX must be platform-neutral', '--entity', 'Recall', '--session', 'notes']);
+  await recallOk(memory, [
+    'remember',
+    'We chose sql.js for storage because the VSIX must be platform-neutral',
+    '--entity',
+    'Recall',
+    '--session',
+    'notes',
+  ]);
   await recallOk(memory, ['relate', 'Recall', 'uses', 'sql.js']);
 });
 
 test('there are at least 200 hostile cases', () => {
   assert.ok(cases.length >= 200, `${cases.length} cases`);
   const names = cases.map((c) => c.name);
-  assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), [], 'case names are unique');
+  assert.deepEqual(
+    names.filter((n, i) => names.indexOf(n) !== i),
+    [],
+    'case names are unique',
+  );
   const unchecked = cases.filter((c) => c.expect && !idsOf(c)).map((c) => c.name);
   assert.deepEqual(unchecked, [], 'every case with an expectation carries an id its answer can be found by');
   const ids = cases.map(idsOf).filter(Boolean);
@@ -384,7 +555,14 @@ describe('over stdio (all cases pipelined through one process)', () => {
         else child.stdin.once('drain', () => resolve());
       });
 
-    await write(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } } }));
+    await write(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'hostile', version: '1' } },
+      }),
+    );
     await waitForId('init');
     await write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 
@@ -407,11 +585,19 @@ describe('over stdio (all cases pipelined through one process)', () => {
     frames.forEach((f, i) => assertFrame(f, `stdout line ${i + 1}: ${raw[i]!.slice(0, 120)}`));
     const got = frames.filter((f) => f.id !== 'init' && f.id !== 'final-ping').map((f) => f.id);
     const key = (id: Id): string => JSON.stringify(id);
-    assert.deepEqual(got.map(key).sort(), expected.map(key).sort(), 'exactly one answer for each request and each line that is not a message');
+    assert.deepEqual(
+      got.map(key).sort(),
+      expected.map(key).sort(),
+      'exactly one answer for each request and each line that is not a message',
+    );
     for (const c of cases) {
       const id = idsOf(c);
       if (!id || !c.expect) continue;
-      checkExpect(frames.find((f) => f.id === id), c.expect, `stdio ${c.name}`);
+      checkExpect(
+        frames.find((f) => f.id === id),
+        c.expect,
+        `stdio ${c.name}`,
+      );
     }
     assert.equal(child.exitCode, 0, `clean exit; stderr: ${stderr.slice(-1000)}`);
     assert.deepEqual(await memoryState(memory), before, 'no rejected call wrote to the memory');

@@ -25,7 +25,15 @@ import { LIMITS } from '../src/core/model/limits';
 import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'transcripts');
-const TOOL_NAMES = ['recall_query', 'recall_search', 'recall_episodes', 'recall_traverse', 'recall_status', 'recall_overview', 'recall_remember'];
+const TOOL_NAMES = [
+  'recall_query',
+  'recall_search',
+  'recall_episodes',
+  'recall_traverse',
+  'recall_status',
+  'recall_overview',
+  'recall_remember',
+];
 const ENV: Record<string, string> = { ...(process.env as Record<string, string>), RECALL_IDLE_EXIT_MS: '60000' };
 delete ENV.RECALL_MCP_TOKEN;
 
@@ -92,7 +100,13 @@ class VersionedTransport implements Transport {
 }
 
 function stdioTransport(memory: string): StdioClientTransport {
-  return new StdioClientTransport({ command: process.execPath, args: [CLI, '--memory', memory, 'mcp'], env: ENV, stderr: 'pipe', cwd: ROOT });
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--memory', memory, 'mcp'],
+    env: ENV,
+    stderr: 'pipe',
+    cwd: ROOT,
+  });
 }
 
 async function connect(inner: Transport, version?: string): Promise<{ client: Client; transport: VersionedTransport }> {
@@ -169,7 +183,9 @@ interface Seed {
 async function seed(): Promise<Seed> {
   const memory = tmpMemory('mcp');
   await recallOk(memory, ['ingest', ...fs.readdirSync(EXAMPLES).map((f) => path.join(EXAMPLES, f))]);
-  const noteId = (await recallOk(memory, ['remember', 'Dana prefers pull requests under 400 lines', '--entity', 'Dana', '--session', 'notes'])).trim();
+  const noteId = (
+    await recallOk(memory, ['remember', 'Dana prefers pull requests under 400 lines', '--entity', 'Dana', '--session', 'notes'])
+  ).trim();
   const storageEpisode = (await recallJson(memory, ['episodes', 'go with sql.js']))[0].id as string;
   const relId = (await recallOk(memory, ['relate', 'Recall', 'uses', 'sql.js', '--evidence', storageEpisode])).trim();
   return { memory, noteId, storageEpisode, relId };
@@ -180,7 +196,11 @@ const episodeCount = async (memory: string): Promise<number> => (await recallJso
 // ---- every tool, on each transport ---------------------------------------------------------------
 
 /** The same checks over stdio and HTTP: content, citations, schemas, authority, rejected writes. */
-function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (version?: string) => Promise<{ client: Client; transport: VersionedTransport }>): void {
+function toolSuite(
+  transportName: 'stdio' | 'http',
+  getSeed: () => Seed,
+  open: (version?: string) => Promise<{ client: Client; transport: VersionedTransport }>,
+): void {
   let client: Client;
   let transport: VersionedTransport;
   let tools: Tool[];
@@ -240,7 +260,8 @@ function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (
     assert.deepEqual(fact.evidence, [storageEpisode]);
     assert.ok(fact.effective_confidence > 0.5 && fact.effective_confidence <= 1);
     // Every episode in the result is cited in the text the model reads.
-    for (const e of data.episodes) assert.match(text, new RegExp(`\\[${e.id} · session ${e.session}.* · score \\d`), `citation for ${e.id}`);
+    for (const e of data.episodes)
+      assert.match(text, new RegExp(`\\[${e.id} · session ${e.session}.* · score \\d`), `citation for ${e.id}`);
     assert.match(text, new RegExp(`${relId}: Recall —uses→ sql\\.js .*evidence ${storageEpisode}`));
   });
 
@@ -250,7 +271,10 @@ function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (
     assert.ok(data.entities[0].relationships >= 1);
     assert.match(text, /Recall.*1 fact/);
     const dana = await ok('recall_search', { query: 'dana', limit: 1 });
-    assert.deepEqual(dana.data.entities.map((e: any) => e.name), ['Dana']);
+    assert.deepEqual(
+      dana.data.entities.map((e: any) => e.name),
+      ['Dana'],
+    );
     const none = await ok('recall_search', { query: 'zzyzx-nothing' });
     assert.deepEqual(none.data.entities, []);
     assert.match(none.text, /No entity matches "zzyzx-nothing"/);
@@ -267,7 +291,10 @@ function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (
     assert.ok(tz.data.episodes.every((e: any) => e.time >= '2025-03-10' && e.time < '2025-03-13'));
     assert.ok(tz.data.episodes.some((e: any) => /timezone/.test(e.text)));
     const notes = await ok('recall_episodes', { session: 'notes', limit: 1 });
-    assert.deepEqual(notes.data.episodes.map((e: any) => [e.id, e.authority]), [[noteId, 'user']]);
+    assert.deepEqual(
+      notes.data.episodes.map((e: any) => [e.id, e.authority]),
+      [[noteId, 'user']],
+    );
     const none = await ok('recall_episodes', { query: 'timezone', until: '2025-03-01' });
     assert.deepEqual(none.data.episodes, []);
   });
@@ -342,8 +369,16 @@ function toolSuite(transportName: 'stdio' | 'http', getSeed: () => Seed, open: (
     await fails('recall_episodes', { since: 'last tuesday' }, /Invalid arguments for recall_episodes[\s\S]*since/);
     await fails('recall_remember', { text: '' }, /Invalid arguments for recall_remember/);
     await fails('recall_remember', { text: 'x'.repeat(LIMITS.noteChars + 1) }, /Invalid arguments for recall_remember/);
-    await fails('recall_remember', { text: 'a valid note', entities: 'not-a-list' }, /Invalid arguments for recall_remember[\s\S]*entities/);
-    await fails('recall_remember', { text: 'a valid note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) }, /Invalid arguments/);
+    await fails(
+      'recall_remember',
+      { text: 'a valid note', entities: 'not-a-list' },
+      /Invalid arguments for recall_remember[\s\S]*entities/,
+    );
+    await fails(
+      'recall_remember',
+      { text: 'a valid note', entities: Array.from({ length: LIMITS.noteEntities + 1 }, (_, i) => `e${i}`) },
+      /Invalid arguments/,
+    );
     await fails('recall_remember', { text: 'a valid note', session: '' }, /Invalid arguments/);
     await fails('recall_remember', { text: 'a valid note', entities: [''] }, /Invalid arguments/);
     const unknown = await call(client, 'recall_delete_everything', {});
@@ -381,7 +416,11 @@ describe('stdio: the SDK Client against `recall mcp`', () => {
   });
 
   describe('every tool', () => {
-    toolSuite('stdio', () => s, (v) => connect(stdioTransport(s.memory), v));
+    toolSuite(
+      'stdio',
+      () => s,
+      (v) => connect(stdioTransport(s.memory), v),
+    );
   });
 
   test('stdout carries only JSON-RPC frames; logs go to stderr', async () => {
@@ -393,7 +432,12 @@ describe('stdio: the SDK Client against `recall mcp`', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const send = (m: unknown): boolean => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'recall_remember', arguments: { text: 'stdout hygiene note' } } });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'recall_query', arguments: { query: 'hygiene' } } });
@@ -463,7 +507,12 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
   }
 
   test('an unsupported version is answered with the latest; an unsupported version header is a 400', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
     const res = await post(server.url, JSON.stringify(init));
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as any).result.protocolVersion, LATEST_PROTOCOL_VERSION);
@@ -473,7 +522,11 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
   });
 
   describe('every tool', () => {
-    toolSuite('http', () => s, (v) => connect(httpTransport(), v));
+    toolSuite(
+      'http',
+      () => s,
+      (v) => connect(httpTransport(), v),
+    );
   });
 
   test('a foreign Host or Origin is refused with 403 (DNS rebinding)', async () => {
@@ -498,7 +551,12 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
   });
 
   test('a body over the size limit is refused with 413, with or without Content-Length', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall_remember', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'recall_remember', arguments: { text: 'x'.repeat(5 * 1024 * 1024) } },
+    });
     const before = await episodeCount(s.memory);
     const res = await post(server.url, big);
     assert.equal(res.status, 413);
@@ -525,7 +583,9 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
     assert.equal(((await none.json()) as any).jsonrpc, '2.0');
     assert.equal((await post(secured.url, PING, { authorization: 'Bearer wrong' })).status, 401);
     assert.equal((await post(secured.url, PING, { authorization: 's3cret-token' })).status, 401, 'the Bearer scheme is required');
-    const transport = new StreamableHTTPClientTransport(new URL(secured.url), { requestInit: { headers: { authorization: 'Bearer s3cret-token' } } });
+    const transport = new StreamableHTTPClientTransport(new URL(secured.url), {
+      requestInit: { headers: { authorization: 'Bearer s3cret-token' } },
+    });
     const { client } = await connect(transport);
     const r = await call(client, 'recall_status', {});
     assert.equal((r.structuredContent as any).memory, s.memory);
@@ -534,7 +594,10 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
   });
 
   test('refuses to bind beyond loopback without a token', async () => {
-    const child = spawn(process.execPath, [CLI, '--memory', s.memory, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], { env: ENV, cwd: ROOT });
+    const child = spawn(process.execPath, [CLI, '--memory', s.memory, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], {
+      env: ENV,
+      cwd: ROOT,
+    });
     children.push(child);
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -553,7 +616,12 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
 });
 
 /** A POST through node:http, which (unlike fetch) lets us set Host and send without Content-Length. */
-async function rawPost(url: string, body: string, headers: Record<string, string>, chunked = false): Promise<{ status: number; json: any }> {
+async function rawPost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  chunked = false,
+): Promise<{ status: number; json: any }> {
   const http = await import('node:http');
   const u = new URL(url);
   return new Promise((resolve, reject) => {

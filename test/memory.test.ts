@@ -22,7 +22,10 @@ test('remember and ingest store episodes once: a turn stored again is a duplicat
   const m = await Memory.open(folder(), { extract: false });
   const first = m.remember({ text: '  the deploy uses helm  ', time: '2024-03-01', session: 's1' }, person);
   assert.deepEqual(first, { id: 'ep_1', duplicate: false });
-  assert.deepEqual(m.remember({ text: 'the deploy uses helm', time: '2024-03-01', session: 's1' }, person), { id: 'ep_1', duplicate: true });
+  assert.deepEqual(m.remember({ text: 'the deploy uses helm', time: '2024-03-01', session: 's1' }, person), {
+    id: 'ep_1',
+    duplicate: true,
+  });
   const batch = m.ingest(
     [
       { text: 'staging deploys nightly', session: 's1', speaker: 'dana', time: '2024-03-02T10:00:00Z' },
@@ -33,13 +36,16 @@ test('remember and ingest store episodes once: a turn stored again is a duplicat
   );
   assert.equal(batch.added, 2);
   assert.equal(batch.skipped, 1);
-  assert.deepEqual(batch.results.map((r) => r.id), ['ep_2', 'ep_2', 'ep_3']);
+  assert.deepEqual(
+    batch.results.map((r) => r.id),
+    ['ep_2', 'ep_2', 'ep_3'],
+  );
   const [latest, middle, oldest] = m.episodes({});
   assert.equal(oldest!.text, 'the deploy uses helm', 'text is trimmed');
   assert.equal(oldest!.time, '2024-03-01T00:00:00.000Z', 'a bare date is midnight UTC');
-  assert.equal(oldest!.authority, 'user', 'a person\'s own note is user evidence');
+  assert.equal(oldest!.authority, 'user', "a person's own note is user evidence");
   assert.equal(middle!.speaker, 'dana');
-  assert.equal(latest!.authority, 'agent', 'a surface may lower a turn\'s authority');
+  assert.equal(latest!.authority, 'agent', "a surface may lower a turn's authority");
   assert.equal(m.seq, 2, 'one event per write');
   m.close();
 });
@@ -54,11 +60,27 @@ test('episodes: newest first, by words, by time window, by session', async () =>
     ],
     person,
   );
-  assert.deepEqual(m.episodes({}).map((e) => e.id), ['ep_3', 'ep_2', 'ep_1']);
-  assert.deepEqual(m.episodes({ query: 'billing' }).map((e) => e.id).sort(), ['ep_1', 'ep_3']);
+  assert.deepEqual(
+    m.episodes({}).map((e) => e.id),
+    ['ep_3', 'ep_2', 'ep_1'],
+  );
+  assert.deepEqual(
+    m
+      .episodes({ query: 'billing' })
+      .map((e) => e.id)
+      .sort(),
+    ['ep_1', 'ep_3'],
+  );
   assert.ok(m.episodes({ query: 'billing' }).every((e) => typeof e.score === 'number'));
-  assert.deepEqual(m.episodes({ since: '2024-02-01', until: '2024-02-05' }).map((e) => e.id), ['ep_2'], 'a bare upper date takes the whole day');
-  assert.deepEqual(m.episodes({ session: 'a', limit: 1 }).map((e) => e.id), ['ep_2']);
+  assert.deepEqual(
+    m.episodes({ since: '2024-02-01', until: '2024-02-05' }).map((e) => e.id),
+    ['ep_2'],
+    'a bare upper date takes the whole day',
+  );
+  assert.deepEqual(
+    m.episodes({ session: 'a', limit: 1 }).map((e) => e.id),
+    ['ep_2'],
+  );
   m.close();
 });
 
@@ -67,7 +89,10 @@ test('relate, cite evidence, correct: facts as a person states and revises them'
   const note = m.remember({ text: 'billing talks to Postgres' }, person).id;
   const { id } = m.relate({ subject: 'Billing', predicate: 'Uses', object: 'Postgres', evidence: [note] }, person);
   const fact = m.fact(id);
-  assert.deepEqual([fact.subject, fact.predicate, fact.object, fact.prior, fact.status], ['Billing', 'uses', 'Postgres', 'explicit', 'current']);
+  assert.deepEqual(
+    [fact.subject, fact.predicate, fact.object, fact.prior, fact.status],
+    ['Billing', 'uses', 'Postgres', 'explicit', 'current'],
+  );
   assert.deepEqual(fact.evidence, [note]);
   const contradicted = m.citeEvidence({ id, episode: note, polarity: -1 }, person);
   assert.ok(contradicted.confidence < fact.confidence);
@@ -75,7 +100,11 @@ test('relate, cite evidence, correct: facts as a person states and revises them'
   assert.equal(wrong.status, 'wrong');
   assert.equal(wrong.ended_reason, 'it moved');
   assert.deepEqual(m.query({ query: 'billing' }).facts, [], 'an ended fact leaves answers');
-  assert.deepEqual(m.query({ query: 'billing', history: true }).facts.map((f) => f.id), [id], 'and stays in history');
+  assert.deepEqual(
+    m.query({ query: 'billing', history: true }).facts.map((f) => f.id),
+    [id],
+    'and stays in history',
+  );
   const confirmed = m.correct({ id, verdict: 'confirm' }, person);
   assert.equal(confirmed.status, 'current');
   assert.equal(confirmed.pinned, true);
@@ -96,7 +125,10 @@ test('a fact read again is reused, not duplicated: by the offline extractor and 
 
   // A language model's reading reuses it too, cites each episode once, and asserts what is new.
   const triple = { subject: extracted.subject.toUpperCase(), predicate: extracted.predicate, object: extracted.object };
-  const { ids } = m.recordExtraction({ episode: second, extractor: 'lm', facts: [triple, triple, { subject: 'Redis', predicate: 'runs on', object: 'Kubernetes' }] }, agent);
+  const { ids } = m.recordExtraction(
+    { episode: second, extractor: 'lm', facts: [triple, triple, { subject: 'Redis', predicate: 'runs on', object: 'Kubernetes' }] },
+    agent,
+  );
   assert.equal(ids[0], extracted.id);
   assert.equal(ids[1], extracted.id);
   assert.notEqual(ids[2], extracted.id);
@@ -104,7 +136,17 @@ test('a fact read again is reused, not duplicated: by the offline extractor and 
   const fresh = m.fact(ids[2]!);
   assert.deepEqual([fresh.prior, fresh.authority, fresh.evidence], ['inferred', 'agent', [second]]);
   // Asserted twice in one call (different case): one relationship.
-  const twice = m.recordExtraction({ episode: first, extractor: 'lm', facts: [{ subject: 'Cache', predicate: 'is', object: 'warm' }, { subject: 'cache', predicate: 'IS', object: 'Warm' }] }, agent).ids;
+  const twice = m.recordExtraction(
+    {
+      episode: first,
+      extractor: 'lm',
+      facts: [
+        { subject: 'Cache', predicate: 'is', object: 'warm' },
+        { subject: 'cache', predicate: 'IS', object: 'Warm' },
+      ],
+    },
+    agent,
+  ).ids;
   assert.equal(twice[0], twice[1]);
   assert.deepEqual(m.fact(twice[0]!).evidence, [first]);
   m.close();
@@ -117,9 +159,18 @@ test('traverse walks out from an entity hop by hop, and suggests names for a mis
   m.relate({ subject: 'Kubernetes', predicate: 'hosted by', object: 'AWS' }, person);
   const one = m.traverse({ entity: 'Billing' });
   assert.equal(one.root.name, 'billing');
-  assert.deepEqual(one.facts.map((f) => [f.object, f.depth]), [['Postgres', 1]]);
+  assert.deepEqual(
+    one.facts.map((f) => [f.object, f.depth]),
+    [['Postgres', 1]],
+  );
   const two = m.traverse({ entity: 'billing', depth: 2 });
-  assert.deepEqual(two.facts.map((f) => [f.object, f.depth]), [['Postgres', 1], ['Kubernetes', 2]]);
+  assert.deepEqual(
+    two.facts.map((f) => [f.object, f.depth]),
+    [
+      ['Postgres', 1],
+      ['Kubernetes', 2],
+    ],
+  );
   assert.deepEqual(two.entities.map((e) => e.name).sort(), ['Kubernetes', 'Postgres', 'billing']);
   assert.throws(
     () => m.traverse({ entity: 'Kubernets' }),
@@ -140,11 +191,20 @@ test('forget erases an entity, its facts and the episodes only about it, from th
   );
   const rel = m.relate({ subject: 'Flamingo', predicate: 'uses', object: 'Kafka' }, person).id;
   const plan = m.forgetPlan('flamingo');
-  assert.deepEqual(plan.episodes.map((e) => e.id), ['ep_1']);
-  assert.deepEqual(plan.relationships.map((r) => r.id), [rel]);
+  assert.deepEqual(
+    plan.episodes.map((e) => e.id),
+    ['ep_1'],
+  );
+  assert.deepEqual(
+    plan.relationships.map((r) => r.id),
+    [rel],
+  );
   assert.equal(plan.kept_episodes, 1);
   assert.equal(m.status().episodes, 2, 'the plan changes nothing');
-  assert.throws(() => m.forget('Flamingo', agent), (err: unknown) => err instanceof MemoryError && err.code === 'forbidden');
+  assert.throws(
+    () => m.forget('Flamingo', agent),
+    (err: unknown) => err instanceof MemoryError && err.code === 'forbidden',
+  );
   m.forget('Flamingo', person);
   assert.equal(m.status().episodes, 1);
   assert.equal(m.status().relationships, 0);
@@ -169,7 +229,11 @@ test('close and reopen replays to the same memory, from the snapshot or from the
   m.close();
 
   const fromSnapshot = await Memory.open(dir);
-  assert.deepEqual(fromSnapshot.openReport, { rebuilt: false, replayed: seq - covered, reason: undefined }, 'only the events after the snapshot');
+  assert.deepEqual(
+    fromSnapshot.openReport,
+    { rebuilt: false, replayed: seq - covered, reason: undefined },
+    'only the events after the snapshot',
+  );
   assert.deepEqual(fromSnapshot.export({ history: true }), before);
   assert.equal(fromSnapshot.seq, seq);
   fromSnapshot.close({ snapshot: true });
@@ -209,7 +273,10 @@ test('status and overview count what the memory holds', async () => {
   assert.ok(m.status().snapshot_bytes > 0);
   const o = m.overview();
   assert.equal(o.entities[0]!.name, 'billing', 'the most connected entity first');
-  assert.deepEqual(o.sessions.map((x) => [x.session, x.episodes]), [['s', 1]]);
+  assert.deepEqual(
+    o.sessions.map((x) => [x.session, x.episodes]),
+    [['s', 1]],
+  );
   m.close();
 });
 
@@ -224,8 +291,18 @@ test('bad input is a MemoryError with a code, and a hint where there is somethin
     ['bad time', () => m.remember({ text: 'y', time: 'yesterday' }, person), 'invalid_input', /ISO date/],
     ['raised authority', () => m.remember({ text: 'z', authority: 'human' }, agent), 'forbidden', undefined],
     ['a model relates', () => m.relate({ subject: 'a', predicate: 'b', object: 'c' }, agent), 'forbidden', /recall/],
-    ['unknown prior', () => m.relate({ subject: 'a', predicate: 'b', object: 'c', prior: 'sure' as never }, person), 'invalid_input', /explicit/],
-    ['missing evidence', () => m.relate({ subject: 'a', predicate: 'b', object: 'c', evidence: ['ep_99'] }, person), 'not_found', /recall remember/],
+    [
+      'unknown prior',
+      () => m.relate({ subject: 'a', predicate: 'b', object: 'c', prior: 'sure' as never }, person),
+      'invalid_input',
+      /explicit/,
+    ],
+    [
+      'missing evidence',
+      () => m.relate({ subject: 'a', predicate: 'b', object: 'c', evidence: ['ep_99'] }, person),
+      'not_found',
+      /recall remember/,
+    ],
     ['long name', () => m.relate({ subject: 'a'.repeat(201), predicate: 'b', object: 'c' }, person), 'invalid_input', undefined],
     ['not a fact id', () => m.fact('fact-1'), 'invalid_input', /rel_12/],
     ['no such fact', () => m.fact('rel_99'), 'not_found', /rel_12/],
@@ -233,7 +310,12 @@ test('bad input is a MemoryError with a code, and a hint where there is somethin
     ['bad verdict', () => m.correct({ id: rel, verdict: 'maybe' as never }, person), 'invalid_input', undefined],
     ['a model corrects', () => m.correct({ id: rel, verdict: 'wrong' }, agent), 'forbidden', undefined],
     ['extract from nothing', () => m.recordExtraction({ episode: 'ep_99', extractor: 'lm', facts: [] }, agent), 'not_found', /ep_12/],
-    ['facts not a list', () => m.recordExtraction({ episode: note, extractor: 'lm', facts: 'x' as never }, agent), 'invalid_input', undefined],
+    [
+      'facts not a list',
+      () => m.recordExtraction({ episode: note, extractor: 'lm', facts: 'x' as never }, agent),
+      'invalid_input',
+      undefined,
+    ],
     ['empty query', () => m.query({ query: ' ' }), 'invalid_input', undefined],
     ['query too long', () => m.query({ query: 'q'.repeat(10_001) }), 'invalid_input', /question itself/],
     ['limit out of range', () => m.query({ query: 'a', limit: 0 }), 'invalid_input', undefined],

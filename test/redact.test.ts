@@ -25,11 +25,16 @@ test('the words around a secret stay, so the episode still reads', () => {
     'Server=db;User ID=app;Password=[REDACTED:connection_string];Encrypt=True;',
   );
   assert.equal(redactSecrets(`Authorization: Bearer ${BEARER}`).text, 'Authorization: Bearer [REDACTED:bearer_token]');
-  assert.equal(redactSecrets(`here is the deploy key:\n${PRIVATE_KEY}\nthanks`).text, 'here is the deploy key:\n[REDACTED:private_key]\nthanks');
+  assert.equal(
+    redactSecrets(`here is the deploy key:\n${PRIVATE_KEY}\nthanks`).text,
+    'here is the deploy key:\n[REDACTED:private_key]\nthanks',
+  );
   assert.equal(redactSecrets('DB_PASSWORD="correct horse battery staple"').text, 'DB_PASSWORD="[REDACTED:secret_assignment]"');
   // A key pasted without its END line: the base64 lines go, the prose after them stays.
   assert.equal(
-    redactSecrets(`half a key:\n${j('-----BEGIN ', 'RSA PRIVATE KEY-----')}\nProc-Type: 4,ENCRYPTED\n\n${KEY_BODY}\nUnfortunately the rest is lost`).text,
+    redactSecrets(
+      `half a key:\n${j('-----BEGIN ', 'RSA PRIVATE KEY-----')}\nProc-Type: 4,ENCRYPTED\n\n${KEY_BODY}\nUnfortunately the rest is lost`,
+    ).text,
     'half a key:\n[REDACTED:private_key]\nUnfortunately the rest is lost',
   );
 });
@@ -51,9 +56,18 @@ test('a whole .env file: every secret counted once, ordinary settings untouched'
   ].join('\n');
   const r = redactSecrets(env);
   assert.equal(r.count, 6);
-  assert.deepEqual(r.kinds, ['openai_key', 'aws_access_key', 'aws_secret_key', 'stripe_webhook_secret', 'url_password', 'secret_assignment']);
-  for (const keep of ['NODE_ENV=development', 'PORT=3000', 'LOG_LEVEL=debug', 'MAX_TOKENS=4096', 'TOKEN_TTL_SECONDS=3600', '# local dev']) assert.ok(r.text.includes(keep), keep);
-  for (const gone of [OPENAI_PROJ, AWS_ID, AWS_SECRET, 'Sup3rS3cret!', 'k3yb0ardc4t', 'Qm7kL2xR9vT4yW8zA1bC3dE5fG7h']) assert.ok(!r.text.includes(gone), gone);
+  assert.deepEqual(r.kinds, [
+    'openai_key',
+    'aws_access_key',
+    'aws_secret_key',
+    'stripe_webhook_secret',
+    'url_password',
+    'secret_assignment',
+  ]);
+  for (const keep of ['NODE_ENV=development', 'PORT=3000', 'LOG_LEVEL=debug', 'MAX_TOKENS=4096', 'TOKEN_TTL_SECONDS=3600', '# local dev'])
+    assert.ok(r.text.includes(keep), keep);
+  for (const gone of [OPENAI_PROJ, AWS_ID, AWS_SECRET, 'Sup3rS3cret!', 'k3yb0ardc4t', 'Qm7kL2xR9vT4yW8zA1bC3dE5fG7h'])
+    assert.ok(!r.text.includes(gone), gone);
 });
 
 test('redacting twice changes nothing the second time', () => {

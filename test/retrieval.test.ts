@@ -22,7 +22,14 @@ import { analyseQuery, rankEpisodes } from '../src/core/retrieval/retrieve.js';
 import { fuseChannels } from '../src/core/retrieval/fusion.js';
 import { bm25Episodes } from '../src/core/retrieval/keyword.js';
 import { bm25, registerRanking, weightsHandle } from '../src/core/retrieval/ranking.js';
-import { DEFAULT_RECIPE, HYBRID_RECIPE, KEYWORD_RECIPE, recipeFor, VECTOR_RECIPE, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import {
+  DEFAULT_RECIPE,
+  HYBRID_RECIPE,
+  KEYWORD_RECIPE,
+  recipeFor,
+  VECTOR_RECIPE,
+  type RetrievalConfig,
+} from '../src/core/retrieval/recipes.js';
 import { unindexEpisode } from '../src/core/store/fts.js';
 import { loadSqlJs } from '../src/core/store/sqlite.js';
 import { dateMentions, ftsOr, queryTerms } from '../src/core/retrieval/text.js';
@@ -75,7 +82,10 @@ test('bm25 in SQL agrees with the hand computation over a real FTS4 table', asyn
       weightsHandle({ k1: 1.2, b: 0.75, columnWeights: [1, 0] }),
     ]);
     // df 2 of 4: idf = ln 2. Row 1 (length 1): norm 0.5, tf part 2.2 / 1.6; row 3 (length 5): norm 1.5, tf part 2.2 / 2.8.
-    assert.deepEqual(rows.map((r) => Number(r.docid)), [1, 3]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.docid)),
+      [1, 3],
+    );
     assert.ok(Math.abs(Number(rows[0]!.s) - Math.LN2 * (2.2 / 1.6)) < 1e-9, `got ${String(rows[0]!.s)}`);
     assert.ok(Math.abs(Number(rows[1]!.s) - Math.LN2 * (2.2 / 2.8)) < 1e-9, `got ${String(rows[1]!.s)}`);
   } finally {
@@ -84,7 +94,13 @@ test('bm25 in SQL agrees with the hand computation over a real FTS4 table', asyn
 });
 
 test('query terms: stop words, possessives, lone letters, quoting', () => {
-  assert.deepEqual(queryTerms("What did Caroline's sister say about the adoption agencies?"), ['caroline', 'sister', 'say', 'adoption', 'agencies']);
+  assert.deepEqual(queryTerms("What did Caroline's sister say about the adoption agencies?"), [
+    'caroline',
+    'sister',
+    'say',
+    'adoption',
+    'agencies',
+  ]);
   assert.deepEqual(queryTerms('Which areas of the U.S. has John been to?'), ['areas', 'john']);
   assert.deepEqual(queryTerms('What is Joanna\u2019s dog called?'), ['joanna', 'dog', 'called']);
   assert.deepEqual(queryTerms('Would Melanie likely enjoy it?'), ['melanie', 'enjoy']);
@@ -134,11 +150,16 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
     // The answer turn (2) holds neither "weekend" nor "go": its question (1) does, and lends it score.
     assert.deepEqual(q('where did they go last weekend').slice(0, 2), [1, 2]);
     // Only the keyword index holds the text's words; the speaker column matches names.
-    assert.deepEqual(bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10, DEFAULT_RECIPE).map((h) => h.rowid).sort(), [2, 4]);
+    assert.deepEqual(
+      bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10, DEFAULT_RECIPE)
+        .map((h) => h.rowid)
+        .sort(),
+      [2, 4],
+    );
     unindexEpisode(db, 3);
     db.run('DELETE FROM episodes WHERE rowid = 3');
     assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10, DEFAULT_RECIPE), []);
-    assert.deepEqual(q('octopus'), [], 'nothing lends the removed turn\'s words to its neighbours');
+    assert.deepEqual(q('octopus'), [], "nothing lends the removed turn's words to its neighbours");
   } finally {
     db.close();
   }
@@ -164,15 +185,32 @@ test('a question of only common words scores the newest matching rows, and still
     const build = bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, bound).map((h) => h.rowid);
     assert.equal(build.length, 10);
     // 400 matches, bound 40: the window starts 40 rowids from the newest (400).
-    assert.ok(build.every((r) => r >= 360), `scored outside the newest window: ${build.join(', ')}`);
-    const both = bm25Episodes(db, [{ term: 'build', weight: 1 }, { term: 'cache', weight: 1 }], 10, bound).map((h) => h.rowid);
+    assert.ok(
+      build.every((r) => r >= 360),
+      `scored outside the newest window: ${build.join(', ')}`,
+    );
+    const both = bm25Episodes(
+      db,
+      [
+        { term: 'build', weight: 1 },
+        { term: 'cache', weight: 1 },
+      ],
+      10,
+      bound,
+    ).map((h) => h.rowid);
     assert.equal(both.length, 10);
     // The rarer word sets the window (100 matches: the newest 40 x 400 / 100 = 160 rowids); rows
     // holding both words come first.
-    assert.ok(both.every((r) => r >= 240 && (r - 1) % 4 === 0), `expected newest rows with both words: ${both.join(', ')}`);
+    assert.ok(
+      both.every((r) => r >= 240 && (r - 1) % 4 === 0),
+      `expected newest rows with both words: ${both.join(', ')}`,
+    );
     // A limit the window cannot fill widens to every row.
     assert.equal(bm25Episodes(db, [{ term: 'cache', weight: 1 }], 100, bound).length, 100);
-    assert.ok(bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, DEFAULT_RECIPE).some((r) => r.rowid < 360), 'under the bound every row is scored');
+    assert.ok(
+      bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, DEFAULT_RECIPE).some((r) => r.rowid < 360),
+      'under the bound every row is scored',
+    );
   } finally {
     db.close();
   }
@@ -211,7 +249,11 @@ test('two queries with different recipes rank differently, and neither changes t
       { authority: 'user', source: 'test' },
     );
     // Only the columns differ: what a turn says, or who said it. No boosts or spread to blur it.
-    const plain: RetrievalConfig = { ...KEYWORD_RECIPE, boosts: { ...KEYWORD_RECIPE.boosts, named: 0 }, spread: { ...KEYWORD_RECIPE.spread, weight: 0 } };
+    const plain: RetrievalConfig = {
+      ...KEYWORD_RECIPE,
+      boosts: { ...KEYWORD_RECIPE.boosts, named: 0 },
+      spread: { ...KEYWORD_RECIPE.spread, weight: 0 },
+    };
     const said: RetrievalConfig = { ...plain, columns: { text: 1, speaker: 0 } };
     const speaker: RetrievalConfig = { ...plain, columns: { text: 0, speaker: 1 } };
     const texts = (recipe: RetrievalConfig): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
@@ -223,7 +265,9 @@ test('two queries with different recipes rank differently, and neither changes t
     assert.deepEqual(texts(said), bySaid, 'the second recipe left nothing behind');
     // The mode names the recipe when none is given: keyword + graph, no vector channel.
     assert.deepEqual(m.query({ query: 'Bea', mode: 'keyword' }).channels, ['keyword', 'entities']);
-    assert.deepEqual(m.query({ query: 'Bea' }, { ...KEYWORD_RECIPE, channels: { keyword: true, graph: false, vector: false } }).channels, ['keyword']);
+    assert.deepEqual(m.query({ query: 'Bea' }, { ...KEYWORD_RECIPE, channels: { keyword: true, graph: false, vector: false } }).channels, [
+      'keyword',
+    ]);
   } finally {
     m.close();
     fs.rmSync(folder, { recursive: true, force: true });
@@ -236,14 +280,26 @@ test('fusion: the recipe says which channels count, how much, and how deep each 
   const vector = { episode: hits(3, 4, 5), entity: hits(8, 7), fact: hits(20, 21, 22, 23) };
   const both = fuseChannels(keyword, vector, DEFAULT_RECIPE, 1);
   // Depth 3 x limit 1: three of each list; rowid 3 is in both episode lists, so it leads.
-  assert.deepEqual(both.episodes.map((h) => h.rowid), [3]);
-  assert.deepEqual(both.entities.map((h) => h.rowid), [7, 8]);
-  assert.deepEqual(both.facts.map((h) => h.rowid), [20, 21, 22]);
+  assert.deepEqual(
+    both.episodes.map((h) => h.rowid),
+    [3],
+  );
+  assert.deepEqual(
+    both.entities.map((h) => h.rowid),
+    [7, 8],
+  );
+  assert.deepEqual(
+    both.facts.map((h) => h.rowid),
+    [20, 21, 22],
+  );
   const keywordOnly = fuseChannels(keyword, vector, KEYWORD_RECIPE, 2);
   assert.deepEqual(keywordOnly.episodes, keyword.episodes.slice(0, 2), 'the keyword recipe leaves the vector hits out');
   assert.deepEqual(keywordOnly.facts, []);
   const vectorHeavy: RetrievalConfig = { ...DEFAULT_RECIPE, fusion: { ...DEFAULT_RECIPE.fusion, keyword: 0.1 } };
-  assert.deepEqual(fuseChannels(keyword, vector, vectorHeavy, 3).episodes.map((h) => h.rowid), [3, 4, 5]);
+  assert.deepEqual(
+    fuseChannels(keyword, vector, vectorHeavy, 3).episodes.map((h) => h.rowid),
+    [3, 4, 5],
+  );
 });
 
 test('LoCoMo parser: turns, sessions, dates, captions, evidence', () => {
@@ -264,7 +320,10 @@ test('LoCoMo parser: turns, sessions, dates, captions, evidence', () => {
     source: 'locomo-mini.json',
     entities: ['Alice'],
   });
-  assert.equal(a!.episodes[4]!.text, 'Mostly hawks. Here is the view from the top. [shares a photo: a photo of a valley with fog and green hills]');
+  assert.equal(
+    a!.episodes[4]!.text,
+    'Mostly hawks. Here is the view from the top. [shares a photo: a photo of a valley with fog and green hills]',
+  );
   assert.equal(a!.episodes[6]!.time, '2023-05-20T10:05:00.000Z');
   assert.deepEqual(a!.qa[2]!.evidence, ['D1:3', 'D2:4']); // "D1:3; D2:4" split
   assert.equal(a!.qa[3]!.answer, 'it is grey'); // adversarial answer kept
@@ -291,7 +350,7 @@ test('LoCoMo bench on the fixture: every answerable question asked and scored', 
   assert.ok(r.query_p95_ms >= r.query_p50_ms);
 });
 
-test('LoCoMo bench in vector and hybrid modes runs the service\'s vector channel on every kind (dist/bench.js)', async () => {
+test("LoCoMo bench in vector and hybrid modes runs the service's vector channel on every kind (dist/bench.js)", async () => {
   await assert.rejects(runLocomoBench({ dataFile: FIXTURE, mode: 'vector' }), /needs an embedding model: --model-path DIR/);
   const model = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-model-'));
   try {
@@ -331,10 +390,14 @@ test('`recall bench` loads dist/bench.js at run time, and says so when it is mis
   }
 });
 
-test('--write-docs replaces the bench\'s own section of docs/BENCHMARKS.md and nothing else', () => {
+test("--write-docs replaces the bench's own section of docs/BENCHMARKS.md and nothing else", () => {
   const doc = ['# Benchmarks', '<!-- bench:locomo-keyword -->', 'old figures', '<!-- /bench:locomo-keyword -->', 'Kept.', ''].join('\n');
   assert.equal(replaceSection(doc, 'locomo-keyword', 'new'), doc.replace('old figures', 'new'));
-  assert.equal(replaceSection('# B\n', 'scale', 'x'), '# B\n\n<!-- bench:scale -->\nx\n<!-- /bench:scale -->\n', 'a missing section is added at the end');
+  assert.equal(
+    replaceSection('# B\n', 'scale', 'x'),
+    '# B\n\n<!-- bench:scale -->\nx\n<!-- /bench:scale -->\n',
+    'a missing section is added at the end',
+  );
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-docs-'));
   try {
     fs.mkdirSync(path.join(repo, 'docs'));
@@ -353,8 +416,12 @@ test('--write-docs replaces the bench\'s own section of docs/BENCHMARKS.md and n
   }
 });
 
-test('LoCoMo bench on the real data (recall@10 >= 0.60)', { skip: !fs.existsSync(REAL_DATA) && `no LoCoMo data at ${REAL_DATA}` }, async () => {
-  const r = await runLocomoBench({ dataFile: REAL_DATA });
-  assert.ok(r.questions > 700, `only ${r.questions} questions`);
-  assert.ok(r['recall@10'] >= 0.6, `recall@10 ${r['recall@10']}`);
-});
+test(
+  'LoCoMo bench on the real data (recall@10 >= 0.60)',
+  { skip: !fs.existsSync(REAL_DATA) && `no LoCoMo data at ${REAL_DATA}` },
+  async () => {
+    const r = await runLocomoBench({ dataFile: REAL_DATA });
+    assert.ok(r.questions > 700, `only ${r.questions} questions`);
+    assert.ok(r['recall@10'] >= 0.6, `recall@10 ${r['recall@10']}`);
+  },
+);

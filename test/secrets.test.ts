@@ -17,7 +17,10 @@ after(cleanupMemories);
 test('no secret survives into export, CLI answers or any MCP tool result', async () => {
   const memory = tmpMemory('secrets');
   const file = path.join(memory, 'leaky-session.jsonl');
-  fs.writeFileSync(file, SAMPLES.map((s) => JSON.stringify({ role: 'user', content: `while debugging the deploy: ${s.text}`, session: 'leaky' })).join('\n'));
+  fs.writeFileSync(
+    file,
+    SAMPLES.map((s) => JSON.stringify({ role: 'user', content: `while debugging the deploy: ${s.text}`, session: 'leaky' })).join('\n'),
+  );
   await recallOk(memory, ['ingest', file]);
   await recallOk(memory, ['remember', `note: the staging token is ${SAMPLES[0]!.secret}`, '--entity', 'staging']);
 

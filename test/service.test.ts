@@ -161,10 +161,25 @@ test('params are checked at the service door: a malformed request gets invalid_i
     assert.deepEqual((await s.ask('hello', { surface: 'cli' })).result.memory, memory);
 
     const cases: [string, unknown, RegExp, RegExp][] = [
-      ['query', { query: 42 }, /"query"/, /query takes \{ query: string, limit\?: number, history\?: boolean, mode\?: "keyword" \| "vector" \| "hybrid" \}/],
+      [
+        'query',
+        { query: 42 },
+        /"query"/,
+        /query takes \{ query: string, limit\?: number, history\?: boolean, mode\?: "keyword" \| "vector" \| "hybrid" \}/,
+      ],
       ['search', { query: 'x', limit: '5' }, /"limit"/, /search takes \{ query: string, limit\?: number \}/],
-      ['ingest', { episodes: [{ text: 'fine' }, { text: ['not', 'text'] }] }, /"episodes\.1\.text"/, /ingest takes \{ episodes: \{ text: string/],
-      ['relate', { subject: 'a', predicate: 'b', object: 'c', prior: 'certain' }, /"prior"/, /prior\?: "explicit" \| "inferred" \| "speculative"/],
+      [
+        'ingest',
+        { episodes: [{ text: 'fine' }, { text: ['not', 'text'] }] },
+        /"episodes\.1\.text"/,
+        /ingest takes \{ episodes: \{ text: string/,
+      ],
+      [
+        'relate',
+        { subject: 'a', predicate: 'b', object: 'c', prior: 'certain' },
+        /"prior"/,
+        /prior\?: "explicit" \| "inferred" \| "speculative"/,
+      ],
       ['browse.episodesById', { ids: 'ep_1' }, /"ids"/, /ids: string\[\]/],
     ];
     for (const [method, params, field, hint] of cases) {
@@ -176,7 +191,10 @@ test('params are checked at the service door: a malformed request gets invalid_i
       assert.match(r.error.data.hint, hint, method);
     }
     // Values are still the memory's to judge, with its own words; absent and null both mean "not given".
-    assert.match((await s.ask('query', { query: 'x', limit: 100_000 })).error.message, new RegExp(`limit must be a whole number from 1 to ${LIMITS.query}`));
+    assert.match(
+      (await s.ask('query', { query: 'x', limit: 100_000 })).error.message,
+      new RegExp(`limit must be a whole number from 1 to ${LIMITS.query}`),
+    );
     assert.ok(Array.isArray((await s.ask('search', { query: 'service', limit: null })).result));
     assert.equal((await s.ask('frobnicate', {})).error.code, RPC_ERRORS.methodNotFound);
   } finally {

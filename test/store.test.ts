@@ -90,11 +90,24 @@ test('episodes: rows, mentions, keyword index, ids and the position of the last 
 
 test('entities: created once, found by key or alias, retyped, summary indexed', async () => {
   const graph = await freshGraph();
-  apply(graph, { type: 'entity.upsert', name: '  Redis ', entityType: 'technology', aliases: ['redis-server'], summary: 'in-memory store' });
+  apply(graph, {
+    type: 'entity.upsert',
+    name: '  Redis ',
+    entityType: 'technology',
+    aliases: ['redis-server'],
+    summary: 'in-memory store',
+  });
   const id = graph.entityIdOf('REDIS')!;
   assert.equal(graph.entityIdOf('Redis-Server'), id, 'an alias names the same entity, whatever its case');
   assert.equal(entityKey('  Redis '), 'redis');
-  assert.deepEqual(graph.entityView(id), { name: 'Redis', type: 'technology', aliases: ['redis-server'], summary: 'in-memory store', episodes: 0, relationships: 0 });
+  assert.deepEqual(graph.entityView(id), {
+    name: 'Redis',
+    type: 'technology',
+    aliases: ['redis-server'],
+    summary: 'in-memory store',
+    episodes: 0,
+    relationships: 0,
+  });
   assert.deepEqual(matches(graph, 'entities_fts', 'memory'), [id]);
   apply(graph, { type: 'entity.upsert', name: 'redis-server', entityType: 'package', summary: 'a cache' });
   assert.equal(graph.counts().entities, 1, 'upserting by alias changes the entity, adds none');
@@ -107,7 +120,15 @@ test('facts: asserted with the entities they need, found again while current, co
   const graph = await freshGraph();
   apply(graph, { type: 'episodes.add', episodes: [episode('ep_1', 'billing uses postgres')] });
   const id = graph.nextId('rel');
-  apply(graph, { type: 'relationship.assert', id, subject: 'Billing', predicate: 'uses', object: 'Postgres', prior: 'explicit', evidence: ['ep_1'] });
+  apply(graph, {
+    type: 'relationship.assert',
+    id,
+    subject: 'Billing',
+    predicate: 'uses',
+    object: 'Postgres',
+    prior: 'explicit',
+    evidence: ['ep_1'],
+  });
   assert.equal(graph.nextId('rel'), 'rel_2');
   assert.equal(graph.counts().entities, 2);
   // Reuse-or-assert looks facts up by subject, predicate and object, names case-insensitively.
@@ -115,9 +136,15 @@ test('facts: asserted with the entities they need, found again while current, co
   assert.equal(graph.findCurrentRelationship('billing', 'runs on', 'postgres'), undefined);
   assert.equal(graph.findCurrentRelationship('billing', 'uses', 'mysql'), undefined);
   const fact = graph.factById(id)!;
-  assert.deepEqual([fact.subject, fact.predicate, fact.object, fact.status, fact.authority], ['Billing', 'uses', 'Postgres', 'current', 'human']);
+  assert.deepEqual(
+    [fact.subject, fact.predicate, fact.object, fact.status, fact.authority],
+    ['Billing', 'uses', 'Postgres', 'current', 'human'],
+  );
   assert.deepEqual(fact.evidence, ['ep_1']);
-  assert.deepEqual(graph.factsOf(graph.entityIdOf('postgres')!).map((f) => f.id), [id]);
+  assert.deepEqual(
+    graph.factsOf(graph.entityIdOf('postgres')!).map((f) => f.id),
+    [id],
+  );
 
   apply(graph, { type: 'relationship.correct', id, verdict: 'wrong', reason: 'moved to MySQL' });
   const wrong = graph.factById(id)!;
@@ -126,7 +153,10 @@ test('facts: asserted with the entities they need, found again while current, co
   assert.equal(wrong.ended_reason, 'moved to MySQL');
   assert.equal(graph.findCurrentRelationship('billing', 'uses', 'postgres'), undefined, 'an ended fact is not reused');
   assert.deepEqual(graph.factsOf(graph.entityIdOf('billing')!), []);
-  assert.deepEqual(graph.factsOf(graph.entityIdOf('billing')!, { history: true }).map((f) => f.id), [id]);
+  assert.deepEqual(
+    graph.factsOf(graph.entityIdOf('billing')!, { history: true }).map((f) => f.id),
+    [id],
+  );
   assert.equal(graph.counts().current_relationships, 0);
 
   apply(graph, { type: 'relationship.correct', id, verdict: 'confirm' });
@@ -146,7 +176,15 @@ test('forgetting removes the rows, the index entries and the ids stay used', asy
     ],
   });
   apply(graph, { type: 'entity.upsert', name: 'Flamingo', aliases: ['project-f'], summary: 'a codename' });
-  apply(graph, { type: 'relationship.assert', id: 'rel_1', subject: 'Flamingo', predicate: 'uses', object: 'Kafka', prior: 'explicit', evidence: ['ep_1'] });
+  apply(graph, {
+    type: 'relationship.assert',
+    id: 'rel_1',
+    subject: 'Flamingo',
+    predicate: 'uses',
+    object: 'Kafka',
+    prior: 'explicit',
+    evidence: ['ep_1'],
+  });
   const flamingo = graph.entityIdOf('flamingo')!;
   assert.deepEqual(graph.episodesOnlyAbout(flamingo), [{ id: 'ep_1', text: 'the flamingo codename is secret' }]);
 
@@ -198,12 +236,17 @@ test('atomically undoes everything written when the work throws, and nests', asy
   assert.equal(graph.getMeta('seq'), undefined);
   atomically(graph.db, () => {
     apply(graph, { type: 'episodes.add', episodes: [episode('ep_1', 'outer')] });
-    assert.throws(() => atomically(graph.db, () => {
-      apply(graph, { type: 'episodes.add', episodes: [episode('ep_2', 'inner')] });
-      throw new Error('inner');
-    }));
+    assert.throws(() =>
+      atomically(graph.db, () => {
+        apply(graph, { type: 'episodes.add', episodes: [episode('ep_2', 'inner')] });
+        throw new Error('inner');
+      }),
+    );
   });
-  assert.deepEqual(all(graph.db, 'SELECT id FROM episodes').map((r) => r.id), ['ep_1']);
+  assert.deepEqual(
+    all(graph.db, 'SELECT id FROM episodes').map((r) => r.id),
+    ['ep_1'],
+  );
 });
 
 test('numericId reads the rowid out of an id and refuses anything else', () => {
@@ -227,10 +270,19 @@ test('journal: a torn tail longer than one read-back chunk is cut; reads start w
   j = Journal.open(file, (m) => logs.push(m));
   assert.match(logs.join('\n'), /dropped a torn last line \(200\d+ bytes/);
   assert.equal(fs.statSync(file).size, j.position, 'the file is cut back on open');
-  assert.deepEqual(j.readFrom(0).events.map((e) => e.seq), [1, 2, 3]);
-  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3]);
+  assert.deepEqual(
+    j.readFrom(0).events.map((e) => e.seq),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    j.readFrom(afterTwo).events.map((e) => e.seq),
+    [3],
+  );
   j.append([event(4)]);
-  assert.deepEqual(j.readFrom(afterTwo).events.map((e) => e.seq), [3, 4]);
+  assert.deepEqual(
+    j.readFrom(afterTwo).events.map((e) => e.seq),
+    [3, 4],
+  );
   j.close();
 });
 
@@ -239,7 +291,10 @@ test('journal: a damaged line in the middle is skipped and counted, never fatal'
   fs.writeFileSync(file, `${JSON.stringify(event(1))}\n{not json}\n${JSON.stringify(event(2))}\n`);
   const j = Journal.open(file);
   const { events, corruptLines } = j.readFrom(0);
-  assert.deepEqual(events.map((e) => e.seq), [1, 2]);
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    [1, 2],
+  );
   assert.equal(corruptLines, 1);
   j.close();
 });

@@ -42,7 +42,10 @@ test('episodes are embedded in the background and vector and hybrid queries use 
   assert.equal(status.vectors_by_kind.entity, status.entities, 'every entity is embedded too');
   assert.equal(status.vector_search, 'exact');
   assert.equal(status.embedding_pending, 0);
-  assert.match((await recallOk(memory, ['status'])).split('\n').find((l) => l.startsWith('embeddings'))!, /ready: local:.*4 episode.* vector/);
+  assert.match(
+    (await recallOk(memory, ['status'])).split('\n').find((l) => l.startsWith('embeddings'))!,
+    /ready: local:.*4 episode.* vector/,
+  );
 
   const vector = await recallJson(memory, ['query', 'Dana owns the settlement module', '--mode', 'vector']);
   assert.deepEqual(vector.channels, ['vector']);
@@ -94,7 +97,10 @@ test('entities and facts are embedded as they are stored, found by vector search
 
 test('without a usable model: keyword + graph, and status says why', async () => {
   const memory = tmpMemory('nomodel');
-  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: path.join(memory, 'no-such-model') } }));
+  fs.writeFileSync(
+    path.join(memory, 'config.json'),
+    JSON.stringify({ embeddings: { enabled: true, modelPath: path.join(memory, 'no-such-model') } }),
+  );
   await recallOk(memory, ['remember', NOTES[0]!]);
   let status = await recallJson(memory, ['status']);
   const deadline = Date.now() + 30_000;
@@ -144,7 +150,7 @@ test('recall embeddings: on with a local model, a model change re-embeds, a hub 
   }
   assert.equal(status.vectors_by_kind.episode, NOTES.length);
   const nearest = await recallJson(memory, ['query', NOTES[3]!, '--mode', 'vector']);
-  assert.equal(nearest.episodes[0].text, NOTES[3], 'vectors made by the new model answer the new model\'s question');
+  assert.equal(nearest.episodes[0].text, NOTES[3], "vectors made by the new model answer the new model's question");
 
   // A hub model from a local stand-in for the hub (config.json's remoteHost): refused without the flag.
   const served: string[] = [];
@@ -186,7 +192,17 @@ test('bench scale builds a scratch memory, measures every mode, reports what the
   const r = await recall(home, ['bench', 'scale', '--episodes', '300', '--model-path', model, '--json']);
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
-  for (const key of ['episodes', 'ingest_per_s', 'keyword_p95_ms', 'vector_p95_ms', 'hybrid_p50_ms', 'hybrid_p95_ms', 'service_rss_mb', 'snapshot_mb', 'cold_start_ms']) {
+  for (const key of [
+    'episodes',
+    'ingest_per_s',
+    'keyword_p95_ms',
+    'vector_p95_ms',
+    'hybrid_p50_ms',
+    'hybrid_p95_ms',
+    'service_rss_mb',
+    'snapshot_mb',
+    'cold_start_ms',
+  ]) {
     assert.equal(typeof result[key], 'number', `${key}: ${result[key]}`);
     assert.ok(result[key] > 0, `${key}: ${result[key]}`);
   }
@@ -203,7 +219,10 @@ test('bench scale builds a scratch memory, measures every mode, reports what the
 
 test('the model is let go after unloadAfterMinutes idle and loaded again by the next question', async () => {
   const memory = tmpMemory('idle-model');
-  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model, unloadAfterMinutes: 0.02 } }));
+  fs.writeFileSync(
+    path.join(memory, 'config.json'),
+    JSON.stringify({ embeddings: { enabled: true, modelPath: model, unloadAfterMinutes: 0.02 } }),
+  );
   for (const n of NOTES) await recallOk(memory, ['remember', n]);
   const threads = (pid: number): number => Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
   let status = await recallJson(memory, ['status']);

@@ -15,14 +15,27 @@ interface Func {
 
 const TYPES: Record<number, string> = { 0x7f: 'i32', 0x7d: 'f32', 0x7b: 'v128' };
 const PLAIN: Record<number, string> = {
-  0x45: 'i32.eqz', 0x49: 'i32.lt_u', 0x6a: 'i32.add', 0x6b: 'i32.sub', 0x92: 'f32.add', 0x94: 'f32.mul', 0xb2: 'f32.convert_i32_s',
+  0x45: 'i32.eqz',
+  0x49: 'i32.lt_u',
+  0x6a: 'i32.add',
+  0x6b: 'i32.sub',
+  0x92: 'f32.add',
+  0x94: 'f32.mul',
+  0xb2: 'f32.convert_i32_s',
 };
 const INDEXED: Record<number, string> = { 0x0d: 'br_if', 0x10: 'call', 0x20: 'local.get', 0x21: 'local.set', 0x22: 'local.tee' };
 /** Memory instructions with the log2 of their natural alignment (the text omits align when natural). */
 const MEMORY: Record<number, [string, number]> = { 0x2a: ['f32.load', 2], 0x38: ['f32.store', 2] };
 const SIMD: Record<number, string> = {
-  0x87: 'i16x8.extend_low_i8x16_s', 0x88: 'i16x8.extend_high_i8x16_s', 0xa7: 'i32x4.extend_low_i16x8_s', 0xa8: 'i32x4.extend_high_i16x8_s',
-  0xae: 'i32x4.add', 0xba: 'i32x4.dot_i16x8_s', 0xe4: 'f32x4.add', 0xe6: 'f32x4.mul', 0xfa: 'f32x4.convert_i32x4_s',
+  0x87: 'i16x8.extend_low_i8x16_s',
+  0x88: 'i16x8.extend_high_i8x16_s',
+  0xa7: 'i32x4.extend_low_i16x8_s',
+  0xa8: 'i32x4.extend_high_i16x8_s',
+  0xae: 'i32x4.add',
+  0xba: 'i32x4.dot_i16x8_s',
+  0xe4: 'f32x4.add',
+  0xe6: 'f32x4.mul',
+  0xfa: 'f32x4.convert_i32x4_s',
 };
 const SIMD_LANE: Record<number, string> = { 0x1b: 'i32x4.extract_lane', 0x1f: 'f32x4.extract_lane' };
 
@@ -127,7 +140,10 @@ function disassemble(bytes: Uint8Array): { imports: string[]; funcs: Func[] } {
 
 /** Reads kernel.wat as written (flat instructions, one a line), resolving names to indices. */
 function readWat(text: string): { imports: string[]; funcs: Func[] } {
-  const lines = text.split('\n').map((l) => l.replace(/;;.*/, '').trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((l) => l.replace(/;;.*/, '').trim())
+    .filter(Boolean);
   const imports = lines.flatMap((l) => {
     const m = /^\(import "(\w+)" "(\w+)" \(memory (\d+)\)\)$/.exec(l);
     return m ? [`${m[1]} ${m[2]} memory ${m[3]}`] : [];

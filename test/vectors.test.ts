@@ -41,7 +41,12 @@ function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 /** Reference cosine top-k in float64, no tricks: ids and true scores, best first. */
-function bruteForceHits(vectors: Map<number, Float32Array>, q: Float32Array, k: number, keep: (id: number) => boolean = () => true): { id: number; s: number }[] {
+function bruteForceHits(
+  vectors: Map<number, Float32Array>,
+  q: Float32Array,
+  k: number,
+  keep: (id: number) => boolean = () => true,
+): { id: number; s: number }[] {
   return [...vectors]
     .filter(([id]) => keep(id))
     .map(([id, v]) => ({ id, s: cosine(v, q) }))
@@ -59,7 +64,13 @@ const SCORE_ERROR = 0.02;
  * `got` is the true top-k up to quantisation: each score is within SCORE_ERROR of the true cosine,
  * and a hit may stand in for a true top-k one only when their true scores are that close.
  */
-function assertTopK(got: VectorHit[], vectors: Map<number, Float32Array>, q: Float32Array, k: number, keep?: (id: number) => boolean): void {
+function assertTopK(
+  got: VectorHit[],
+  vectors: Map<number, Float32Array>,
+  q: Float32Array,
+  k: number,
+  keep?: (id: number) => boolean,
+): void {
   const want = bruteForceHits(vectors, q, k, keep);
   assert.equal(got.length, want.length);
   const kth = want[want.length - 1].s;
@@ -142,7 +153,10 @@ test('the WebAssembly SIMD kernel and the plain JS fallback agree', () => {
       assert.deepEqual(new Set(a.slice(0, 5).map((h) => h.id)), new Set(b.slice(0, 5).map((h) => h.id)));
     }
     // Each computes the dot products of the dequantised vectors, query . codes and codes . codes.
-    const q = normalized(Float32Array.from({ length: dim }, () => gauss(r)), dim);
+    const q = normalized(
+      Float32Array.from({ length: dim }, () => gauss(r)),
+      dim,
+    );
     for (const store of [simd, js]) {
       store.arena.setQuery(q);
       for (let id = 0; id < 50; id++) {
@@ -301,7 +315,13 @@ test('compact rewrites only live vectors atomically and renumbers slots', () => 
   const r = VectorStore.load(file, dim, 'm');
   assert.ok(r.ok);
   assert.equal(r.store.size, 1001);
-  assert.deepEqual(r.store.search(q, 20).filter((h) => h.id !== 5000).slice(0, 10), before.slice(0, 10));
+  assert.deepEqual(
+    r.store
+      .search(q, 20)
+      .filter((h) => h.id !== 5000)
+      .slice(0, 10),
+    before.slice(0, 10),
+  );
   // A loaded store compacts too: its slots are the file's add records (remove records skipped).
   r.store.remove(5000);
   r.store.compact();

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     const memory = await Memory.open(folder);
     const by = { authority: 'user' as const, source: 'bench' };
     for (let i = 0; i < n; i += 1000) {
-      const batch = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({ text: `Episode ${i + j}: we moved service ${(i + j) % 97} to Postgres after the outage in region ${(i + j) % 13}`, session: `s${(i + j) % 50}` }));
+      const batch = Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
+        text: `Episode ${i + j}: we moved service ${(i + j) % 97} to Postgres after the outage in region ${(i + j) % 13}`,
+        session: `s${(i + j) % 50}`,
+      }));
       memory.ingest(batch, by);
     }
     memory.close({ snapshot: true });

@@ -42,12 +42,19 @@ const recall = (x: number | undefined): string => (x === undefined ? '' : x.toFi
 export function locomoSection(r: LocomoBenchResult, command: string): string {
   const cutoffs = [...new Set([5, 10, r.k])].sort((a, b) => a - b);
   const head = ['', 'questions', ...cutoffs.map((c) => `recall@${c}`)];
-  const row = (name: string, f: LocomoBenchResult['by_category'][string]): (string | number)[] => [name, f.questions, ...cutoffs.map((c) => recall(f[`recall@${c}`]))];
+  const row = (name: string, f: LocomoBenchResult['by_category'][string]): (string | number)[] => [
+    name,
+    f.questions,
+    ...cutoffs.map((c) => recall(f[`recall@${c}`])),
+  ];
   return [
     `### LoCoMo retrieval, ${r.mode} mode${r.model ? ` (model ${r.model})` : ''}`,
     runContext(command),
     table(head, [row('all', r), ...Object.entries(r.by_category).map(([c, f]) => row(`category ${c}`, f))]),
-    table(['query p50', 'query p95', 'ingest (all conversations)', 'skipped (no evidence turn)'], [[`${r.query_p50_ms} ms`, `${r.query_p95_ms} ms`, `${r.ingest_ms} ms`, r.skipped]]),
+    table(
+      ['query p50', 'query p95', 'ingest (all conversations)', 'skipped (no evidence turn)'],
+      [[`${r.query_p50_ms} ms`, `${r.query_p95_ms} ms`, `${r.ingest_ms} ms`, r.skipped]],
+    ),
   ].join('\n\n');
 }
 

@@ -92,7 +92,11 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     log(`${conv.id}: ${conv.episodes.length} turns, ${f.questions} questions, recall@5 ${f['recall@5']}, recall@10 ${f['recall@10']}`);
   }
   const byCategory: Record<string, RecallFigures> = {};
-  for (const c of [...new Set(all.map((s) => s.category))].sort()) byCategory[c] = figures(all.filter((s) => s.category === c), cutoffs);
+  for (const c of [...new Set(all.map((s) => s.category))].sort())
+    byCategory[c] = figures(
+      all.filter((s) => s.category === c),
+      cutoffs,
+    );
   timings.sort((a, b) => a - b);
   return {
     ...figures(all, cutoffs),
@@ -127,7 +131,14 @@ interface RunOptions {
 async function runConversation(
   conv: LocomoConversation,
   { k, cutoffs, source, mode, modelPath, log }: RunOptions,
-): Promise<{ scored: Scored[]; timings: number[]; skipped: number; ingestMs: number; model: string | null; vectors: Record<EmbeddedKind, number> | null }> {
+): Promise<{
+  scored: Scored[];
+  timings: number[];
+  skipped: number;
+  ingestMs: number;
+  model: string | null;
+  vectors: Record<EmbeddedKind, number> | null;
+}> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-'));
   try {
     const memory = await Memory.open(folder);
@@ -160,7 +171,9 @@ async function runConversation(
         const result = await vectors.query(memory, { query: qa.question, limit, mode });
         timings.push(performance.now() - t0);
         const refs = result.episodes.map((e) => e.ref);
-        const recall = new Map(cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]));
+        const recall = new Map(
+          cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]),
+        );
         scored.push({ category: qa.category, recall });
       }
       return { scored, timings, skipped, ingestMs, model, vectors: vectorCounts };

@@ -69,7 +69,9 @@ async function scale(values: BenchValues, out: (s: string) => void, err: (s: str
     out(`  vector      ${ms(r.vector_p50_ms, r.vector_p95_ms)}`);
     out(`  hybrid      ${ms(r.hybrid_p50_ms, r.hybrid_p95_ms)}`);
     out(`  vector search ${r.vector_search}`);
-    out(`  service RSS ${r.service_rss_mb} MB (peak ${r.service_peak_rss_mb} MB); snapshot ${r.snapshot_mb} MB; cold start ${r.cold_start_ms} ms`);
+    out(
+      `  service RSS ${r.service_rss_mb} MB (peak ${r.service_peak_rss_mb} MB); snapshot ${r.snapshot_mb} MB; cold start ${r.cold_start_ms} ms`,
+    );
     for (const note of r.notes) out(`  note: ${note}`);
   }
   if (values['write-docs']) {

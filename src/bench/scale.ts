@@ -52,10 +52,14 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
   const memory = opts.memory ?? fs.mkdtempSync(path.join(os.tmpdir(), 'recall-scale-'));
   const batch = opts.batch ?? 1000;
   const notes: string[] = [];
-  const connect = (): Promise<MemoryClient> => MemoryClient.connect({ memory, surface: 'cli', serviceScript: opts.serviceScript, startTimeoutMs: 120_000, log });
+  const connect = (): Promise<MemoryClient> =>
+    MemoryClient.connect({ memory, surface: 'cli', serviceScript: opts.serviceScript, startTimeoutMs: 120_000, log });
   try {
     if (opts.modelPath) {
-      fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: path.resolve(opts.modelPath) } }));
+      fs.writeFileSync(
+        path.join(memory, 'config.json'),
+        JSON.stringify({ embeddings: { enabled: true, modelPath: path.resolve(opts.modelPath) } }),
+      );
     }
     log(`generating ${opts.episodes} synthetic episodes`);
     const episodes = syntheticEpisodes(opts.episodes);
@@ -63,7 +67,8 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
     const ingestStart = performance.now();
     for (let i = 0; i < episodes.length; i += batch) {
       await client.call('ingest', { episodes: episodes.slice(i, i + batch) });
-      if ((i / batch) % 10 === 9 || i + batch >= episodes.length) log(`ingested ${Math.min(i + batch, episodes.length)}/${episodes.length}`);
+      if ((i / batch) % 10 === 9 || i + batch >= episodes.length)
+        log(`ingested ${Math.min(i + batch, episodes.length)}/${episodes.length}`);
     }
     const ingestSeconds = (performance.now() - ingestStart) / 1000;
     let vectorsReady = false;
@@ -82,7 +87,9 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
           vectorSearch = s.vector_search;
           break;
         }
-        log(`embedding: ${s.vectors_by_kind.episode}/${s.episodes} episodes, ${s.vectors_by_kind.entity} entities, ${s.vectors_by_kind.fact} facts (${s.embedder}; search ${s.vector_search})`);
+        log(
+          `embedding: ${s.vectors_by_kind.episode}/${s.episodes} episodes, ${s.vectors_by_kind.entity} entities, ${s.vectors_by_kind.fact} facts (${s.embedder}; search ${s.vector_search})`,
+        );
         await new Promise((r) => setTimeout(r, 5000));
       }
     } else {

@@ -14,7 +14,28 @@ const HEAD = (
   'environment staging production local docker container image cluster node pod volume secret key'
 ).split(' ');
 const SYLLABLES = ['ka', 'to', 'ri', 'mo', 'ne', 'sa', 'lu', 'pe', 'di', 'go', 'ba', 'chi', 'ver', 'ron', 'tel', 'pax', 'qui', 'zor'];
-const PACKAGES = ['react', 'vite', 'esbuild', 'zod', 'express', 'fastify', 'prisma', 'redis', 'postgres', 'kafka', 'jest', 'vitest', 'eslint', 'prettier', 'webpack', 'tailwind', 'graphql', 'grpc', 'terraform', 'helm'];
+const PACKAGES = [
+  'react',
+  'vite',
+  'esbuild',
+  'zod',
+  'express',
+  'fastify',
+  'prisma',
+  'redis',
+  'postgres',
+  'kafka',
+  'jest',
+  'vitest',
+  'eslint',
+  'prettier',
+  'webpack',
+  'tailwind',
+  'graphql',
+  'grpc',
+  'terraform',
+  'helm',
+];
 const PEOPLE = ['Dana', 'Luis', 'Priya', 'Chen', 'Amara', 'Jonas', 'Keiko', 'Omar', 'Sofia', 'Mateo'];
 const TEMPLATES = [
   'we should use {pkg} for the {w} {w} in {file}',
@@ -38,7 +59,7 @@ export interface SyntheticEpisode {
 
 export function syntheticEpisodes(n: number, seed = 1, startMs = Date.parse('2024-01-01T09:00:00Z')): SyntheticEpisode[] {
   let state = seed >>> 0 || 1;
-  const rnd = (): number => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const rnd = (): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296;
   const tail = Array.from({ length: 20_000 }, (_, i) => {
     let w = '';
     for (let x = i, k = 0; k < 2 + (i % 3); k++, x = Math.floor(x / SYLLABLES.length) + k * 5) w += SYLLABLES[x % SYLLABLES.length];
@@ -79,11 +100,16 @@ export function syntheticEpisodes(n: number, seed = 1, startMs = Date.parse('202
     const fill = (template: string): string =>
       template.replace(/\{(\w+)\}/g, (_, slot: string) => {
         switch (slot) {
-          case 'pkg': return add(pick(PACKAGES));
-          case 'person': return add(pick(PEOPLE));
-          case 'svc': return add(pick(services));
-          case 'file': return add(pick(files));
-          default: return word();
+          case 'pkg':
+            return add(pick(PACKAGES));
+          case 'person':
+            return add(pick(PEOPLE));
+          case 'svc':
+            return add(pick(services));
+          case 'file':
+            return add(pick(files));
+          default:
+            return word();
         }
       });
     const add = (name: string): string => (entities.add(name), name);
@@ -111,11 +137,14 @@ export function syntheticEpisodes(n: number, seed = 1, startMs = Date.parse('202
 /** Questions shaped like a user's: a few content words from a stored turn, in other words' company. */
 export function syntheticQueries(episodes: SyntheticEpisode[], n: number, seed = 7): string[] {
   let state = seed;
-  const rnd = (): number => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const rnd = (): number => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296;
   const starts = ['why is', 'what did we decide about', 'how do we', 'where is', 'who knows about', 'when did we change'];
   return Array.from({ length: n }, () => {
     const ep = episodes[Math.floor(rnd() * episodes.length)]!;
-    const words = ep.text.replace(/[.,]/g, '').split(' ').filter((w) => w.length > 3);
+    const words = ep.text
+      .replace(/[.,]/g, '')
+      .split(' ')
+      .filter((w) => w.length > 3);
     const a = words[Math.floor(rnd() * words.length)] ?? 'build';
     const b = words[Math.floor(rnd() * words.length)] ?? 'cache';
     return `${starts[Math.floor(rnd() * starts.length)]} ${a} ${b}?`;

@@ -46,7 +46,16 @@ export async function runEmbeddings(c: EmbeddingsCommand): Promise<number> {
   }
   const status = await follow(c, action === 'status' ? 0 : 30 * 60_000);
   const settings = readServiceConfig(c.memory).embeddings ?? {};
-  if (c.json) c.out(JSON.stringify({ settings, embedder: status.embedder, vectors: status.vectors_by_kind, vector_search: status.vector_search, pending: status.embedding_pending }));
+  if (c.json)
+    c.out(
+      JSON.stringify({
+        settings,
+        embedder: status.embedder,
+        vectors: status.vectors_by_kind,
+        vector_search: status.vector_search,
+        pending: status.embedding_pending,
+      }),
+    );
   else c.out(`embeddings ${renderEmbeddings(status)}`);
   return action === 'on' && !status.embedder.startsWith('ready') ? 1 : 0;
 }

@@ -41,6 +41,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'model-path': { type: 'string' },
   'allow-download': { type: 'boolean' },
+  'write-docs': { type: 'boolean' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -49,7 +50,6 @@ const OPTIONS = {
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
 
 const out = (s: string): void => void process.stdout.write(s.endsWith('\n') ? s : s + '\n');
 const err = (s: string): void => void process.stderr.write(s.endsWith('\n') ? s : s + '\n');
@@ -149,7 +149,10 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       const done = await withClient((c) => c.call('forget', { entity }));
-      print(done, () => `Forgot "${done.entity.name}": ${done.relationships.length} relationship(s), ${done.episodes.length} episode(s) erased.`);
+      print(
+        done,
+        () => `Forgot "${done.entity.name}": ${done.relationships.length} relationship(s), ${done.episodes.length} episode(s) erased.`,
+      );
       return 0;
     }
     case 'status': {
@@ -307,4 +310,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
-

@@ -4,7 +4,8 @@ import { LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
 import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
 
 const modes = RETRIEVAL_MODES.join('|');
-const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS): string => `(--limit: default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]})`;
+const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS): string =>
+  `(--limit: default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]})`;
 
 export const USAGE = `recall — long-term memory for coding agents
 
@@ -29,9 +30,9 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
-  bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--json]
+  bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
-  bench scale --episodes N [--model-path DIR] [--json]   speed and size on a synthetic memory of N episodes
+  bench scale --episodes N [--model-path DIR] [--write-docs] [--json]   speed and size on a synthetic memory of N episodes
 `;
 
 /** A mistake in how the command was called: the CLI exits 2 with the usage line. */

@@ -127,7 +127,9 @@ export class AutoIngest implements vscode.Disposable {
     const summary = `Recall: ${cancelled ? 'stopped; so far ' : ''}${totals.turns} turn(s) from ${totals.files} chat session file(s): ${totals.added} new, ${totals.skipped} already there.`;
     this.ctx.log.info(summary);
     if (totals.failed.length) {
-      void vscode.window.showWarningMessage(`${summary} ${totals.failed.length} file(s) could not be read: ${totals.failed.join('; ')}`, 'Show Log').then((a) => a && this.ctx.log.show());
+      void vscode.window
+        .showWarningMessage(`${summary} ${totals.failed.length} file(s) could not be read: ${totals.failed.join('; ')}`, 'Show Log')
+        .then((a) => a && this.ctx.log.show());
     } else void vscode.window.showInformationMessage(summary);
   }
 
@@ -186,7 +188,10 @@ export class AutoIngest implements vscode.Disposable {
       if (!source || this.disposed) return;
       try {
         const t = await this.pass(source, { force: false, interactive: false, isCancelled: () => this.disposed || !this.enabled(key) });
-        if (t.files > 1) this.ctx.log.info(`auto-ingest: ${source.label}: ${t.files} changed file(s), ${t.turns} turn(s): ${t.added} new, ${t.skipped} already there`);
+        if (t.files > 1)
+          this.ctx.log.info(
+            `auto-ingest: ${source.label}: ${t.files} changed file(s), ${t.turns} turn(s): ${t.added} new, ${t.skipped} already there`,
+          );
       } catch (err) {
         this.ctx.log.warn(`auto-ingest: ${source.label} sessions not stored (${(err as Error).message}); trying again at the next change`);
       }

@@ -78,9 +78,13 @@ async function search(ctx: RecallExtension, parts: Parts): Promise<void> {
   if ('episode' in data) return parts.documents.open(data.episode.id);
   if ('entity' in data) {
     await vscode.commands.executeCommand('recall.entities.focus');
-    await parts.entities.view.reveal(parts.entities.entityNode(data.entity), { select: true, focus: true, expand: true }).then(undefined, () =>
-      vscode.window.showInformationMessage(`"${data.entity.name}" is further down the Entities view than it has loaded; use "Load more…".`),
-    );
+    await parts.entities.view
+      .reveal(parts.entities.entityNode(data.entity), { select: true, focus: true, expand: true })
+      .then(undefined, () =>
+        vscode.window.showInformationMessage(
+          `"${data.entity.name}" is further down the Entities view than it has loaded; use "Load more…".`,
+        ),
+      );
     return;
   }
   const f = data.fact;
@@ -94,7 +98,10 @@ async function search(ctx: RecallExtension, parts: Parts): Promise<void> {
   if (action === 'Confirm') return confirmFact(ctx, f);
   if (action) {
     const [entity] = await ctx.human.call('search', { query: f.subject, limit: 1 });
-    if (entity) await parts.entities.view.reveal(parts.entities.entityNode(entity), { select: true, focus: true, expand: true }).then(undefined, () => undefined);
+    if (entity)
+      await parts.entities.view
+        .reveal(parts.entities.entityNode(entity), { select: true, focus: true, expand: true })
+        .then(undefined, () => undefined);
   }
 }
 
@@ -130,8 +137,9 @@ async function openMemoryFolder(ctx: RecallExtension): Promise<void> {
 }
 
 async function restart(ctx: RecallExtension, parts: Parts): Promise<void> {
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Recall: restarting the memory service…' }, () =>
-    ctx.restartService('asked from the command palette'),
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Recall: restarting the memory service…' },
+    () => ctx.restartService('asked from the command palette'),
   );
   parts.http.apply();
   parts.entities.refresh();

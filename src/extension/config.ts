@@ -33,7 +33,13 @@ export interface Settings {
 export const KEYS = SETTINGS;
 
 /** Settings that go into config.json. */
-const SERVICE_KEYS = [KEYS.halfLifeDays, KEYS.provenanceWeights, KEYS.embeddingsEnabled, KEYS.embeddingsModelPath, KEYS.embeddingsAllowDownload];
+const SERVICE_KEYS = [
+  KEYS.halfLifeDays,
+  KEYS.provenanceWeights,
+  KEYS.embeddingsEnabled,
+  KEYS.embeddingsModelPath,
+  KEYS.embeddingsAllowDownload,
+];
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);

@@ -60,7 +60,10 @@ export class ServiceConnection implements MemoryAccess, vscode.Disposable {
     clearTimeout(this.reconnectTimer);
     const old = this.client;
     this.client = undefined;
-    old?.then((c) => c.close(), () => undefined);
+    old?.then(
+      (c) => c.close(),
+      () => undefined,
+    );
     this.setState('idle');
   }
 

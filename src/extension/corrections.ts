@@ -11,7 +11,12 @@ import { pickEntity, pickFact } from './pickers.js';
 import { factTriple, oneLine } from './present.js';
 
 /** A fact from a tree item, a relationship id, or (from the palette) a picker. */
-async function resolveFact(ctx: RecallExtension, arg: unknown, title: string, want: (f: FactView) => boolean): Promise<FactView | undefined> {
+async function resolveFact(
+  ctx: RecallExtension,
+  arg: unknown,
+  title: string,
+  want: (f: FactView) => boolean,
+): Promise<FactView | undefined> {
   if (isNode<FactNode>(arg, 'fact')) return arg.fact;
   if (typeof arg === 'string' && /^rel_\d+$/.test(arg)) return ctx.human.call('fact', { id: arg });
   if (isFact(arg)) return arg;
@@ -62,7 +67,12 @@ export async function addFact(ctx: RecallExtension, arg?: unknown): Promise<void
   const given = isNode<EntityNode>(arg, 'entity') ? arg.entity.name : undefined;
   const subject =
     given ??
-    (await vscode.window.showInputBox({ title: `${title} (1/3)`, prompt: 'Subject: what is the fact about?', placeHolder: 'e.g. Recall', validateInput: name }));
+    (await vscode.window.showInputBox({
+      title: `${title} (1/3)`,
+      prompt: 'Subject: what is the fact about?',
+      placeHolder: 'e.g. Recall',
+      validateInput: name,
+    }));
   if (!subject) return;
   const predicate = await vscode.window.showInputBox({
     title: `${title} (2/3)`,
@@ -78,7 +88,12 @@ export async function addFact(ctx: RecallExtension, arg?: unknown): Promise<void
     validateInput: name,
   });
   if (!object) return;
-  const { id } = await ctx.human.call('relate', { subject: subject.trim(), predicate: predicate.trim(), object: object.trim(), prior: 'explicit' });
+  const { id } = await ctx.human.call('relate', {
+    subject: subject.trim(),
+    predicate: predicate.trim(),
+    object: object.trim(),
+    prior: 'explicit',
+  });
   ctx.log.info(`added ${id}: ${subject} ${predicate} ${object}`);
   ctx.memoryChanged(0);
   void vscode.window.showInformationMessage(`Added ${id}: "${subject.trim()} ${predicate.trim().toLowerCase()} ${object.trim()}".`);
@@ -90,8 +105,10 @@ export async function forgetEntity(ctx: RecallExtension, arg?: unknown): Promise
   if (!chosen) return;
   const plan = await ctx.human.call('forget.plan', { entity: chosen.name });
   const name = plan.entity.name;
-  const list = <T>(items: T[], show: (t: T) => string, max = 8): string[] =>
-    [...items.slice(0, max).map((t) => `    ${show(t)}`), ...(items.length > max ? [`    … and ${items.length - max} more`] : [])];
+  const list = <T>(items: T[], show: (t: T) => string, max = 8): string[] => [
+    ...items.slice(0, max).map((t) => `    ${show(t)}`),
+    ...(items.length > max ? [`    … and ${items.length - max} more`] : []),
+  ];
   const detail = [
     `This erases from the memory and its journal:`,
     `• the entity "${name}" (${plan.entity.type})`,
@@ -118,7 +135,9 @@ export async function forgetEntity(ctx: RecallExtension, arg?: unknown): Promise
   );
   ctx.log.info(`forgot ${name}: ${done.relationships.length} relationship(s), ${done.episodes.length} episode(s)`);
   ctx.memoryChanged(0);
-  void vscode.window.showInformationMessage(`Forgot "${name}": ${done.relationships.length} relationship(s) and ${done.episodes.length} episode(s) erased.`);
+  void vscode.window.showInformationMessage(
+    `Forgot "${name}": ${done.relationships.length} relationship(s) and ${done.episodes.length} episode(s) erased.`,
+  );
 }
 
 function isNode<T extends { kind: string }>(v: unknown, kind: T['kind']): v is T {

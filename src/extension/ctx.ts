@@ -38,7 +38,9 @@ export class RecallExtension implements vscode.Disposable {
     this.cliScript = path.join(extension.extensionPath, 'dist', 'cli.js');
     this.serviceScript = path.join(extension.extensionPath, 'dist', 'service.js');
     const memory = (): string => this._settings.memory;
-    this.human = this.push(new ServiceConnection({ surface: 'extension', memory, serviceScript: this.serviceScript, log: this.log, stayConnected: true }));
+    this.human = this.push(
+      new ServiceConnection({ surface: 'extension', memory, serviceScript: this.serviceScript, log: this.log, stayConnected: true }),
+    );
     this.lm = this.push(new ServiceConnection({ surface: 'lm', memory, serviceScript: this.serviceScript, log: this.log }));
     this.source = new MemorySource(this.human);
     this.push(this.human.onDidChangeMemory(() => this.memoryChanged()));

@@ -78,7 +78,13 @@ export class EntitiesTree extends PagedTree<Node> {
   private async factsOf(node: EntityNode): Promise<Node[]> {
     const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.facts(node.entity.name, o, l));
     if (total === 0) return [{ kind: 'message', key: `${node.key}/none`, text: 'No relationships yet', parent: node }];
-    const out: Node[] = items.map((fact) => ({ kind: 'fact', key: `${node.key}/f/${fact.id}`, fact, from: node.entity.name, parent: node }));
+    const out: Node[] = items.map((fact) => ({
+      kind: 'fact',
+      key: `${node.key}/f/${fact.id}`,
+      fact,
+      from: node.entity.name,
+      parent: node,
+    }));
     return withMore(out, total, node.key, node, this.more(node.key, node));
   }
 
@@ -87,7 +93,12 @@ export class EntitiesTree extends PagedTree<Node> {
     const episodes = await this.ctx.source.episodesById(ids);
     const out: Node[] = episodes.map((episode) => ({ kind: 'evidence', key: `${node.key}/ep/${episode.id}`, episode, parent: node }));
     if (node.fact.evidence.length > ids.length) {
-      out.push({ kind: 'message', key: `${node.key}/cut`, text: `… ${node.fact.evidence.length - ids.length} more evidence episodes`, parent: node });
+      out.push({
+        kind: 'message',
+        key: `${node.key}/cut`,
+        text: `… ${node.fact.evidence.length - ids.length} more evidence episodes`,
+        parent: node,
+      });
     }
     return out;
   }
@@ -121,7 +132,9 @@ export class EntitiesTree extends PagedTree<Node> {
         item.tooltip = present.factTooltip(f);
         item.resourceUri = present.factUri(f, node.key);
         const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
-        item.iconPath = new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');
+        item.iconPath = new vscode.ThemeIcon(
+          f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left',
+        );
         item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}`;
         item.accessibilityInformation = { label: `${present.factTriple(f)}, ${present.factDescription(f)}` };
         return item;

@@ -93,10 +93,12 @@ async function applyServiceConfig(ctx: RecallExtension, explicitOnly: boolean): 
   ctx.log.info(`settings written to ${ctx.memory}/config.json`);
   const { runningServicePid } = await import('../service/rpc/launch.js');
   if (runningServicePid(ctx.memory) === undefined) return; // the next start reads it
-  await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Recall: applying settings (restarting the memory service)…' },
-    () => ctx.restartService('settings changed'),
-  ).then(undefined, (err: Error) => ctx.log.error(`restart after a settings change failed: ${err.message}`));
+  await vscode.window
+    .withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Recall: applying settings (restarting the memory service)…' },
+      () => ctx.restartService('settings changed'),
+    )
+    .then(undefined, (err: Error) => ctx.log.error(`restart after a settings change failed: ${err.message}`));
 }
 
 export function deactivate(): void {

@@ -58,7 +58,12 @@ export class FolderWatcher implements vscode.Disposable {
 
   private watch(): void {
     // Deletions are ignored: the memory keeps what was said even when the transcript goes.
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(this.folder), this.glob), false, false, true);
+    this.watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(this.folder), this.glob),
+      false,
+      false,
+      true,
+    );
     this.watcher.onDidCreate(() => this.schedule());
     this.watcher.onDidChange(() => this.schedule());
     this.schedule();

@@ -21,18 +21,23 @@ export class HttpTransport implements vscode.Disposable {
   apply(): void {
     const { http } = this.ctx.settings;
     const want = http.enabled ? { port: http.port, memory: this.ctx.memory } : undefined;
-    if (want && this.running && want.port === this.running.port && want.memory === this.running.memory && this.child?.exitCode === null) return;
+    if (want && this.running && want.port === this.running.port && want.memory === this.running.memory && this.child?.exitCode === null)
+      return;
     this.stop();
     if (want) this.start(want.port, want.memory);
   }
 
   private start(port: number, memory: string): void {
     const log = this.ctx.log;
-    const child = spawn(process.execPath, [this.ctx.cliScript, '--memory', memory, 'mcp', '--http', '--port', String(port), '--host', '127.0.0.1'], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+    const child = spawn(
+      process.execPath,
+      [this.ctx.cliScript, '--memory', memory, 'mcp', '--http', '--port', String(port), '--host', '127.0.0.1'],
+      {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      },
+    );
     this.child = child;
     this.running = { port, memory };
     log.info(`MCP over HTTP starting at http://127.0.0.1:${port}/mcp (pid ${child.pid})`);
@@ -46,7 +51,10 @@ export class HttpTransport implements vscode.Disposable {
       this.child = undefined;
       this.running = undefined;
       log.warn(`MCP over HTTP stopped (${signal ?? `exit ${code}`})`);
-      if (code) void vscode.window.showWarningMessage(`Recall: the MCP HTTP server on port ${port} stopped (exit ${code}). See the Recall log.`, 'Show Log').then((a) => a && log.show());
+      if (code)
+        void vscode.window
+          .showWarningMessage(`Recall: the MCP HTTP server on port ${port} stopped (exit ${code}). See the Recall log.`, 'Show Log')
+          .then((a) => a && log.show());
     });
   }
 

@@ -23,7 +23,9 @@ export async function importConversations(ctx: RecallExtension, arg?: unknown): 
   if (!uris?.length) return;
   const remote = uris.filter((u) => u.scheme !== 'file');
   if (remote.length) {
-    void vscode.window.showErrorMessage(`Recall can import files on this machine only; ${remote.map((u) => u.toString()).join(', ')} is not.`);
+    void vscode.window.showErrorMessage(
+      `Recall can import files on this machine only; ${remote.map((u) => u.toString()).join(', ')} is not.`,
+    );
     return;
   }
   const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
@@ -48,7 +50,9 @@ export async function importConversations(ctx: RecallExtension, arg?: unknown): 
           if (n === 0) progress.report({ increment: share });
           totals.files++;
           totals.turns += n;
-          ctx.log.info(`imported ${uri.fsPath}: ${parsed.format}, ${n} turns${parsed.skipped ? `, ${parsed.skipped} non-turn line(s) skipped` : ''}`);
+          ctx.log.info(
+            `imported ${uri.fsPath}: ${parsed.format}, ${n} turns${parsed.skipped ? `, ${parsed.skipped} non-turn line(s) skipped` : ''}`,
+          );
         } catch (err) {
           failures.push(`${name}: ${(err as Error).message}`);
           ctx.log.error(`import of ${uri.fsPath} failed: ${(err as Error).message}`);
@@ -58,6 +62,9 @@ export async function importConversations(ctx: RecallExtension, arg?: unknown): 
   );
   ctx.memoryChanged(0);
   const summary = `Imported ${totals.turns} turn(s) from ${totals.files} file(s): ${totals.added} new, ${totals.skipped} already there.`;
-  if (failures.length) void vscode.window.showWarningMessage(`${summary} ${failures.length} file(s) failed: ${failures.join('; ')}`, 'Show Log').then((a) => a && ctx.log.show());
+  if (failures.length)
+    void vscode.window
+      .showWarningMessage(`${summary} ${failures.length} file(s) failed: ${failures.join('; ')}`, 'Show Log')
+      .then((a) => a && ctx.log.show());
   else void vscode.window.showInformationMessage(summary);
 }

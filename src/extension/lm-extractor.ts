@@ -18,7 +18,8 @@ import { COMMANDS } from './ids.js';
 /** Turns waiting at most; more are left unread (and logged). */
 const MAX_PENDING = 200;
 
-const JUSTIFICATION = 'Recall reads the relationships (who uses, prefers or decided what) stated in new chat turns, to add them to its memory as the model\'s reading.';
+const JUSTIFICATION =
+  "Recall reads the relationships (who uses, prefers or decided what) stated in new chat turns, to add them to its memory as the model's reading.";
 
 interface Pending extends StoredTurn {
   /** The memory folder the id belongs to: after a folder change the same id names another episode. */
@@ -46,7 +47,10 @@ export class LmExtractor implements vscode.Disposable {
   add(turns: readonly StoredTurn[], opts: { interactive: boolean }): void {
     if (!this.enabled || (turns.length === 0 && !(opts.interactive && this.queue.length > 0))) return;
     const room = MAX_PENDING - this.queue.length;
-    if (turns.length > room) this.ctx.log.warn(`language-model extraction: ${turns.length - Math.max(room, 0)} new turn(s) left unread (at most ${MAX_PENDING} wait at a time)`);
+    if (turns.length > room)
+      this.ctx.log.warn(
+        `language-model extraction: ${turns.length - Math.max(room, 0)} new turn(s) left unread (at most ${MAX_PENDING} wait at a time)`,
+      );
     const memory = this.ctx.memory;
     this.queue.push(...turns.slice(0, Math.max(room, 0)).map((t) => ({ ...t, memory })));
     if (opts.interactive) this.interactive = true;
@@ -89,7 +93,8 @@ export class LmExtractor implements vscode.Disposable {
     } finally {
       this.draining = false;
       // Turns queued after a reset, while this (cancelled) pass was winding down, get a pass of their own.
-      if (token.isCancellationRequested && this.queue.length > 0 && this.enabled && !this.cancel.token.isCancellationRequested) void this.drain();
+      if (token.isCancellationRequested && this.queue.length > 0 && this.enabled && !this.cancel.token.isCancellationRequested)
+        void this.drain();
       else this.interactive = false;
     }
   }
@@ -99,16 +104,25 @@ export class LmExtractor implements vscode.Disposable {
     const family = this.ctx.settings.extraction.modelFamily;
     const [model] = await vscode.lm.selectChatModels(family ? { family } : undefined);
     if (!model) {
-      this.once(`none:${family}`, `language-model extraction: no language model${family ? ` of family "${family}"` : ''} is available (install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''}); turns are stored without it`);
+      this.once(
+        `none:${family}`,
+        `language-model extraction: no language model${family ? ` of family "${family}"` : ''} is available (install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''}); turns are stored without it`,
+      );
       return undefined;
     }
     const allowed = this.ctx.extension.languageModelAccessInformation.canSendRequest(model);
     if (allowed === false) {
-      this.once(`denied:${model.id}`, `language-model extraction: Recall may not use ${describe(model)} (allow it in the Accounts menu, under "Manage Language Model Access")`);
+      this.once(
+        `denied:${model.id}`,
+        `language-model extraction: Recall may not use ${describe(model)} (allow it in the Accounts menu, under "Manage Language Model Access")`,
+      );
       return undefined;
     }
     if (allowed === undefined && !this.interactive) {
-      this.once(`ask:${model.id}`, `language-model extraction: VS Code has not asked yet whether Recall may use ${describe(model)}; run "Recall: Ingest Chat Sessions Now" (${COMMANDS.ingestChatSessions}) to be asked (up to ${MAX_PENDING} new turns wait until then)`);
+      this.once(
+        `ask:${model.id}`,
+        `language-model extraction: VS Code has not asked yet whether Recall may use ${describe(model)}; run "Recall: Ingest Chat Sessions Now" (${COMMANDS.ingestChatSessions}) to be asked (up to ${MAX_PENDING} new turns wait until then)`,
+      );
       return 'ask';
     }
     return model;
@@ -142,7 +156,9 @@ export class LmExtractor implements vscode.Disposable {
         this.ctx.log.warn(`language-model extraction: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }
     }
-    this.ctx.log.info(`language-model extraction (${extractor}): ${stored} relationship(s) from ${batch.length} turn(s) (${batch.map((t) => t.id).join(', ')})`);
+    this.ctx.log.info(
+      `language-model extraction (${extractor}): ${stored} relationship(s) from ${batch.length} turn(s) (${batch.map((t) => t.id).join(', ')})`,
+    );
     return true;
   }
 

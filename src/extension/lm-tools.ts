@@ -19,7 +19,13 @@ const INVOCATION_MESSAGES: Record<ToolName, (input: Input) => string> = {
   recall_query: (i) => `Asking Recall ${quote(i.query)}`,
   recall_search: (i) => `Finding ${quote(i.query)} in Recall`,
   recall_episodes: (i) =>
-    ['Listing Recall episodes', i.query && `matching ${quote(i.query)}`, i.session && `of session ${quote(i.session)}`, i.since && `since ${String(i.since)}`, i.until && `until ${String(i.until)}`]
+    [
+      'Listing Recall episodes',
+      i.query && `matching ${quote(i.query)}`,
+      i.session && `of session ${quote(i.session)}`,
+      i.since && `since ${String(i.since)}`,
+      i.until && `until ${String(i.until)}`,
+    ]
       .filter(Boolean)
       .join(' '),
   recall_traverse: (i) => `Exploring ${quote(i.entity)} in Recall`,
@@ -37,9 +43,16 @@ export function confirmation(tool: RecallTool, input: Input): vscode.LanguageMod
   if (tool.annotations.readOnlyHint) return undefined;
   const md = new vscode.MarkdownString();
   md.appendMarkdown('Recall will store this note:\n\n');
-  md.appendMarkdown(String(input?.text ?? '').split('\n').map((l) => `> ${l}`).join('\n'));
+  md.appendMarkdown(
+    String(input?.text ?? '')
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n'),
+  );
   const entities = Array.isArray(input?.entities) ? (input.entities as unknown[]).map(String) : [];
-  md.appendMarkdown(`\n\n${entities.length ? `About: ${entities.join(', ')}. ` : ''}${input?.session ? `Session: ${String(input.session)}. ` : ''}`);
+  md.appendMarkdown(
+    `\n\n${entities.length ? `About: ${entities.join(', ')}. ` : ''}${input?.session ? `Session: ${String(input.session)}. ` : ''}`,
+  );
   md.appendMarkdown("It is recorded as the agent's observation (low-weight evidence); you can correct it later in the Recall view.");
   return { title: 'Remember this in Recall?', message: md };
 }

@@ -136,7 +136,12 @@ export abstract class PagedTree<N extends { key: string; parent?: N }> implement
     } catch (err) {
       this.ctx.log.error(`${this.label} view: ${(err as Error).message}`);
       if (!node) return []; // the welcome view explains (state "error")
-      const message: MessageNode<N> = { kind: 'message', key: `${node.key}/error`, text: `Could not load: ${(err as Error).message}`, parent: node };
+      const message: MessageNode<N> = {
+        kind: 'message',
+        key: `${node.key}/error`,
+        text: `Could not load: ${(err as Error).message}`,
+        parent: node,
+      };
       return [message as unknown as N];
     }
   }

@@ -90,7 +90,9 @@ export function episodeItem(e: EpisodeView): SearchItem & { data: { episode: Epi
   return {
     label: `$(comment) ${present.episodeLabel(e)}`,
     description: present.episodeDescription(e),
-    detail: [e.session && `session ${e.session}`, e.source, e.entities.length && `mentions ${e.entities.join(', ')}`].filter(Boolean).join(' · '),
+    detail: [e.session && `session ${e.session}`, e.source, e.entities.length && `mentions ${e.entities.join(', ')}`]
+      .filter(Boolean)
+      .join(' · '),
     data: { episode: e },
   };
 }

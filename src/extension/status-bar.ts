@@ -92,7 +92,9 @@ export class StatusBar implements vscode.Disposable {
     };
     md.appendMarkdown(`Service: ${service[state]}\n\n`);
     if (s) {
-      md.appendMarkdown(`${s.episodes} episodes · ${s.entities} entities · ${s.current_relationships} current facts (${s.relationships} in all)\n\n`);
+      md.appendMarkdown(
+        `${s.episodes} episodes · ${s.entities} entities · ${s.current_relationships} current facts (${s.relationships} in all)\n\n`,
+      );
       md.appendMarkdown(`Size on disk: ${size} · last write ${s.last_write ? s.last_write.slice(0, 16).replace('T', ' ') : 'never'}\n\n`);
       md.appendMarkdown(
         s.embedder.startsWith('ready')

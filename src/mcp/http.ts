@@ -34,7 +34,9 @@ export function isLoopback(host: string): boolean {
 
 export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpServer> {
   if (!isLoopback(opts.host) && !opts.token) {
-    throw new Error(`Refusing to serve on ${opts.host} without a token: anyone who can reach it could read the memory. Pass --token T (or RECALL_MCP_TOKEN).`);
+    throw new Error(
+      `Refusing to serve on ${opts.host} without a token: anyone who can reach it could read the memory. Pass --token T (or RECALL_MCP_TOKEN).`,
+    );
   }
   const maxBody = LIMITS.mcpMessageBytes;
   const server = http.createServer((req, res) => {
@@ -53,9 +55,11 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
     const url = new URL(req.url ?? '/', 'http://placeholder');
     if (url.pathname !== '/mcp') return jsonError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp.');
     const host = (req.headers.host ?? '').toLowerCase();
-    if (!allowedHosts.has(host)) return jsonError(res, 403, -32600, `Forbidden: Host "${host}" is not this server (DNS rebinding protection).`);
+    if (!allowedHosts.has(host))
+      return jsonError(res, 403, -32600, `Forbidden: Host "${host}" is not this server (DNS rebinding protection).`);
     const origin = req.headers.origin?.toLowerCase();
-    if (origin !== undefined && !allowedOrigins.has(origin)) return jsonError(res, 403, -32600, `Forbidden: Origin "${origin}" is not allowed.`);
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      return jsonError(res, 403, -32600, `Forbidden: Origin "${origin}" is not allowed.`);
     if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="recall"');
       return jsonError(res, 401, -32600, 'Unauthorized: send "Authorization: Bearer <token>".');
@@ -64,7 +68,9 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
     // transport would hold a GET open as an SSE stream forever, one McpServer per request.
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      return drainThen(req, () => jsonError(res, 405, -32600, `Method not allowed: ${req.method} /mcp. This server is stateless; POST JSON-RPC messages to /mcp.`));
+      return drainThen(req, () =>
+        jsonError(res, 405, -32600, `Method not allowed: ${req.method} /mcp. This server is stateless; POST JSON-RPC messages to /mcp.`),
+      );
     }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxBody) return drainThen(req, () => jsonError(res, 413, -32600, `Request too large: the limit is ${maxBody} bytes.`));

@@ -41,7 +41,8 @@ export class RobustStdioTransport implements Transport {
     } catch {
       return this.reply(null, -32700, 'Parse error: each line must be one JSON-RPC message.');
     }
-    if (Array.isArray(json)) return this.reply(null, -32600, 'Invalid request: JSON-RPC batches are not supported; send one message a line.');
+    if (Array.isArray(json))
+      return this.reply(null, -32600, 'Invalid request: JSON-RPC batches are not supported; send one message a line.');
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       const id = json && typeof json === 'object' && 'id' in json ? (json as { id: unknown }).id : null;

@@ -171,7 +171,8 @@ export const TOOLS = [
       limit: limit('episodes'),
     }),
     annotations: READ,
-    run: (m, a) => m.call('episodes', { query: a.query, since: a.since, until: a.until, session: a.session, source: a.source, limit: a.limit }),
+    run: (m, a) =>
+      m.call('episodes', { query: a.query, since: a.since, until: a.until, session: a.session, source: a.source, limit: a.limit }),
     text: (r) => render.renderEpisodes(r),
     structured: (r) => ({ episodes: r }),
     output: z.object({ episodes: z.array(episodeOut) }),
@@ -253,7 +254,7 @@ export const TOOLS = [
     description:
       'A bounded overview of long-term memory: the most connected entities and the most recent sessions. Use it ' +
       'at the start of a task to learn what memory covers before asking specific questions with recall_query.',
-    userDescription: "Summarise what Recall knows: top entities and recent sessions.",
+    userDescription: 'Summarise what Recall knows: top entities and recent sessions.',
     input: z.object({ limit: limit('overview') }),
     annotations: READ,
     run: (m, a) => m.call('overview', { limit: a.limit }),
@@ -278,12 +279,16 @@ export const TOOLS = [
     description:
       'Store a note in long-term memory: a decision, a preference the user stated, a fact about the project ' +
       'worth knowing next session. Write it as a self-contained sentence and name the entities it is about. ' +
-      'It is recorded as your (the agent\'s) observation: it is evidence of low weight, never proof, and a ' +
+      "It is recorded as your (the agent's) observation: it is evidence of low weight, never proof, and a " +
       'person can correct it. Do not store secrets. Returns the episode id.',
     userDescription: 'Store a note in Recall (recorded as the agent’s observation).',
     input: z.object({
       text: z.string().min(1).max(LIMITS.noteChars).describe('The note, as a self-contained sentence or two.'),
-      entities: z.array(z.string().min(1).max(LIMITS.nameChars)).max(LIMITS.noteEntities).optional().describe('Names of the things the note is about.'),
+      entities: z
+        .array(z.string().min(1).max(LIMITS.nameChars))
+        .max(LIMITS.noteEntities)
+        .optional()
+        .describe('Names of the things the note is about.'),
       session: z.string().min(1).max(LIMITS.sessionChars).optional().describe('A session id to file it under.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

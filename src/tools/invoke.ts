@@ -16,7 +16,10 @@ export interface ToolOutcome {
 export async function invokeTool(tool: RecallTool, memory: MemoryAccess, rawArgs: unknown): Promise<ToolOutcome> {
   const parsed = tool.input.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    return failure(`Invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}`, 'Fix the arguments to match the tool schema and call again.');
+    return failure(
+      `Invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}`,
+      'Fix the arguments to match the tool schema and call again.',
+    );
   }
   try {
     const result = await tool.run(memory, parsed.data);

@@ -41,7 +41,12 @@ async function check(name, fn) {
     console.log(`  ok   ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (err) {
     results.push({ name, ok: false, err });
-    console.log(`  FAIL ${name}\n       ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n       ')}`);
+    console.log(
+      `  FAIL ${name}\n       ${String(err?.stack ?? err)
+        .split('\n')
+        .slice(0, 6)
+        .join('\n       ')}`,
+    );
     if (page) await h.screenshot(page, `failure-${results.length}`).catch(() => {});
   }
 }
@@ -178,19 +183,25 @@ const rowLabels = (view) =>
   tree(view)
     .locator('[role=treeitem]')
     .evaluateAll((els) =>
-      els.map((e) => [e.querySelector('.label-name')?.textContent ?? '', e.querySelector('.label-description')?.textContent ?? ''].join(' ').trim()),
+      els.map((e) =>
+        [e.querySelector('.label-name')?.textContent ?? '', e.querySelector('.label-description')?.textContent ?? ''].join(' ').trim(),
+      ),
     );
 
 /** Waits for a row of the view whose text (label + description) matches re; returns its locator. */
 async function waitRow(view, re, timeoutMs = 20000) {
-  await h.waitFor(async () => (await rowLabels(view)).some((l) => re.test(l)), {
-    timeoutMs,
-    what: `a row matching ${re} in the ${view} view (rows: ${JSON.stringify(await rowLabels(view).catch(() => []))})`,
-  }).catch(async (e) => {
-    throw new Error(`${e.message}; rows now: ${JSON.stringify(await rowLabels(view).catch(() => []))}`);
-  });
+  await h
+    .waitFor(async () => (await rowLabels(view)).some((l) => re.test(l)), {
+      timeoutMs,
+      what: `a row matching ${re} in the ${view} view (rows: ${JSON.stringify(await rowLabels(view).catch(() => []))})`,
+    })
+    .catch(async (e) => {
+      throw new Error(`${e.message}; rows now: ${JSON.stringify(await rowLabels(view).catch(() => []))}`);
+    });
   const labels = await rowLabels(view);
-  return tree(view).locator('[role=treeitem]').nth(labels.findIndex((l) => re.test(l)));
+  return tree(view)
+    .locator('[role=treeitem]')
+    .nth(labels.findIndex((l) => re.test(l)));
 }
 
 /** Expands every entity-type row (more than three types start collapsed). */
@@ -208,9 +219,11 @@ async function expand(row) {
 
 async function waitNotification(re, timeoutMs = 20000) {
   let seen = [];
-  await h.waitFor(async () => (seen = await h.notifications(page)).some((t) => re.test(t)), { timeoutMs, what: `a notification matching ${re}` }).catch((e) => {
-    throw new Error(`${e.message}; notifications: ${JSON.stringify(seen)}`);
-  });
+  await h
+    .waitFor(async () => (seen = await h.notifications(page)).some((t) => re.test(t)), { timeoutMs, what: `a notification matching ${re}` })
+    .catch((e) => {
+      throw new Error(`${e.message}; notifications: ${JSON.stringify(seen)}`);
+    });
   return seen.find((t) => re.test(t));
 }
 
@@ -226,7 +239,10 @@ async function dialog(re) {
  * palette's widget is reused, so waiting for it to close (as runCommand does) would only time out.
  */
 async function runCommandOpeningPick(title, pickTitle) {
-  const opened = page.locator('.quick-input-widget .quick-input-title', { hasText: pickTitle }).first().waitFor({ state: 'visible', timeout: 30000 });
+  const opened = page
+    .locator('.quick-input-widget .quick-input-title', { hasText: pickTitle })
+    .first()
+    .waitFor({ state: 'visible', timeout: 30000 });
   await Promise.race([h.runCommand(page, title).catch(() => {}), opened]);
   await opened;
 }
@@ -285,7 +301,9 @@ function serviceCalls(memory, calls) {
       }
     });
     const all = [['hello', { surface: 'cli' }], ...calls];
-    socket.on('connect', () => all.forEach(([method, params], id) => socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n')));
+    socket.on('connect', () =>
+      all.forEach(([method, params], id) => socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n')),
+    );
   });
 }
 
@@ -303,7 +321,10 @@ let cs;
 let closeBrowser;
 try {
   console.log(`extension e2e: work dir ${work}`);
-  const install = spawnSync('bash', [path.join(h.REPO, 'test/e2e/install-tools.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const install = spawnSync('bash', [path.join(h.REPO, 'test/e2e/install-tools.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (install.status !== 0) throw new Error(`install-tools.sh failed:\n${install.stderr}`);
   step('install tools');
 
@@ -315,10 +336,24 @@ try {
 
   await check('the VSIX carries the bundles only (nothing from node_modules, no source maps)', () => {
     const names = vsixEntries(vsix);
-    for (const f of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/service.js', 'extension/dist/embed-worker.js', 'extension/dist/sql-wasm.wasm', 'extension/dist/ort-wasm.wasm', 'extension/dist/ort-wasm-simd.wasm', 'extension/media/recall.svg', 'extension/media/icon.png']) {
+    for (const f of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/dist/cli.js',
+      'extension/dist/service.js',
+      'extension/dist/embed-worker.js',
+      'extension/dist/sql-wasm.wasm',
+      'extension/dist/ort-wasm.wasm',
+      'extension/dist/ort-wasm-simd.wasm',
+      'extension/media/recall.svg',
+      'extension/media/icon.png',
+    ]) {
       assert.ok(names.includes(f), `${f} missing from the VSIX: ${names.join(', ')}`);
     }
-    assert.deepEqual(names.filter((n) => /node_modules|\.map$|\/src\/|\.ts$/.test(n)), []);
+    assert.deepEqual(
+      names.filter((n) => /node_modules|\.map$|\/src\/|\.ts$/.test(n)),
+      [],
+    );
     // ~1 MB of bundles and the sql.js wasm, plus ~5.5 MB (compressed) of ONNX Runtime wasm for embeddings.
     assert.ok(vsixBytes < 8 * 1024 * 1024, `VSIX is ${vsixBytes} bytes`);
     // The extension host never loads sql.js: the service does the work.
@@ -328,8 +363,26 @@ try {
 
   // ---- a memory with known facts ----
   const ep = (text, ...opts) => cliJson('remember', text, ...opts).id;
-  seeded.ep1 = ep('We chose sql.js for storage because it needs no native build step', '--entity', 'Recall', '--entity', 'sql.js', '--session', 'design-review', '--source', 'notes.md');
-  seeded.ep2 = ep('Recall is deployed on Kubernetes in the staging cluster', '--entity', 'Recall', '--entity', 'Kubernetes', '--session', 'design-review');
+  seeded.ep1 = ep(
+    'We chose sql.js for storage because it needs no native build step',
+    '--entity',
+    'Recall',
+    '--entity',
+    'sql.js',
+    '--session',
+    'design-review',
+    '--source',
+    'notes.md',
+  );
+  seeded.ep2 = ep(
+    'Recall is deployed on Kubernetes in the staging cluster',
+    '--entity',
+    'Recall',
+    '--entity',
+    'Kubernetes',
+    '--session',
+    'design-review',
+  );
   seeded.ep3 = ep('Ada prefers tabs over spaces in TypeScript files', '--entity', 'Ada', '--entity', 'tabs', '--session', 'preferences');
   seeded.uses = cliJson('relate', 'Recall', 'uses', 'sql.js', '--evidence', seeded.ep1).id;
   seeded.deployed = cliJson('relate', 'Recall', 'deployed on', 'Kubernetes', '--evidence', seeded.ep2).id;
@@ -339,7 +392,10 @@ try {
   fs.writeFileSync(path.join(dirs.driver, 'driver.js'), DRIVER_JS);
   fs.writeFileSync(path.join(dirs.driver, 'package.json'), JSON.stringify(DRIVER_PKG, null, 2));
   await h.installVsix(vsix, { extensionsDir: dirs.extensionsDir, userDataDir: dirs.userDataDir });
-  await h.installVsix(h.packVsix(dirs.driver, path.join(work, 'driver.vsix')), { extensionsDir: dirs.extensionsDir, userDataDir: dirs.userDataDir });
+  await h.installVsix(h.packVsix(dirs.driver, path.join(work, 'driver.vsix')), {
+    extensionsDir: dirs.extensionsDir,
+    userDataDir: dirs.userDataDir,
+  });
   const installed = fs.readdirSync(dirs.extensionsDir).find((d) => d.startsWith('recall-dev.recall-memory-'));
   assert.ok(installed, `Recall not installed in ${dirs.extensionsDir}`);
   step('install VSIX + driver');
@@ -358,12 +414,16 @@ try {
 
   // ---- the views ----
   await check('the Recall activity-bar container shows the seeded entities (Entities view)', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="Recall"], .activitybar .action-item[aria-label^="Recall"]').first().click({ timeout: 30000 });
+    await page
+      .locator('.activitybar .action-item a[aria-label^="Recall"], .activitybar .action-item[aria-label^="Recall"]')
+      .first()
+      .click({ timeout: 30000 });
     await widenSidebar();
     // Entities are grouped by type (the ingest may type them: thing, person, technology, ...).
     await waitRow('Entities', /^[\w-]+ \d+$/, 45000);
     await expandTypes();
-    for (const name of ['Ada', 'Kubernetes', 'Recall', 'sql.js', 'tabs']) await waitRow('Entities', new RegExp(`^${name.replace('.', '\\.')} \\d+ facts? · \\d+ episodes?$`));
+    for (const name of ['Ada', 'Kubernetes', 'Recall', 'sql.js', 'tabs'])
+      await waitRow('Entities', new RegExp(`^${name.replace('.', '\\.')} \\d+ facts? · \\d+ episodes?$`));
   });
   step('Entities view rendered');
 
@@ -395,7 +455,10 @@ try {
     const tab = page.locator(`.tab[data-resource-name="${seeded.ep1}.md"]`);
     await tab.waitFor({ state: 'visible', timeout: 15000 });
     const lines = page.locator('.part.editor .monaco-editor .view-lines');
-    await h.waitFor(async () => /Cite as: \[ep_\d+ · session design-review · notes\.md/.test((await lines.innerText()).replace(/\u00a0/g, ' ')), { what: 'the citation in the episode document' });
+    await h.waitFor(
+      async () => /Cite as: \[ep_\d+ · session design-review · notes\.md/.test((await lines.innerText()).replace(/\u00a0/g, ' ')),
+      { what: 'the citation in the episode document' },
+    );
     const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, new RegExp(`# Episode ${seeded.ep1}`));
     assert.match(text, /Mentions: +Recall, sql\.js/);
@@ -409,7 +472,10 @@ try {
 
   await check('the status bar shows the memory size and that the service runs', async () => {
     const item = page.locator('.statusbar-item', { hasText: 'Recall:' }).first();
-    await h.waitFor(async () => /Recall: 3 episodes, \d+ KB/.test(await item.innerText()), { timeoutMs: 20000, what: 'status bar "Recall: 3 episodes, N KB"' });
+    await h.waitFor(async () => /Recall: 3 episodes, \d+ KB/.test(await item.innerText()), {
+      timeoutMs: 20000,
+      what: 'status bar "Recall: 3 episodes, N KB"',
+    });
   });
 
   // ---- a person's correction ----
@@ -421,7 +487,9 @@ try {
     await pick.waitFor({ state: 'visible', timeout: 20000 });
     await pick.click();
     widget = await quickInput();
-    await h.waitFor(async () => /Why is "Recall deployed on Kubernetes" wrong/.test(await widget.innerText()), { what: 'the reason prompt' });
+    await h.waitFor(async () => /Why is "Recall deployed on Kubernetes" wrong/.test(await widget.innerText()), {
+      what: 'the reason prompt',
+    });
     await widget.locator('input.input').fill('we run on bare metal now');
     await page.keyboard.press('Enter');
     // The tree: still listed (history is kept), marked wrong, dimmed.
@@ -451,11 +519,22 @@ try {
     ]);
     const [why, where] = toolRun.results;
     assert.ok(why.ok, why.error);
-    assert.match(why.text, new RegExp(`\\[${seeded.ep1} · session design-review · notes\\.md · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} · user · score`));
+    assert.match(
+      why.text,
+      new RegExp(`\\[${seeded.ep1} · session design-review · notes\\.md · \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} · user · score`),
+    );
     assert.match(why.text, new RegExp(`${seeded.uses}: Recall —uses→ sql\\.js`));
     assert.ok(where.ok, where.error);
     assert.ok(!where.text.includes(`${seeded.deployed}:`), `the wrong fact is still answered:\n${where.text}`);
-    for (const t of ['recall_query', 'recall_search', 'recall_episodes', 'recall_traverse', 'recall_status', 'recall_overview', 'recall_remember']) {
+    for (const t of [
+      'recall_query',
+      'recall_search',
+      'recall_episodes',
+      'recall_traverse',
+      'recall_status',
+      'recall_overview',
+      'recall_remember',
+    ]) {
       assert.ok(toolRun.tools.includes(t), `${t} not registered: ${toolRun.tools.join(', ')}`);
     }
   });
@@ -483,7 +562,10 @@ try {
         assert.ok(text.includes(note), `the dialog must show the note: ${text}`);
         assert.match(text, /agent's observation/);
         await h.screenshot(page, 'recall-remember-confirmation');
-        await dialog.locator('.monaco-button', { hasText: /^(Yes|Continue|Allow)$/ }).first().click();
+        await dialog
+          .locator('.monaco-button', { hasText: /^(Yes|Continue|Allow)$/ })
+          .first()
+          .click();
       },
     });
     const [r] = run.results;
@@ -543,8 +625,14 @@ try {
     chatSessions = path.join(where.workspaceStorage, 'chatSessions');
     fs.mkdirSync(chatSessions, { recursive: true });
     // The session as Copilot writes it after the first request: one question, one answer.
-    fs.writeFileSync(path.join(chatSessions, `${COPILOT_SESSION}.json`), JSON.stringify({ ...copilotFixture, requests: copilotFixture.requests.slice(0, 1) }, null, 2));
-    const stored = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 2 ? sessionEpisodes(COPILOT_SESSION) : false), { timeoutMs: 30000, what: 'the Copilot session in the memory' });
+    fs.writeFileSync(
+      path.join(chatSessions, `${COPILOT_SESSION}.json`),
+      JSON.stringify({ ...copilotFixture, requests: copilotFixture.requests.slice(0, 1) }, null, 2),
+    );
+    const stored = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 2 ? sessionEpisodes(COPILOT_SESSION) : false), {
+      timeoutMs: 30000,
+      what: 'the Copilot session in the memory',
+    });
     assert.equal(stored.length, 2, JSON.stringify(stored));
     const byRole = Object.fromEntries(stored.map((e) => [e.speaker, e]));
     assert.equal(byRole.user?.authority, 'user', 'what the person typed is theirs');
@@ -558,83 +646,159 @@ try {
     const before = sessionEpisodes(COPILOT_SESSION);
     fs.writeFileSync(path.join(chatSessions, `${COPILOT_SESSION}.json`), JSON.stringify(copilotFixture, null, 2));
     // 3 more requests: two with answers, one cancelled (the person's words only), one system-initiated (skipped).
-    const after = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 5 ? sessionEpisodes(COPILOT_SESSION) : false), { timeoutMs: 30000, what: '5 episodes of the grown session' });
+    const after = await h.waitFor(() => (sessionEpisodes(COPILOT_SESSION).length >= 5 ? sessionEpisodes(COPILOT_SESSION) : false), {
+      timeoutMs: 30000,
+      what: '5 episodes of the grown session',
+    });
     await h.sleep(3000); // past another debounce: nothing more arrives
     const settled = sessionEpisodes(COPILOT_SESSION);
     assert.equal(settled.length, 5, JSON.stringify(settled.map((e) => e.text)));
     assert.equal(new Set(settled.map((e) => e.text)).size, 5, 'no turn stored twice');
-    for (const e of before) assert.ok(after.some((a) => a.id === e.id), `${e.id} kept its id`);
+    for (const e of before)
+      assert.ok(
+        after.some((a) => a.id === e.id),
+        `${e.id} kept its id`,
+      );
     assert.ok(!settled.some((e) => /exit code/.test(e.text)), 'a system-initiated request is not the person speaking');
   });
 
-  await check('Claude Code (recall.autoIngest.claudeCode on, folder set): transcripts there and dropped later are stored, tool lines left out', async () => {
-    const project = path.join(dirs.claude, '-home-dana-ledger');
-    fs.mkdirSync(project, { recursive: true });
-    const CLAUDE_SESSION = '7b3f0c2e-5d41-4e8a-9c6b-2f1d8a7e4b90';
-    fs.copyFileSync(path.join(h.REPO, 'test/fixtures/claude-code', `${CLAUDE_SESSION}.jsonl`), path.join(project, `${CLAUDE_SESSION}.jsonl`));
-    const set = await invokeTools([
-      { setting: 'recall.autoIngest.claudeCodeFolder', value: dirs.claude },
-      { setting: 'recall.autoIngest.claudeCode', value: true },
-    ]);
-    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
-    // Already there when watching starts: read on the first pass.
-    const first = await h.waitFor(() => (sessionEpisodes(CLAUDE_SESSION).length >= 7 ? sessionEpisodes(CLAUDE_SESSION) : false), { timeoutMs: 30000, what: 'the Claude Code session in the memory' });
-    assert.equal(first.length, 7);
-    assert.deepEqual(first.map((e) => e.authority).sort(), ['agent', 'agent', 'agent', 'user', 'user', 'user', 'user']);
-    assert.ok(!first.some((e) => /toolu_|tool_result|PASS src/.test(e.text)), 'tool calls and their output are not turns');
-    // Dropped while watching: a new project folder, a user turn, a tool-use line, an answer.
-    const later = path.join(dirs.claude, '-home-dana-billing');
-    fs.mkdirSync(later);
-    const line = (o) => JSON.stringify({ sessionId: 'claude-dropped', timestamp: new Date().toISOString(), ...o });
-    fs.writeFileSync(path.join(later, 'claude-dropped.jsonl'), [
-      line({ type: 'user', uuid: 'd-1', message: { role: 'user', content: 'The billing service talks to Stripe through the payments gateway' } }),
-      line({ type: 'assistant', uuid: 'd-2', message: { role: 'assistant', model: 'claude', content: [{ type: 'tool_use', id: 'toolu_e2e', name: 'Read', input: { file_path: '/srv/billing.ts' } }] } }),
-      line({ type: 'user', uuid: 'd-3', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_e2e', content: 'export const gateway = ...' }] } }),
-      line({ type: 'assistant', uuid: 'd-4', message: { role: 'assistant', model: 'claude', content: [{ type: 'text', text: 'Yes: billing.ts calls the payments gateway, which wraps Stripe.' }] } }),
-    ].join('\n') + '\n');
-    const dropped = await h.waitFor(() => (sessionEpisodes('claude-dropped').length >= 2 ? sessionEpisodes('claude-dropped') : false), { timeoutMs: 30000, what: 'the dropped Claude Code transcript in the memory' });
-    assert.deepEqual(dropped.map((e) => [e.speaker, e.authority]).sort(), [['assistant', 'agent'], ['user', 'user']]);
-  });
+  await check(
+    'Claude Code (recall.autoIngest.claudeCode on, folder set): transcripts there and dropped later are stored, tool lines left out',
+    async () => {
+      const project = path.join(dirs.claude, '-home-dana-ledger');
+      fs.mkdirSync(project, { recursive: true });
+      const CLAUDE_SESSION = '7b3f0c2e-5d41-4e8a-9c6b-2f1d8a7e4b90';
+      fs.copyFileSync(
+        path.join(h.REPO, 'test/fixtures/claude-code', `${CLAUDE_SESSION}.jsonl`),
+        path.join(project, `${CLAUDE_SESSION}.jsonl`),
+      );
+      const set = await invokeTools([
+        { setting: 'recall.autoIngest.claudeCodeFolder', value: dirs.claude },
+        { setting: 'recall.autoIngest.claudeCode', value: true },
+      ]);
+      assert.ok(
+        set.results.every((r) => r.ok),
+        JSON.stringify(set.results),
+      );
+      // Already there when watching starts: read on the first pass.
+      const first = await h.waitFor(() => (sessionEpisodes(CLAUDE_SESSION).length >= 7 ? sessionEpisodes(CLAUDE_SESSION) : false), {
+        timeoutMs: 30000,
+        what: 'the Claude Code session in the memory',
+      });
+      assert.equal(first.length, 7);
+      assert.deepEqual(first.map((e) => e.authority).sort(), ['agent', 'agent', 'agent', 'user', 'user', 'user', 'user']);
+      assert.ok(!first.some((e) => /toolu_|tool_result|PASS src/.test(e.text)), 'tool calls and their output are not turns');
+      // Dropped while watching: a new project folder, a user turn, a tool-use line, an answer.
+      const later = path.join(dirs.claude, '-home-dana-billing');
+      fs.mkdirSync(later);
+      const line = (o) => JSON.stringify({ sessionId: 'claude-dropped', timestamp: new Date().toISOString(), ...o });
+      fs.writeFileSync(
+        path.join(later, 'claude-dropped.jsonl'),
+        [
+          line({
+            type: 'user',
+            uuid: 'd-1',
+            message: { role: 'user', content: 'The billing service talks to Stripe through the payments gateway' },
+          }),
+          line({
+            type: 'assistant',
+            uuid: 'd-2',
+            message: {
+              role: 'assistant',
+              model: 'claude',
+              content: [{ type: 'tool_use', id: 'toolu_e2e', name: 'Read', input: { file_path: '/srv/billing.ts' } }],
+            },
+          }),
+          line({
+            type: 'user',
+            uuid: 'd-3',
+            message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_e2e', content: 'export const gateway = ...' }] },
+          }),
+          line({
+            type: 'assistant',
+            uuid: 'd-4',
+            message: {
+              role: 'assistant',
+              model: 'claude',
+              content: [{ type: 'text', text: 'Yes: billing.ts calls the payments gateway, which wraps Stripe.' }],
+            },
+          }),
+        ].join('\n') + '\n',
+      );
+      const dropped = await h.waitFor(() => (sessionEpisodes('claude-dropped').length >= 2 ? sessionEpisodes('claude-dropped') : false), {
+        timeoutMs: 30000,
+        what: 'the dropped Claude Code transcript in the memory',
+      });
+      assert.deepEqual(dropped.map((e) => [e.speaker, e.authority]).sort(), [
+        ['assistant', 'agent'],
+        ['user', 'user'],
+      ]);
+    },
+  );
 
   await check('Claude Code: turning the setting off stops watching', async () => {
     await invokeTools([{ setting: 'recall.autoIngest.claudeCode', value: false }]);
     const off = path.join(dirs.claude, '-home-dana-off');
     fs.mkdirSync(off);
-    fs.writeFileSync(path.join(off, 'claude-off.jsonl'), JSON.stringify({ type: 'user', sessionId: 'claude-off', uuid: 'o-1', message: { role: 'user', content: 'This must not be stored' } }) + '\n');
+    fs.writeFileSync(
+      path.join(off, 'claude-off.jsonl'),
+      JSON.stringify({
+        type: 'user',
+        sessionId: 'claude-off',
+        uuid: 'o-1',
+        message: { role: 'user', content: 'This must not be stored' },
+      }) + '\n',
+    );
     await h.sleep(5000); // two debounce periods
     assert.deepEqual(sessionEpisodes('claude-off'), []);
   });
 
-  await check('language-model extraction: the MOCK model (standing in for Copilot) reads new turns; its facts land at agent authority', async () => {
-    const set = await invokeTools([
-      { setting: 'recall.extraction.modelFamily', value: MOCK_MODEL.family },
-      { setting: 'recall.extraction.languageModel', value: true },
-    ]);
-    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
-    fs.copyFileSync(path.join(h.REPO, 'test/fixtures/copilot/early-export.json'), path.join(chatSessions, 'early-export.json'));
-    const fact = await h.waitFor(
-      () => cliJson('query', `${MOCK_FACT.subject} ${MOCK_FACT.object}`).facts.find((f) => f.subject === MOCK_FACT.subject && f.predicate === MOCK_FACT.predicate && f.object === MOCK_FACT.object),
-      { timeoutMs: 30000, what: `"${MOCK_FACT.subject} ${MOCK_FACT.predicate} ${MOCK_FACT.object}" in the memory` },
-    );
-    assert.equal(fact.authority, 'agent', "a model's reading is never the person's word");
-    assert.equal(fact.prior, 'inferred');
-    const turns = sessionEpisodes('early-export');
-    assert.equal(turns.length, 4);
-    assert.ok(fact.evidence.every((id) => turns.some((t) => t.id === id)), `evidence ${fact.evidence} is among the new turns`);
-    // What the model was asked: the new turns, numbered, and JSON only; from Recall, not from the editor.
-    const prompts = fs.readFileSync(lmLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.equal(prompts.length, 1, 'four turns make one request');
-    assert.match(prompts[0].prompt, /Turn 1 \(user\):\n"""\n@workspace where is the retry policy configured\?/);
-    assert.match(prompts[0].prompt, /Turn 4 \(assistant\):\n"""\nThree attempts\./);
-    assert.match(prompts[0].initiator, /recall-dev\.recall-memory/);
-    // Turns stored before the setting was on are not sent.
-    assert.ok(!prompts[0].prompt.includes('settlement job'));
-    await invokeTools([
-      { setting: 'recall.extraction.languageModel', value: false },
-      // Later checks switch to an empty memory and count its episodes: chat sessions stay out of it.
-      { setting: 'recall.autoIngest.copilotChat', value: false },
-    ]);
-  });
+  await check(
+    'language-model extraction: the MOCK model (standing in for Copilot) reads new turns; its facts land at agent authority',
+    async () => {
+      const set = await invokeTools([
+        { setting: 'recall.extraction.modelFamily', value: MOCK_MODEL.family },
+        { setting: 'recall.extraction.languageModel', value: true },
+      ]);
+      assert.ok(
+        set.results.every((r) => r.ok),
+        JSON.stringify(set.results),
+      );
+      fs.copyFileSync(path.join(h.REPO, 'test/fixtures/copilot/early-export.json'), path.join(chatSessions, 'early-export.json'));
+      const fact = await h.waitFor(
+        () =>
+          cliJson('query', `${MOCK_FACT.subject} ${MOCK_FACT.object}`).facts.find(
+            (f) => f.subject === MOCK_FACT.subject && f.predicate === MOCK_FACT.predicate && f.object === MOCK_FACT.object,
+          ),
+        { timeoutMs: 30000, what: `"${MOCK_FACT.subject} ${MOCK_FACT.predicate} ${MOCK_FACT.object}" in the memory` },
+      );
+      assert.equal(fact.authority, 'agent', "a model's reading is never the person's word");
+      assert.equal(fact.prior, 'inferred');
+      const turns = sessionEpisodes('early-export');
+      assert.equal(turns.length, 4);
+      assert.ok(
+        fact.evidence.every((id) => turns.some((t) => t.id === id)),
+        `evidence ${fact.evidence} is among the new turns`,
+      );
+      // What the model was asked: the new turns, numbered, and JSON only; from Recall, not from the editor.
+      const prompts = fs
+        .readFileSync(lmLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.equal(prompts.length, 1, 'four turns make one request');
+      assert.match(prompts[0].prompt, /Turn 1 \(user\):\n"""\n@workspace where is the retry policy configured\?/);
+      assert.match(prompts[0].prompt, /Turn 4 \(assistant\):\n"""\nThree attempts\./);
+      assert.match(prompts[0].initiator, /recall-dev\.recall-memory/);
+      // Turns stored before the setting was on are not sent.
+      assert.ok(!prompts[0].prompt.includes('settlement job'));
+      await invokeTools([
+        { setting: 'recall.extraction.languageModel', value: false },
+        // Later checks switch to an empty memory and count its episodes: chat sessions stay out of it.
+        { setting: 'recall.autoIngest.copilotChat', value: false },
+      ]);
+    },
+  );
   await h.screenshot(page, 'recall-auto-ingest');
 
   await check('Recall: Ingest Chat Sessions Now re-reads the sessions with a progress notification and reports counts', async () => {
@@ -662,7 +826,10 @@ try {
     await waitNotification(/Forgot "tabs"/);
     await h.waitFor(async () => !(await rowLabels('Entities')).some((l) => /^tabs /.test(l)), { what: 'tabs gone from the Entities view' });
     assert.ok(!cliJson('search', 'tabs').some((e) => e.name.toLowerCase() === 'tabs'), 'tabs is still in the memory');
-    assert.ok(!cliJson('query', 'Ada prefers tabs', '--history').facts.some((f) => f.id === seeded.prefers), 'the relationship is erased, history included');
+    assert.ok(
+      !cliJson('query', 'Ada prefers tabs', '--history').facts.some((f) => f.id === seeded.prefers),
+      'the relationship is erased, history included',
+    );
   });
 
   await check('settings: half-life and weights go to <memory>/config.json and restart the service; HTTP transport on and off', async () => {
@@ -673,20 +840,36 @@ try {
       { setting: 'recall.http.port', value: port },
       { setting: 'recall.http.enabled', value: true },
     ]);
-    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
+    assert.ok(
+      set.results.every((r) => r.ok),
+      JSON.stringify(set.results),
+    );
     const configFile = path.join(dirs.home, 'config.json');
-    await h.waitFor(() => fs.existsSync(configFile) && JSON.parse(fs.readFileSync(configFile, 'utf8')).confidence?.halfLifeDays === 30, { timeoutMs: 30000, what: 'config.json with halfLifeDays 30' });
+    await h.waitFor(() => fs.existsSync(configFile) && JSON.parse(fs.readFileSync(configFile, 'utf8')).confidence?.halfLifeDays === 30, {
+      timeoutMs: 30000,
+      what: 'config.json with halfLifeDays 30',
+    });
     const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
     assert.deepEqual(config.confidence.provenanceWeights, { external: 1, user: 0.8, agent: 0.05 });
     await h.waitFor(() => cliJson('status').service_pid !== before, { timeoutMs: 30000, what: 'the memory service restarted' });
     const url = `http://127.0.0.1:${port}/mcp`;
-    await h.waitFor(async () => (await fetch(url, { signal: AbortSignal.timeout(2000) })).status > 0, { timeoutMs: 30000, what: `MCP over HTTP at ${url}` });
+    await h.waitFor(async () => (await fetch(url, { signal: AbortSignal.timeout(2000) })).status > 0, {
+      timeoutMs: 30000,
+      what: `MCP over HTTP at ${url}`,
+    });
     await waitRow('Entities', /^Recall \d+ facts?/); // the views reconnected
     await invokeTools([{ setting: 'recall.http.enabled', value: false }]);
-    await h.waitFor(async () => fetch(url, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true), { timeoutMs: 20000, what: 'the HTTP transport stopped' });
+    await h.waitFor(
+      async () =>
+        fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+          () => false,
+          () => true,
+        ),
+      { timeoutMs: 20000, what: 'the HTTP transport stopped' },
+    );
   });
 
-  await check('embeddings from the settings: the VSIX\'s embedding worker loads a model and vector search answers', async () => {
+  await check("embeddings from the settings: the VSIX's embedding worker loads a model and vector search answers", async () => {
     const model = path.join(work, 'tiny-model');
     execFileSync(process.execPath, [path.join(h.REPO, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
     const before = cliJson('status').service_pid;
@@ -694,12 +877,18 @@ try {
       { setting: 'recall.embeddings.modelPath', value: model },
       { setting: 'recall.embeddings.enabled', value: true },
     ]);
-    assert.ok(set.results.every((r) => r.ok), JSON.stringify(set.results));
+    assert.ok(
+      set.results.every((r) => r.ok),
+      JSON.stringify(set.results),
+    );
     await h.waitFor(() => cliJson('status').service_pid !== before, { timeoutMs: 30000, what: 'the memory service restarted' });
-    await h.waitFor(() => {
-      const s = cliJson('status');
-      return s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors_by_kind.episode === s.episodes;
-    }, { timeoutMs: 60000, what: 'every episode embedded by the extension\'s service' });
+    await h.waitFor(
+      () => {
+        const s = cliJson('status');
+        return s.embedder.startsWith('ready') && s.embedding_pending === 0 && s.vectors_by_kind.episode === s.episodes;
+      },
+      { timeoutMs: 60000, what: "every episode embedded by the extension's service" },
+    );
     const nearest = cliJson('query', 'Recall is deployed on Kubernetes in the staging cluster', '--mode', 'vector');
     assert.equal(nearest.episodes[0].id, seeded.ep2, JSON.stringify(nearest.episodes.slice(0, 2)));
     // Off again, and the extension's restart over before the next check restarts on its own.
@@ -730,11 +919,20 @@ try {
       session: 'bulk-import',
     }));
     cli('service', 'start');
-    const typeCounts = async () => new Map((await rowLabels('Entities')).map((l) => /^([\w-]+) (\d+)$/.exec(l)).filter(Boolean).map((m) => [m[1], Number(m[2])]));
+    const typeCounts = async () =>
+      new Map(
+        (await rowLabels('Entities'))
+          .map((l) => /^([\w-]+) (\d+)$/.exec(l))
+          .filter(Boolean)
+          .map((m) => [m[1], Number(m[2])]),
+      );
     const before = await typeCounts();
     await serviceCalls(dirs.home, [['ingest', { episodes }]]);
     // Whichever type the modules landed in grew by 250.
-    const grown = await h.waitFor(async () => [...(await typeCounts())].find(([t, n]) => n >= (before.get(t) ?? 0) + 250), { timeoutMs: 20000, what: 'a type with 250 more entities' });
+    const grown = await h.waitFor(async () => [...(await typeCounts())].find(([t, n]) => n >= (before.get(t) ?? 0) + 250), {
+      timeoutMs: 20000,
+      what: 'a type with 250 more entities',
+    });
     const [type, total] = grown;
     // Only that type open: collapse all, expand it.
     await page.locator('.pane-header', { hasText: 'Entities' }).hover();
@@ -743,26 +941,38 @@ try {
     await tree('Entities').focus();
     await page.keyboard.press('End');
     const more = await waitRow('Entities', new RegExp(`^Load more… 200 of ${total} shown$`), 10000);
-    assert.ok(!(await rowLabels('Entities')).some((l) => /^Module 250 /.test(l)), 'Module 250 (past the first page) must not be listed yet');
+    assert.ok(
+      !(await rowLabels('Entities')).some((l) => /^Module 250 /.test(l)),
+      'Module 250 (past the first page) must not be listed yet',
+    );
     await h.screenshot(page, 'recall-paging');
     await more.click();
-    await h.waitFor(async () => {
-      await tree('Entities').focus();
-      await page.keyboard.press('End');
-      const rows = await rowLabels('Entities');
-      return rows.some((l) => /^Module 250 0 facts · 1 episode$/.test(l)) && !rows.some((l) => l.startsWith('Load more'));
-    }, { timeoutMs: 15000, intervalMs: 500, what: 'Module 250 listed after Load more…, and no further Load more…' });
+    await h.waitFor(
+      async () => {
+        await tree('Entities').focus();
+        await page.keyboard.press('End');
+        const rows = await rowLabels('Entities');
+        return rows.some((l) => /^Module 250 0 facts · 1 episode$/.test(l)) && !rows.some((l) => l.startsWith('Load more'));
+      },
+      { timeoutMs: 15000, intervalMs: 500, what: 'Module 250 listed after Load more…, and no further Load more…' },
+    );
   });
 
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });
     await invokeTools([{ setting: 'recall.memoryFolder', value: dirs.empty }]);
     const welcome = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Entities' }) }).locator('.welcome-view-content');
-    await h.waitFor(async () => /No entities yet/.test(await welcome.innerText().catch(() => '')), { timeoutMs: 30000, what: 'the Entities welcome view' });
+    await h.waitFor(async () => /No entities yet/.test(await welcome.innerText().catch(() => '')), {
+      timeoutMs: 30000,
+      what: 'the Entities welcome view',
+    });
     const buttons = await welcome.locator('.monaco-button').allInnerTexts();
     assert.ok(buttons.includes('Import Conversations…') && buttons.includes('Add a Fact…'), JSON.stringify(buttons));
     const item = page.locator('.statusbar-item', { hasText: 'Recall:' }).first();
-    await h.waitFor(async () => /Recall: 0 episodes/.test(await item.innerText()), { timeoutMs: 20000, what: 'status bar "Recall: 0 episodes"' });
+    await h.waitFor(async () => /Recall: 0 episodes/.test(await item.innerText()), {
+      timeoutMs: 20000,
+      what: 'status bar "Recall: 0 episodes"',
+    });
     await h.screenshot(page, 'recall-welcome');
   });
   step('checks in the workbench');
@@ -773,7 +983,9 @@ try {
 } finally {
   // Keep the extension's own log with the artifacts.
   try {
-    const logs = fs.readdirSync(path.join(dirs.userDataDir, 'logs'), { recursive: true }).filter((f) => /recall-memory.*Recall\.log$|Recall\.log$/.test(String(f)));
+    const logs = fs
+      .readdirSync(path.join(dirs.userDataDir, 'logs'), { recursive: true })
+      .filter((f) => /recall-memory.*Recall\.log$|Recall\.log$/.test(String(f)));
     for (const f of logs) fs.copyFileSync(path.join(dirs.userDataDir, 'logs', String(f)), path.join(h.ARTIFACTS, 'recall-extension.log'));
   } catch {}
   await closeBrowser?.();
@@ -785,16 +997,21 @@ try {
   for (const memory of [dirs.home, dirs.empty]) {
     if (!fs.existsSync(memory)) continue;
     try {
-      execFileSync(process.execPath, [path.join(h.REPO, 'dist/cli.js'), '--memory', memory, 'service', 'stop'], { env: serviceEnv, stdio: 'ignore' });
+      execFileSync(process.execPath, [path.join(h.REPO, 'dist/cli.js'), '--memory', memory, 'service', 'stop'], {
+        env: serviceEnv,
+        stdio: 'ignore',
+      });
     } catch {}
   }
   step('cleanup: memory service');
 }
 
 await check('everything started is stopped (code-server, extension host, MCP server, memory service, chromium)', async () => {
-  await h.waitFor(() => processesMentioning(work).length === 0, { timeoutMs: 15000, what: `no process mentioning ${work}` }).catch(() => {
-    throw new Error(`still running:\n${processesMentioning(work).join('\n')}`);
-  });
+  await h
+    .waitFor(() => processesMentioning(work).length === 0, { timeoutMs: 15000, what: `no process mentioning ${work}` })
+    .catch(() => {
+      throw new Error(`still running:\n${processesMentioning(work).join('\n')}`);
+    });
 });
 fs.rmSync(work, { recursive: true, force: true });
 

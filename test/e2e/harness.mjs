@@ -31,8 +31,14 @@ export const CONFORMANCE = path.join(CACHE, 'tools/node_modules/.bin/conformance
 export const CHROMIUM = process.env.RECALL_E2E_CHROMIUM || '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   '--disable-dev-shm-usage',
 ];
 
@@ -70,7 +76,9 @@ export async function waitFor(fn, { timeoutMs = 15000, intervalMs = 100, what = 
     try {
       const v = await fn();
       if (v) return v;
-    } catch (e) { lastErr = e; }
+    } catch (e) {
+      lastErr = e;
+    }
     if (Date.now() > end) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? `: ${lastErr.message}` : ''}`);
     }
@@ -80,9 +88,17 @@ export async function waitFor(fn, { timeoutMs = 15000, intervalMs = 100, what = 
 
 /** Waits for a file to exist and be non-empty; returns its text. */
 export function waitForFile(file, opts = {}) {
-  return waitFor(() => {
-    try { const t = fs.readFileSync(file, 'utf8'); return t.length ? t : null; } catch { return null; }
-  }, { what: `file ${file}`, ...opts });
+  return waitFor(
+    () => {
+      try {
+        const t = fs.readFileSync(file, 'utf8');
+        return t.length ? t : null;
+      } catch {
+        return null;
+      }
+    },
+    { what: `file ${file}`, ...opts },
+  );
 }
 
 export function freePort() {
@@ -115,7 +131,8 @@ function codeServerEnv(extra = {}) {
     ...scratchEnv(),
     PATH: `${path.dirname(NODE22)}${path.delimiter}${process.env.PATH || ''}`,
     // Never inherit a password or a proxy from the caller.
-    PASSWORD: '', HASHED_PASSWORD: '',
+    PASSWORD: '',
+    HASHED_PASSWORD: '',
     ...extra,
   };
 }
@@ -131,9 +148,17 @@ function track(entry) {
   running.add(entry);
   if (!handlersInstalled) {
     handlersInstalled = true;
-    process.on('exit', () => { for (const e of running) { try { e.killSync(); } catch {} } });
+    process.on('exit', () => {
+      for (const e of running) {
+        try {
+          e.killSync();
+        } catch {}
+      }
+    });
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-      process.once(sig, () => { cleanupAll().finally(() => process.exit(128 + (os.constants.signals[sig] || 1))); });
+      process.once(sig, () => {
+        cleanupAll().finally(() => process.exit(128 + (os.constants.signals[sig] || 1)));
+      });
     }
   }
   return entry;
@@ -146,7 +171,12 @@ export async function cleanupAll() {
 }
 
 function groupAlive(pid) {
-  try { process.kill(-pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -154,10 +184,17 @@ function groupAlive(pid) {
 
 function runCodeServerCli(args, { env, timeoutMs = 120000 } = {}) {
   return new Promise((resolve, reject) => {
-    execFile(NODE22, [CODE_SERVER_ENTRY, ...args], { env: codeServerEnv(env), timeout: timeoutMs, maxBuffer: 16 << 20 },
+    execFile(
+      NODE22,
+      [CODE_SERVER_ENTRY, ...args],
+      { env: codeServerEnv(env), timeout: timeoutMs, maxBuffer: 16 << 20 },
       (err, stdout, stderr) => {
-        if (err) { err.message += `\n${stdout}\n${stderr}`; reject(err); } else resolve({ stdout, stderr });
-      });
+        if (err) {
+          err.message += `\n${stdout}\n${stderr}`;
+          reject(err);
+        } else resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -181,7 +218,9 @@ export function writeUserSettings(userDataDir, obj, { merge = true } = {}) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let current = {};
   if (merge && fs.existsSync(file)) {
-    try { current = JSON.parse(fs.readFileSync(file, 'utf8')); } catch {}
+    try {
+      current = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {}
   }
   fs.writeFileSync(file, JSON.stringify({ ...current, ...obj }, null, 2));
   return file;
@@ -210,13 +249,21 @@ export async function startCodeServer({ folder, userDataDir, extensionsDir, env 
     const logFd = fs.openSync(logFile, 'w');
     const args = [
       CODE_SERVER_ENTRY,
-      '--config', configFile,
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-      '--disable-getting-started-override', '--disable-proxy',
+      '--config',
+      configFile,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--disable-proxy',
       ...extraArgs,
       ...(folder ? [path.resolve(folder)] : []),
     ];
@@ -224,31 +271,54 @@ export async function startCodeServer({ folder, userDataDir, extensionsDir, env 
     fs.closeSync(logFd);
     const pid = child.pid;
     let exited = false;
-    const exitP = new Promise((r) => child.once('exit', (code, sig) => { exited = true; r({ code, sig }); }));
+    const exitP = new Promise((r) =>
+      child.once('exit', (code, sig) => {
+        exited = true;
+        r({ code, sig });
+      }),
+    );
 
     let stopped = null;
-    const killSync = () => { try { process.kill(-pid, 'SIGKILL'); } catch {} };
+    const killSync = () => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+    };
     const stop = () => {
       if (stopped) return stopped;
       stopped = (async () => {
-        try { process.kill(-pid, 'SIGTERM'); } catch {}
+        try {
+          process.kill(-pid, 'SIGTERM');
+        } catch {}
         const end = Date.now() + 5000;
         while (groupAlive(pid) && Date.now() < end) await sleep(100);
-        if (groupAlive(pid)) { killSync(); await sleep(200); }
+        if (groupAlive(pid)) {
+          killSync();
+          await sleep(200);
+        }
         running.delete(entry);
       })();
       return stopped;
     };
     const entry = track({ name: `code-server:${port}`, stop, killSync });
     const url = `http://127.0.0.1:${port}/`;
-    const log = () => { try { return fs.readFileSync(logFile, 'utf8'); } catch { return ''; } };
+    const log = () => {
+      try {
+        return fs.readFileSync(logFile, 'utf8');
+      } catch {
+        return '';
+      }
+    };
 
     try {
-      await waitFor(async () => {
-        if (exited) throw Object.assign(new Error(`code-server exited early:\n${log()}`), { fatal: true });
-        const res = await fetch(`${url}healthz`, { signal: AbortSignal.timeout(2000) });
-        return res.ok;
-      }, { timeoutMs, intervalMs: 200, what: `code-server on port ${port}` });
+      await waitFor(
+        async () => {
+          if (exited) throw Object.assign(new Error(`code-server exited early:\n${log()}`), { fatal: true });
+          const res = await fetch(`${url}healthz`, { signal: AbortSignal.timeout(2000) });
+          return res.ok;
+        },
+        { timeoutMs, intervalMs: 200, what: `code-server on port ${port}` },
+      );
       return { url, port, pid, logFile, log, stop, exited: exitP };
     } catch (e) {
       lastErr = e;
@@ -266,7 +336,9 @@ let playwright;
 function loadPlaywright() {
   if (!playwright) {
     const req = createRequire(path.join(CACHE, 'tools/package.json'));
-    try { playwright = req('playwright-core'); } catch (e) {
+    try {
+      playwright = req('playwright-core');
+    } catch (e) {
       throw new Error(`playwright-core not found in ${CACHE}/tools; run: bash test/e2e/install-tools.sh (${e.message})`);
     }
   }
@@ -293,7 +365,9 @@ export async function launchBrowser({ viewport = { width: 1400, height: 900 } } 
   const close = () => {
     if (closed) return closed;
     closed = (async () => {
-      try { await Promise.race([context.close(), sleep(10000)]); } catch {}
+      try {
+        await Promise.race([context.close(), sleep(10000)]);
+      } catch {}
       running.delete(entry);
       fs.rmSync(profile, { recursive: true, force: true });
     })();
@@ -302,7 +376,14 @@ export async function launchBrowser({ viewport = { width: 1400, height: 900 } } 
   const entry = track({
     name: 'chromium',
     stop: close,
-    killSync: () => { try { browserProcess?.kill('SIGKILL'); } catch {} try { fs.rmSync(profile, { recursive: true, force: true }); } catch {} },
+    killSync: () => {
+      try {
+        browserProcess?.kill('SIGKILL');
+      } catch {}
+      try {
+        fs.rmSync(profile, { recursive: true, force: true });
+      } catch {}
+    },
   });
   return { browser: context, context, page, close };
 }
@@ -326,14 +407,21 @@ export async function runCommand(page, title, { timeoutMs = 30000 } = {}) {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input.input');
   // Open the palette. Focus may sit in a webview/terminal that eats F1: retry, then fall back.
-  await waitFor(async () => {
-    if (!(await widget.isVisible())) {
-      await page.locator('.monaco-workbench').first().focus().catch(() => {});
-      await page.keyboard.press('F1');
-      await sleep(300);
-    }
-    return (await widget.isVisible()) && (await input.inputValue()).startsWith('>');
-  }, { timeoutMs, intervalMs: 300, what: 'command palette' });
+  await waitFor(
+    async () => {
+      if (!(await widget.isVisible())) {
+        await page
+          .locator('.monaco-workbench')
+          .first()
+          .focus()
+          .catch(() => {});
+        await page.keyboard.press('F1');
+        await sleep(300);
+      }
+      return (await widget.isVisible()) && (await input.inputValue()).startsWith('>');
+    },
+    { timeoutMs, intervalMs: 300, what: 'command palette' },
+  );
 
   await input.fill(`>${title}`);
   const rows = widget.locator('.quick-input-list .monaco-list-row');
@@ -342,16 +430,19 @@ export async function runCommand(page, title, { timeoutMs = 30000 } = {}) {
   // the workbench shows, the extension host may not have registered the extensions' commands yet
   // ("No matching commands") and the open palette does not refresh: re-type the filter each second.
   let lastFill = Date.now();
-  await waitFor(async () => {
-    const n = await rows.count();
-    for (let i = 0; i < n; i++) if ((await labelOf(rows.nth(i))) === title) return true;
-    if (Date.now() - lastFill > 1000) {
-      lastFill = Date.now();
-      await input.fill('>');
-      await input.fill(`>${title}`);
-    }
-    return false;
-  }, { timeoutMs, intervalMs: 200, what: `command "${title}" in the palette` });
+  await waitFor(
+    async () => {
+      const n = await rows.count();
+      for (let i = 0; i < n; i++) if ((await labelOf(rows.nth(i))) === title) return true;
+      if (Date.now() - lastFill > 1000) {
+        lastFill = Date.now();
+        await input.fill('>');
+        await input.fill(`>${title}`);
+      }
+      return false;
+    },
+    { timeoutMs, intervalMs: 200, what: `command "${title}" in the palette` },
+  );
   for (let i = 0; i < 30; i++) {
     const focused = widget.locator('.quick-input-list .monaco-list-row.focused').first();
     if ((await focused.count()) && (await labelOf(focused)) === title) {
@@ -368,7 +459,12 @@ export async function runCommand(page, title, { timeoutMs = 30000 } = {}) {
 /** Saves a PNG into test/e2e/artifacts/<name>.png and returns its path. */
 export async function screenshot(page, name, { fullPage = false } = {}) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const file = path.join(ARTIFACTS, `${String(name).replace(/[^\w.-]+/g, '_').replace(/\.png$/i, '')}.png`);
+  const file = path.join(
+    ARTIFACTS,
+    `${String(name)
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/\.png$/i, '')}.png`,
+  );
   await page.screenshot({ path: file, fullPage });
   return file;
 }
@@ -382,7 +478,8 @@ export async function notifications(page) {
 // VSIX packing without vsce: a VSIX is a zip with extension.vsixmanifest, [Content_Types].xml and
 // the extension under extension/. Good for test fixtures (no .vscodeignore, no dependency checks).
 
-const xmlEsc = (s) => String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' }[c]));
+const xmlEsc = (s) =>
+  String(s ?? '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
 function listFiles(dir, base = dir) {
   const out = [];
@@ -396,7 +493,11 @@ function listFiles(dir, base = dir) {
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; t[n] = c >>> 0; }
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
   return t;
 })();
 function crc32(buf) {
@@ -408,27 +509,50 @@ function crc32(buf) {
 
 /** Writes a zip (deflate) from [{name, data: Buffer}] entries. */
 export function writeZip(outPath, entries) {
-  const locals = []; const centrals = []; let offset = 0;
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
   for (const { name, data } of entries) {
     const nameBuf = Buffer.from(name, 'utf8');
     const comp = zlib.deflateRawSync(data);
     const crc = crc32(data);
     const lh = Buffer.alloc(30);
-    lh.writeUInt32LE(0x04034b50, 0); lh.writeUInt16LE(20, 4); lh.writeUInt16LE(0x0800, 6); lh.writeUInt16LE(8, 8);
-    lh.writeUInt16LE(0, 10); lh.writeUInt16LE(0x21, 12); lh.writeUInt32LE(crc, 14);
-    lh.writeUInt32LE(comp.length, 18); lh.writeUInt32LE(data.length, 22); lh.writeUInt16LE(nameBuf.length, 26); lh.writeUInt16LE(0, 28);
+    lh.writeUInt32LE(0x04034b50, 0);
+    lh.writeUInt16LE(20, 4);
+    lh.writeUInt16LE(0x0800, 6);
+    lh.writeUInt16LE(8, 8);
+    lh.writeUInt16LE(0, 10);
+    lh.writeUInt16LE(0x21, 12);
+    lh.writeUInt32LE(crc, 14);
+    lh.writeUInt32LE(comp.length, 18);
+    lh.writeUInt32LE(data.length, 22);
+    lh.writeUInt16LE(nameBuf.length, 26);
+    lh.writeUInt16LE(0, 28);
     const ch = Buffer.alloc(46);
-    ch.writeUInt32LE(0x02014b50, 0); ch.writeUInt16LE(0x031e, 4); ch.writeUInt16LE(20, 6); ch.writeUInt16LE(0x0800, 8);
-    ch.writeUInt16LE(8, 10); ch.writeUInt16LE(0, 12); ch.writeUInt16LE(0x21, 14); ch.writeUInt32LE(crc, 16);
-    ch.writeUInt32LE(comp.length, 20); ch.writeUInt32LE(data.length, 24); ch.writeUInt16LE(nameBuf.length, 28);
-    ch.writeUInt32LE((0o100644 << 16) >>> 0, 38); ch.writeUInt32LE(offset, 42);
-    locals.push(lh, nameBuf, comp); centrals.push(ch, nameBuf);
+    ch.writeUInt32LE(0x02014b50, 0);
+    ch.writeUInt16LE(0x031e, 4);
+    ch.writeUInt16LE(20, 6);
+    ch.writeUInt16LE(0x0800, 8);
+    ch.writeUInt16LE(8, 10);
+    ch.writeUInt16LE(0, 12);
+    ch.writeUInt16LE(0x21, 14);
+    ch.writeUInt32LE(crc, 16);
+    ch.writeUInt32LE(comp.length, 20);
+    ch.writeUInt32LE(data.length, 24);
+    ch.writeUInt16LE(nameBuf.length, 28);
+    ch.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    ch.writeUInt32LE(offset, 42);
+    locals.push(lh, nameBuf, comp);
+    centrals.push(ch, nameBuf);
     offset += lh.length + nameBuf.length + comp.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
   fs.mkdirSync(path.dirname(outPath), { recursive: true });
   fs.writeFileSync(outPath, Buffer.concat([...locals, cd, end]));
   return outPath;
@@ -439,9 +563,23 @@ export function packVsix(extDir, outPath) {
   const pkg = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8'));
   const files = listFiles(extDir);
   const exts = new Set(files.map((f) => path.extname(f).toLowerCase()).filter(Boolean));
-  const mime = { '.json': 'application/json', '.js': 'application/javascript', '.cjs': 'application/javascript', '.mjs': 'application/javascript', '.md': 'text/markdown', '.txt': 'text/plain', '.png': 'image/png', '.svg': 'image/svg+xml', '.wasm': 'application/wasm' };
-  const types = ['.vsixmanifest', ...exts].map((e) =>
-    `<Default Extension="${xmlEsc(e)}" ContentType="${e === '.vsixmanifest' ? 'text/xml' : mime[e] || 'application/octet-stream'}"/>`).join('');
+  const mime = {
+    '.json': 'application/json',
+    '.js': 'application/javascript',
+    '.cjs': 'application/javascript',
+    '.mjs': 'application/javascript',
+    '.md': 'text/markdown',
+    '.txt': 'text/plain',
+    '.png': 'image/png',
+    '.svg': 'image/svg+xml',
+    '.wasm': 'application/wasm',
+  };
+  const types = ['.vsixmanifest', ...exts]
+    .map(
+      (e) =>
+        `<Default Extension="${xmlEsc(e)}" ContentType="${e === '.vsixmanifest' ? 'text/xml' : mime[e] || 'application/octet-stream'}"/>`,
+    )
+    .join('');
   const contentTypes = `<?xml version="1.0" encoding="utf-8"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">${types}</Types>\n`;
   const manifest = `<?xml version="1.0" encoding="utf-8"?>
 <PackageManifest Version="2.0.0" xmlns="http://schemas.microsoft.com/developer/vsx-schema/2011" xmlns:d="http://schemas.microsoft.com/developer/vsx-schema-design/2011">

@@ -42,8 +42,10 @@ try {
   step('pack vsix');
 
   await h.installVsix(vsix, { extensionsDir: dirs.extensionsDir, userDataDir: dirs.userDataDir });
-  assert.ok(fs.readdirSync(dirs.extensionsDir).some((d) => d.startsWith('recall-test.recall-e2e-probe-')),
-    `probe not in ${dirs.extensionsDir}`);
+  assert.ok(
+    fs.readdirSync(dirs.extensionsDir).some((d) => d.startsWith('recall-test.recall-e2e-probe-')),
+    `probe not in ${dirs.extensionsDir}`,
+  );
   step('install vsix');
 
   const env = {
@@ -85,15 +87,23 @@ try {
   assert.equal(activated.recallHome, dirs.recallHome);
   step('activation file present');
 
-  await h.waitFor(async () => (await h.notifications(page)).some((t) => t.includes('hello written')),
-    { timeoutMs: 5000, what: 'notification toast' }).catch(() => {});
+  await h
+    .waitFor(async () => (await h.notifications(page)).some((t) => t.includes('hello written')), {
+      timeoutMs: 5000,
+      what: 'notification toast',
+    })
+    .catch(() => {});
   const shot = await h.screenshot(page, 'smoke-workbench');
   console.log(`  screenshot: ${shot}`);
   step('screenshot');
   ok = true;
 } catch (e) {
   console.error('smoke FAILED:', e);
-  if (page) await h.screenshot(page, 'smoke-failure').then((f) => console.error(`  failure screenshot: ${f}`), () => {});
+  if (page)
+    await h.screenshot(page, 'smoke-failure').then(
+      (f) => console.error(`  failure screenshot: ${f}`),
+      () => {},
+    );
 } finally {
   await h.cleanupAll();
   step('cleanup');

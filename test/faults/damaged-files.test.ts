@@ -11,7 +11,8 @@ import { assertAllOnce, cleanup, recall, tmpMemory, withClient } from './kit';
 
 after(cleanup);
 
-const texts = (n: number, tag: string): string[] => Array.from({ length: n }, (_, i) => `${tag} episode ${i} about the deploy of service ${i % 17}`);
+const texts = (n: number, tag: string): string[] =>
+  Array.from({ length: n }, (_, i) => `${tag} episode ${i} about the deploy of service ${i % 17}`);
 
 /** A memory holding `n` episodes, stopped cleanly (so its snapshot covers the whole journal). */
 async function stoppedMemory(tag: string, n: number): Promise<{ memory: string; stored: string[] }> {
@@ -46,7 +47,10 @@ test('journal cut in half beside an intact snapshot: the snapshot is kept, the j
   fs.truncateSync(journal, Math.floor(fs.statSync(journal).size / 2));
   const status = await withClient(memory, (c) => c.call('status', {}));
   assert.equal(status.episodes, 300);
-  assert.ok(fs.statSync(path.join(memory, 'snapshot.sqlite')).size >= snapshot.length * 0.9, 'the snapshot was not replaced by a smaller rebuild');
+  assert.ok(
+    fs.statSync(path.join(memory, 'snapshot.sqlite')).size >= snapshot.length * 0.9,
+    'the snapshot was not replaced by a smaller rebuild',
+  );
   const aside = fs.readdirSync(memory).filter((f) => f.startsWith('journal.jsonl.damaged-'));
   assert.equal(aside.length, 1, 'the damaged journal is kept aside');
   assert.match(fs.readFileSync(path.join(memory, 'service.log'), 'utf8'), /recovery: journal\.jsonl was damaged/);

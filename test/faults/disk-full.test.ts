@@ -27,7 +27,8 @@ function mountTmpfs(dir: string, size: string): string | undefined {
 }
 
 /** Unique text of a varying length, so some appends are cut short part-way rather than refused whole. */
-const note = (i: number): string => (`disk note ${i}: ` + `pipeline step ${i} configured with option ${i * 7} `.repeat(20 + ((i * 37) % 90))).trim();
+const note = (i: number): string =>
+  (`disk note ${i}: ` + `pipeline step ${i} configured with option ${i * 7} `.repeat(20 + ((i * 37) % 90))).trim();
 
 test('a full disk: acknowledged writes survive, failures say so, nothing doubled', async (t) => {
   const mountPoint = tmpMemory('tmpfs');
@@ -100,6 +101,8 @@ test('a full disk: acknowledged writes survive, failures say so, nothing doubled
   const lines = fs.readFileSync(path.join(memory, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
   for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), `a damaged line: ${line.slice(0, 80)}`);
   await assertAllOnce(memory, acknowledged);
-  process.stdout.write(`# disk full: ${acknowledged.length} acknowledged writes all present once; ${failures} refused with "disk is full"; start on the full disk: ${onFull.slice(0, 120)}\n`);
+  process.stdout.write(
+    `# disk full: ${acknowledged.length} acknowledged writes all present once; ${failures} refused with "disk is full"; start on the full disk: ${onFull.slice(0, 120)}\n`,
+  );
   await killService(memory);
 });

@@ -62,7 +62,8 @@ export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = 
       process.execPath,
       [CLI, '--memory', memory, ...args],
       { env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
     );
   });
 }
@@ -115,7 +116,8 @@ export async function assertAllOnce(memory: string, acknowledged: string[]): Pro
   const exported = await withClient(memory, (c) => c.call('export', {}));
   const count = new Map<string, number>();
   for (const e of exported.episodes) count.set(e.text, (count.get(e.text) ?? 0) + 1);
-  for (const text of acknowledged) assert.equal(count.get(text), 1, `acknowledged "${text.slice(0, 60)}" should be there once, found ${count.get(text) ?? 0}`);
+  for (const text of acknowledged)
+    assert.equal(count.get(text), 1, `acknowledged "${text.slice(0, 60)}" should be there once, found ${count.get(text) ?? 0}`);
   const ids = exported.episodes.map((e) => e.id);
   assert.equal(new Set(ids).size, ids.length, 'no id used twice');
   for (const [text, n] of count) assert.equal(n, 1, `"${text.slice(0, 60)}" stored ${n} times`);

@@ -7,7 +7,22 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { alive, assertAllOnce, cleanup, connect, killService, lockOf, procState, recall, SERVICE, spawn, tmpMemory, track, waitFor, withClient } from './kit';
+import {
+  alive,
+  assertAllOnce,
+  cleanup,
+  connect,
+  killService,
+  lockOf,
+  procState,
+  recall,
+  SERVICE,
+  spawn,
+  tmpMemory,
+  track,
+  waitFor,
+  withClient,
+} from './kit';
 
 after(cleanup);
 
@@ -27,7 +42,11 @@ test('SIGKILL, restart at once, 10 of 10: the zombie left behind never blocks a 
         env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' },
       }),
     );
-    await waitFor(() => lockOf(memory)?.pid !== undefined && lockOf(memory)!.pid !== parent.pid && alive(lockOf(memory)!.pid), 20_000, 'the service to take the lock');
+    await waitFor(
+      () => lockOf(memory)?.pid !== undefined && lockOf(memory)!.pid !== parent.pid && alive(lockOf(memory)!.pid),
+      20_000,
+      'the service to take the lock',
+    );
     const text = `round ${round}: a note written just before the crash`;
     await withClient(memory, async (c) => void (await c.call('remember', { text })));
     acknowledged.push(text);

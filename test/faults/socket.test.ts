@@ -74,7 +74,12 @@ test('a listener that cannot prove it owns the memory is told nothing', async ()
   // A lock as a real owner writes it: the impostor does not know its nonce.
   fs.writeFileSync(
     path.join(memory, 'service.lock'),
-    JSON.stringify({ pid: process.pid, started: 'now', nonce: 'a secret the impostor never saw', ticks: processInfo(process.pid)?.startTicks }),
+    JSON.stringify({
+      pid: process.pid,
+      started: 'now',
+      nonce: 'a secret the impostor never saw',
+      ticks: processInfo(process.pid)?.startTicks,
+    }),
     { mode: 0o600 },
   );
   await assert.rejects(

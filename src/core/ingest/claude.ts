@@ -42,7 +42,8 @@ export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
     if (!isObj(o)) return false;
     const type = o.type;
     if (typeof type !== 'string' || !CLAUDE_TYPES.has(type)) continue;
-    if ((type === 'user' || type === 'assistant') && isObj(o.message) && (typeof o.sessionId === 'string' || typeof o.uuid === 'string')) claude++;
+    if ((type === 'user' || type === 'assistant') && isObj(o.message) && (typeof o.sessionId === 'string' || typeof o.uuid === 'string'))
+      claude++;
     else if (type === 'summary' && typeof o.leafUuid === 'string') claude++;
     else if (type === 'file-history-snapshot' && (typeof o.messageId === 'string' || isObj(o.snapshot))) claude++;
     else if ((type === 'system' || type === 'queue-operation' || type === 'progress') && typeof o.sessionId === 'string') claude++;
@@ -105,7 +106,16 @@ function textParts(content: unknown): string {
     .join('\n\n');
 }
 
-const NOISE_TAGS = ['local-command-stdout', 'local-command-stderr', 'bash-input', 'bash-stdout', 'bash-stderr', 'user-prompt-submit-hook', 'system-reminder', 'local-command-caveat'];
+const NOISE_TAGS = [
+  'local-command-stdout',
+  'local-command-stderr',
+  'bash-input',
+  'bash-stdout',
+  'bash-stderr',
+  'user-prompt-submit-hook',
+  'system-reminder',
+  'local-command-caveat',
+];
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 
 function cleanUserText(raw: string): string {

@@ -105,7 +105,16 @@ export function parseCopilotChat(content: string, source: string): ParsedFile {
     if (answer) {
       const elapsed = isObj(request.result) && isObj(request.result.timings) ? request.result.timings.totalElapsed : undefined;
       const answeredAt = time && typeof elapsed === 'number' && elapsed > 0 ? new Date(Date.parse(time) + elapsed).toISOString() : time;
-      episodes.push({ text: answer, speaker: 'assistant', role: 'assistant', authority: 'agent', session, source, ref: `${id}/response`, time: answeredAt });
+      episodes.push({
+        text: answer,
+        speaker: 'assistant',
+        role: 'assistant',
+        authority: 'agent',
+        session,
+        source,
+        ref: `${id}/response`,
+        time: answeredAt,
+      });
     } else skipped++;
   });
   return { format: 'copilot', episodes, skipped };

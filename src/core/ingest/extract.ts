@@ -20,13 +20,31 @@ import { CARRY, type Ctx, HEDGES, PATTERNS } from './extract-patterns.js';
 import type { ExtractedEntity, Extraction, ExtractInput } from './extract-types.js';
 import { boundaryOk, classifyCode, cleanPath, goIsLanguage, isPathLike, Mentions, PH_RE, trailing } from './mentions.js';
 import {
-  AGENT_ROLES, BRANDS, COMPONENT_HEADS, escapeRe, FILE_EXT, GENERIC_MODIFIERS, GENERIC_SPEAKERS, NOT_NAMES, PACKAGE_HEADS, PACKAGES_CODE_ONLY,
-  PACKAGES_PLAIN, PERSON_CUES, PERSON_VERBS, PROJECT_HEADS, SPECIFIC_ALONE, TECH_PATTERNS, techOf,
+  AGENT_ROLES,
+  BRANDS,
+  COMPONENT_HEADS,
+  escapeRe,
+  FILE_EXT,
+  GENERIC_MODIFIERS,
+  GENERIC_SPEAKERS,
+  NOT_NAMES,
+  PACKAGE_HEADS,
+  PACKAGES_CODE_ONLY,
+  PACKAGES_PLAIN,
+  PERSON_CUES,
+  PERSON_VERBS,
+  PROJECT_HEADS,
+  SPECIFIC_ALONE,
+  TECH_PATTERNS,
+  techOf,
 } from './vocabulary.js';
 
 export type { EntityType, ExtractedEntity, ExtractedRelationship, Extraction, ExtractInput, Predicate } from './extract-types.js';
 
-const BARE_FILE = new RegExp(`(?<![\\w@/.\\u27e6\\u27e7-])(?:[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXT})|Dockerfile|Makefile|\\.env(?:\\.[\\w-]+)?)(?::\\d+)?(?![\\w/])`, 'g');
+const BARE_FILE = new RegExp(
+  `(?<![\\w@/.\\u27e6\\u27e7-])(?:[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXT})|Dockerfile|Makefile|\\.env(?:\\.[\\w-]+)?)(?::\\d+)?(?![\\w/])`,
+  'g',
+);
 const NAME = '([A-Z][a-z]{1,20}(?:\\s[A-Z][a-z]{1,20})?)';
 const PERSON_BY_VERB = new RegExp(
   `(?<![\\w\u27e6])${NAME}(?=(?:\\s+and\\s+(?:I|[A-Z][a-z]+))?\\s+(?:(?:also|still|now|currently)\\s+)?(?:${PERSON_VERBS})\\b|'s\\s+(?:PR|branch|team|code|change)\\b)`,
@@ -50,7 +68,9 @@ export function extract(episode: ExtractInput): Extraction {
     .replace(/\r/g, '');
 
   // Install commands name packages: npm i -D zod, pip install httpx, cargo add serde.
-  for (const m of text.matchAll(/\b(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install)\s+((?:(?:-{1,2}[\w-]+|[@\w./-]+)\s*)+)/g)) {
+  for (const m of text.matchAll(
+    /\b(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install)\s+((?:(?:-{1,2}[\w-]+|[@\w./-]+)\s*)+)/g,
+  )) {
     for (const word of m[1]!.split(/\s+/)) {
       const name = word.replace(/`/g, '').replace(/(?<=.)@[\w.^~-]+$/, '');
       if (!name || name.startsWith('-') || !/^[@\w][\w./@-]*$/.test(name)) continue;
@@ -67,7 +87,9 @@ export function extract(episode: ExtractInput): Extraction {
 
   // 2. Paths and scoped packages.
   text = text.replace(/(?<![\w@/.\u27e6-])@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*(?![\w/])/gi, (m) => mentions.add(m, 'package'));
-  text = text.replace(/(?<![\w@/.\u27e6\u27e7-])(?:~\/|\.\.?\/|\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?/g, (m) => (isPathLike(m) ? mentions.add(cleanPath(m), 'file') + trailing(m) : m));
+  text = text.replace(/(?<![\w@/.\u27e6\u27e7-])(?:~\/|\.\.?\/|\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?/g, (m) =>
+    isPathLike(m) ? mentions.add(cleanPath(m), 'file') + trailing(m) : m,
+  );
 
   // 3. Technologies, longest alias first.
   const lowered = text.toLowerCase();
@@ -94,7 +116,9 @@ export function extract(episode: ExtractInput): Extraction {
   text = text.replace(/(?<=\b[a-z][\w']*,?\s)[A-Z][a-z]+(?:-[a-z]+)?(?![\w\u27e6-])/g, (m) =>
     PACKAGES_PLAIN.has(m.toLowerCase()) || PACKAGES_CODE_ONLY.has(m.toLowerCase()) ? mentions.add(m.toLowerCase(), 'package') : m,
   );
-  text = text.replace(/(?<![\w@/.\u27e6\u27e7-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w/\u27e6-])/g, (m) => (PACKAGES_PLAIN.has(m) ? mentions.add(m, 'package') : m));
+  text = text.replace(/(?<![\w@/.\u27e6\u27e7-])[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?![\w/\u27e6-])/g, (m) =>
+    PACKAGES_PLAIN.has(m) ? mentions.add(m, 'package') : m,
+  );
 
   // 4. Named components and projects: "the settlement module", "the billing-api repo", "project Atlas".
   text = text.replace(
@@ -104,26 +128,30 @@ export function extract(episode: ExtractInput): Extraction {
       return named ? `${det} ${named}` : whole;
     },
   );
-  text = text.replace(/\b[Pp]roject\s+([A-Z][\w-]+)\b/g, (whole, name: string) => (NOT_NAMES.has(name) || techOf(name) ? whole : mentions.add(name, 'project')));
+  text = text.replace(/\b[Pp]roject\s+([A-Z][\w-]+)\b/g, (whole, name: string) =>
+    NOT_NAMES.has(name) || techOf(name) ? whole : mentions.add(name, 'project'),
+  );
 
   // 5. People: a capitalised name with a person's verb after it or a cue before it.
-  text = text.replace(PERSON_BY_VERB, (m, name: string) =>
-    personMention(name, mentions) ?? m,
-  );
+  text = text.replace(PERSON_BY_VERB, (m, name: string) => personMention(name, mentions) ?? m);
   text = text.replace(PERSON_BY_CUE, (m, cue: string, name: string) => {
     const p = personMention(name, mentions);
     return p ? cue + p : m;
   });
   // Compound subjects: "Ana and Leo own", "Ana and I own".
-  text = text.replace(/(?<![\w\u27e6])([A-Z][a-z]{1,20})(?=\s+and\s+(?:I|\u27e6\d+\u27e7)\s+(?:own|maintain|work on|are working on|are responsible for)\b)/g, (m, name: string) =>
-    personMention(name, mentions) ?? m,
+  text = text.replace(
+    /(?<![\w\u27e6])([A-Z][a-z]{1,20})(?=\s+and\s+(?:I|\u27e6\d+\u27e7)\s+(?:own|maintain|work on|are working on|are responsible for)\b)/g,
+    (m, name: string) => personMention(name, mentions) ?? m,
   );
 
   // 6. Code identifiers outside code spans: getUserById, MemoryService, parse_config, DATABASE_URL, fetchInvoices().
-  text = text.replace(/(?<![\w\u27e6\u27e7.@/-])([a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(\(\))?(?![\w\u27e6-])/g, (m, id: string) => {
-    if (BRANDS.has(id) || techOf(id) || id.length < 4) return m;
-    return mentions.add(id, 'identifier');
-  });
+  text = text.replace(
+    /(?<![\w\u27e6\u27e7.@/-])([a-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(\(\))?(?![\w\u27e6-])/g,
+    (m, id: string) => {
+      if (BRANDS.has(id) || techOf(id) || id.length < 4) return m;
+      return mentions.add(id, 'identifier');
+    },
+  );
 
   // Relationships, clause by clause.
   const ctx: Ctx = { mentions, self, out: [] };
@@ -139,7 +167,12 @@ export function extract(episode: ExtractInput): Extraction {
           const before = clause.slice(0, m.index).split(/,/).pop() ?? '';
           if (HEDGES.test(before) || HEDGES.test(m[0].replace(PH_RE, ' '))) continue;
           // "the handler in ⟦file⟧ is owned by Dana": the mention after a preposition is not the subject.
-          if (!pattern.firstPerson && m[0].startsWith('\u27e6') && /\b(?:in|of|from|to|for|with|by|on|at|under|inside|than|over|into|via)\s*$/i.test(before)) continue;
+          if (
+            !pattern.firstPerson &&
+            m[0].startsWith('\u27e6') &&
+            /\b(?:in|of|from|to|for|with|by|on|at|under|inside|than|over|into|via)\s*$/i.test(before)
+          )
+            continue;
           pattern.apply(ctx, m as unknown as RegExpExecArray);
         }
       }
@@ -148,7 +181,11 @@ export function extract(episode: ExtractInput): Extraction {
 
   // Entities: every mention, plus the speaker when a fact is about them.
   const entities: ExtractedEntity[] = mentions.list.map((m) => ({ name: m.name, type: m.type }));
-  if (self && ctx.out.some((r) => r.subject === self || r.object === self) && !entities.some((e) => e.name.toLowerCase() === self.toLowerCase())) {
+  if (
+    self &&
+    ctx.out.some((r) => r.subject === self || r.object === self) &&
+    !entities.some((e) => e.name.toLowerCase() === self.toLowerCase())
+  ) {
     entities.unshift({ name: self, type: 'person' });
   }
   return { entities, relationships: ctx.out };
@@ -168,15 +205,24 @@ function namedComponent(mod: string, head: string, mentions: Mentions): string |
     return undefined;
   }
   if (words.some((w) => /\u27e6/.test(w))) return undefined;
-  while (words.length > 0 && GENERIC_MODIFIERS.has(words[0]!.toLowerCase()) && !(words.length === 1 && SPECIFIC_ALONE.has(words[0]!.toLowerCase()))) words.shift();
+  while (
+    words.length > 0 &&
+    GENERIC_MODIFIERS.has(words[0]!.toLowerCase()) &&
+    !(words.length === 1 && SPECIFIC_ALONE.has(words[0]!.toLowerCase()))
+  )
+    words.shift();
   if (words.length === 0) return undefined;
   if (words.some((w) => /^(?:and|or|of|to|for|with|in|on|is|are|was|be|it|we|i|you)$/i.test(w))) return undefined;
   if (words.some((w) => techOf(w))) return undefined;
   const name = words.join(' ');
   if (PROJECT_HEADS.has(head)) return mentions.add(name, 'project');
-  if (PACKAGE_HEADS.has(head) && head !== 'module' && words.length === 1 && /^[a-z0-9][\w.-]*$/.test(name)) return mentions.add(name, 'package');
+  if (PACKAGE_HEADS.has(head) && head !== 'module' && words.length === 1 && /^[a-z0-9][\w.-]*$/.test(name))
+    return mentions.add(name, 'package');
   if (!COMPONENT_HEADS.has(head)) return undefined;
-  return mentions.add(`${name} ${head}`.replace(/\b(api|cli|sdk)$/i, (h) => h.toUpperCase()), 'project');
+  return mentions.add(
+    `${name} ${head}`.replace(/\b(api|cli|sdk)$/i, (h) => h.toUpperCase()),
+    'project',
+  );
 }
 
 function personMention(name: string, mentions: Mentions): string | undefined {
@@ -200,4 +246,3 @@ function anyCase(alternatives: string): string {
     .map((a) => `[${a[0]!.toUpperCase()}${a[0]!.toLowerCase()}]${escapeRe(a.slice(1))}`)
     .join('|');
 }
-

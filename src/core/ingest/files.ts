@@ -27,7 +27,9 @@ export function readTranscriptFile(file: string): ParsedFile {
       const conversations = parseLocomo(json, source);
       return { format: 'locomo', episodes: conversations.flatMap((c) => c.episodes), skipped: 0 };
     }
-    throw new Error(`${file}: unrecognised JSON transcript. Supported: Copilot Chat sessions, LoCoMo JSON, Claude Code JSONL, or JSONL with one {"role"|"speaker", "text"|"content"} turn a line.`);
+    throw new Error(
+      `${file}: unrecognised JSON transcript. Supported: Copilot Chat sessions, LoCoMo JSON, Claude Code JSONL, or JSONL with one {"role"|"speaker", "text"|"content"} turn a line.`,
+    );
   }
   if (ext === '.jsonl' || ext === '.ndjson') {
     const head = content.split(/\r?\n/, 20);

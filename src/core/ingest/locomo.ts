@@ -64,14 +64,15 @@ function parseSample(sample: Obj, source: string, index: number): LocomoConversa
       if (!isObj(turn) || typeof turn.text !== 'string') continue;
       const speaker = typeof turn.speaker === 'string' ? turn.speaker : undefined;
       // The photo itself is gone; its caption is the only trace of what was shown.
-      const caption = typeof turn.blip_caption === 'string' && turn.blip_caption.trim() ? ` [shares a photo: ${turn.blip_caption.trim()}]` : '';
+      const caption =
+        typeof turn.blip_caption === 'string' && turn.blip_caption.trim() ? ` [shares a photo: ${turn.blip_caption.trim()}]` : '';
       const text = (turn.text.trim() + caption).trim();
       if (!text) continue;
       episodes.push({
         text,
         speaker,
         session: `${id}:session_${n}`,
-        ref: typeof turn.dia_id === 'string' ? normaliseDiaId(turn.dia_id) ?? turn.dia_id : undefined,
+        ref: typeof turn.dia_id === 'string' ? (normaliseDiaId(turn.dia_id) ?? turn.dia_id) : undefined,
         time,
         source,
         entities: speaker ? [speaker] : undefined,
@@ -79,14 +80,12 @@ function parseSample(sample: Obj, source: string, index: number): LocomoConversa
     }
   }
   const refs = new Set(episodes.map((e) => e.ref));
-  const qa = (Array.isArray(sample.qa) ? sample.qa : []).filter(isObj).map(
-    (q): LocomoQuestion => ({
-      question: String(q.question ?? ''),
-      answer: String(q.answer ?? q.adversarial_answer ?? ''),
-      evidence: [...new Set(evidenceIds(q.evidence).filter((e) => refs.has(e)))],
-      category: Number(q.category),
-    }),
-  );
+  const qa = (Array.isArray(sample.qa) ? sample.qa : []).filter(isObj).map((q): LocomoQuestion => ({
+    question: String(q.question ?? ''),
+    answer: String(q.answer ?? q.adversarial_answer ?? ''),
+    evidence: [...new Set(evidenceIds(q.evidence).filter((e) => refs.has(e)))],
+    category: Number(q.category),
+  }));
   const speakers = [conv.speaker_a, conv.speaker_b].filter((s): s is string => typeof s === 'string');
   return { id, speakers, episodes, qa };
 }
@@ -94,7 +93,10 @@ function parseSample(sample: Obj, source: string, index: number): LocomoConversa
 /** Evidence lists in the wild hold strays such as "D8:6; D9:17" or "D:11:26": split and normalise them. */
 function evidenceIds(v: unknown): string[] {
   const items = Array.isArray(v) ? v : [];
-  return items.flatMap((x) => String(x).split(/[;,\s]+/)).map(normaliseDiaId).filter((x): x is string => x !== undefined);
+  return items
+    .flatMap((x) => String(x).split(/[;,\s]+/))
+    .map(normaliseDiaId)
+    .filter((x): x is string => x !== undefined);
 }
 
 function normaliseDiaId(s: string): string | undefined {

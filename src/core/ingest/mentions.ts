@@ -38,7 +38,10 @@ export const PHN = '\u27e6\\d+\u27e7';
 export const PH_RE = new RegExp(PH, 'g');
 
 export function cleanPath(p: string): string {
-  return p.replace(/:\d+(?::\d+)?$/, '').replace(/[.,;:!?)]+$/, '').replace(/\/+$/, '');
+  return p
+    .replace(/:\d+(?::\d+)?$/, '')
+    .replace(/[.,;:!?)]+$/, '')
+    .replace(/\/+$/, '');
 }
 
 const HAS_EXT = new RegExp(`\\.(?:${FILE_EXT})$`, 'i');

@@ -30,7 +30,8 @@ const tag = (kind: string): string => `[REDACTED:${kind}]`;
 // Values that stand for a secret rather than being one.
 const PLACEHOLDER =
   /^(?:x{3,}|\*{3,}|\.{3}|…|changeme|change[-_]?me|your[-_ a-z]*|my[-_]?(?:secret|password|token|key)|example[-_a-z]*|placeholder|dummy|fake|test|secret|password|passwd|token|redacted|null|nil|none|undefined|true|false|required|optional|todo|tbd|n\/a|string|str|number|int|any|bool|boolean|unknown|object|bytes|\*+)$/i;
-const REFERENCE = /^(?:\$|%|<|\{\{|\[REDACTED|process\.env|os\.environ|os\.getenv|env\(|getenv|ENV\[|System\.getenv|secrets\.|vault:|ref\+|arn:)/i;
+const REFERENCE =
+  /^(?:\$|%|<|\{\{|\[REDACTED|process\.env|os\.environ|os\.getenv|env\(|getenv|ENV\[|System\.getenv|secrets\.|vault:|ref\+|arn:)/i;
 
 function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -42,7 +43,8 @@ function isPlaceholder(value: string): boolean {
 const SECRET_WORD =
   'api[_-]?key|apikey|secret|secret[_-]?key|client[_-]?secret|secret[_-]?access[_-]?key|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|token|access[_-]?token|refresh[_-]?token|auth[_-]?token|id[_-]?token|session[_-]?token|bearer[_-]?token|password|passwd|passphrase|pwd|dsn|webhook[_-]?secret|sas[_-]?key|conn(?:ection)?[_-]?string';
 const SECRET_NAME_SNAKE = new RegExp(`(?:^|[_.-])(?:${SECRET_WORD})$`, 'i');
-const SECRET_NAME_CAMEL = /[a-z0-9](?:ApiKey|Secret|SecretKey|ClientSecret|AccessKey|PrivateKey|SigningKey|Token|AccessToken|RefreshToken|AuthToken|Password|Passwd|Passphrase)$/;
+const SECRET_NAME_CAMEL =
+  /[a-z0-9](?:ApiKey|Secret|SecretKey|ClientSecret|AccessKey|PrivateKey|SigningKey|Token|AccessToken|RefreshToken|AuthToken|Password|Passwd|Passphrase)$/;
 
 function isSecretName(name: string): boolean {
   const last = name.split('.').pop() ?? name;
@@ -52,13 +54,34 @@ function isSecretName(name: string): boolean {
 
 // A bare value that is code rather than a literal: an identifier chain, a call, an index.
 const CODE_REF = /^(?:await\s+|new\s+)?[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*(?:\(|\[|!|\?|<|$)/;
-const TYPE_WORDS = new Set(['string', 'str', 'number', 'int', 'bool', 'boolean', 'bytes', 'any', 'unknown', 'object', 'never', 'void', 'null', 'undefined', 'none', 'secretstr', 'optional']);
+const TYPE_WORDS = new Set([
+  'string',
+  'str',
+  'number',
+  'int',
+  'bool',
+  'boolean',
+  'bytes',
+  'any',
+  'unknown',
+  'object',
+  'never',
+  'void',
+  'null',
+  'undefined',
+  'none',
+  'secretstr',
+  'optional',
+]);
 
 const RULES: Rule[] = [
   // Private keys: the whole block (also with literal "\n" as in JSON service-account files).
   { kind: 'private_key', re: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?-----END \1-----/g },
   // A pasted block that was cut before its END line: the header and the base64 lines after it.
-  { kind: 'private_key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]{8,}(?=\r?\n|\\n|\s*$)|[A-Za-z-]+: [^\n\\]*|(?=\r?\n|\\n)))*/g },
+  {
+    kind: 'private_key',
+    re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]{8,}(?=\r?\n|\\n|\s*$)|[A-Za-z-]+: [^\n\\]*|(?=\r?\n|\\n)))*/g,
+  },
 
   // Provider keys and tokens, most specific first.
   { kind: 'anthropic_key', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
@@ -118,12 +141,14 @@ const RULES: Rule[] = [
   {
     kind: 'cli_secret',
     re: /(--(?:password|passwd|token|api-key|apikey|secret|client-secret|auth-token|access-token)(?:=|\s+))(["']?)([^\s"']+)\2/gi,
-    replace: (t, _m, flag, quote, value) => (isPlaceholder(value!) || value!.startsWith('-') || value!.length < 4 ? undefined : `${flag}${quote}${t}${quote}`),
+    replace: (t, _m, flag, quote, value) =>
+      isPlaceholder(value!) || value!.startsWith('-') || value!.length < 4 ? undefined : `${flag}${quote}${t}${quote}`,
   },
 ];
 
 // ADO-style connection strings (`Server=db;User Id=app;Password=…;`): the password of a line that is one.
-const ADO_LINE = /\b(?:Server|Data Source|Host|Uid|User ?Id|Username|Database|Initial Catalog|Address|Addr|Integrated Security|Trusted_Connection)\s*=/i;
+const ADO_LINE =
+  /\b(?:Server|Data Source|Host|Uid|User ?Id|Username|Database|Initial Catalog|Address|Addr|Integrated Security|Trusted_Connection)\s*=/i;
 const ADO_PASSWORD = /((?:^|[;"'\s])(?:Password|Pwd)\s*=\s*)("[^"\n]*"|'[^'\n]*'|\{[^}\n]*\}|[^;"'\s]+)/gi;
 
 function redactConnectionStrings(text: string, note: (kind: string) => void): string {
@@ -183,8 +208,7 @@ function redactAssignments(text: string, note: (kind: string) => void): string {
   let copied = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const [whole, lead, q, name, sep, value] = m as unknown as [string, string, string, string, string, string];
-    const secret =
-      isSecretName(name) && isSecretValue(name, sep, value, restOfLine(text, m.index + whole.length));
+    const secret = isSecretName(name) && isSecretValue(name, sep, value, restOfLine(text, m.index + whole.length));
     if (!secret) {
       re.lastIndex = m.index + lead.length + q.length + name.length;
       continue;

@@ -25,7 +25,13 @@ export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((part) => (typeof part === 'string' ? part : part && typeof part === 'object' && (part as { type?: string }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+      .map((part) =>
+        typeof part === 'string'
+          ? part
+          : part && typeof part === 'object' && (part as { type?: string }).type === 'text'
+            ? String((part as { text?: unknown }).text ?? '')
+            : '',
+      )
       .filter(Boolean)
       .join('\n');
   }

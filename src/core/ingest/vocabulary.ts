@@ -29,7 +29,13 @@ export const TECH_PATTERNS = [...new Set(TECHS.flatMap((t) => [t.name, ...(t.ali
   .sort((a, b) => b.length - a.length)
   .map((alias) => {
     const strict = TECH_STRICT.has(alias);
-    return { alias, lower: alias.toLowerCase(), strict, tech: (TECH_STRICT.get(alias) ?? TECH_LOOSE.get(alias.toLowerCase()))!, re: new RegExp(escapeRe(alias), strict ? 'g' : 'gi') };
+    return {
+      alias,
+      lower: alias.toLowerCase(),
+      strict,
+      tech: (TECH_STRICT.get(alias) ?? TECH_LOOSE.get(alias.toLowerCase()))!,
+      re: new RegExp(escapeRe(alias), strict ? 'g' : 'gi'),
+    };
   });
 
 export function techOf(word: string): Tech | undefined {
@@ -45,7 +51,8 @@ export const PACKAGES_CODE_ONLY = new Set(vocabulary.packagesInCodeOnly);
 export const FILE_EXT = vocabulary.fileExtensions.join('|');
 /** A two-segment path starting with one of these ("src/db") is a path, not a fraction or "and/or". */
 export const KNOWN_DIRS = new Set(vocabulary.knownDirs);
-export const SPECIAL_FILES = /^(?:Dockerfile|Makefile|Jenkinsfile|Procfile|Gemfile|Rakefile|Cargo\.toml|go\.mod|\.env(?:\.[\w-]+)?|\.gitignore|\.npmrc|\.nvmrc|\.editorconfig|\.dockerignore|\.eslintrc(?:\.\w+)?|\.prettierrc(?:\.\w+)?)$/;
+export const SPECIAL_FILES =
+  /^(?:Dockerfile|Makefile|Jenkinsfile|Procfile|Gemfile|Rakefile|Cargo\.toml|go\.mod|\.env(?:\.[\w-]+)?|\.gitignore|\.npmrc|\.nvmrc|\.editorconfig|\.dockerignore|\.eslintrc(?:\.\w+)?|\.prettierrc(?:\.\w+)?)$/;
 
 /** The last word of a named component ("the settlement module"), of a project ("the billing repo"), of a package ("the zod library"). */
 export const COMPONENT_HEADS = new Set(vocabulary.componentHeads);

@@ -10,7 +10,14 @@ import { registerRanking } from '../retrieval/ranking.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { Journal } from '../store/journal.js';
-import { compareWithSnapshot, recordRecovery, setJournalAside, verifySnapshot, writeSnapshot, type JournalVerdict } from '../store/recovery.js';
+import {
+  compareWithSnapshot,
+  recordRecovery,
+  setJournalAside,
+  verifySnapshot,
+  writeSnapshot,
+  type JournalVerdict,
+} from '../store/recovery.js';
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { atomically, forgetStatements, loadSqlJs, type Database } from '../store/sqlite.js';
 

@@ -51,7 +51,10 @@ export class Memory {
   }
 
   /** Asserts a fact (subject, predicate, object); only a person may. */
-  relate(input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind }, by: Provenance): { id: string } {
+  relate(
+    input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
+    by: Provenance,
+  ): { id: string } {
     return relate(this.mem, input, by);
   }
 

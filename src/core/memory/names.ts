@@ -18,7 +18,10 @@ export function requireEntity(graph: Graph, name: string): number {
   const id = graph.entityIdOf(text);
   if (id !== undefined) return id;
   const near = nearestNames(graph, text, SUGGESTIONS);
-  throw notFound(`No entity named "${text}".`, near.length ? `Did you mean: ${near.join(', ')}?` : 'Search for it with recall_search first.');
+  throw notFound(
+    `No entity named "${text}".`,
+    near.length ? `Did you mean: ${near.join(', ')}?` : 'Search for it with recall_search first.',
+  );
 }
 
 /**
@@ -52,7 +55,10 @@ function bigrams(s: string): Map<string, number> {
 function dice(a: Map<string, number>, b: Map<string, number>): number {
   let overlap = 0;
   let total = 0;
-  for (const [g, c] of a) (overlap += Math.min(c, b.get(g) ?? 0), (total += c));
+  for (const [g, c] of a) {
+    overlap += Math.min(c, b.get(g) ?? 0);
+    total += c;
+  }
   for (const c of b.values()) total += c;
   return total ? (2 * overlap) / total : 0;
 }

@@ -61,9 +61,16 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
   const keyword = keywordLists(mem.db, text, limit, recipe);
   const finish = (vectorHits?: VectorHits): QueryResult => {
     if (needsVectors(recipe) && !vectorHits) {
-      throw new MemoryError('unavailable', 'Vector search needs an embedding model, and none is loaded.', 'Ask without mode (keyword + graph), or see `recall status` for why.');
+      throw new MemoryError(
+        'unavailable',
+        'Vector search needs an embedding model, and none is loaded.',
+        'Ask without mode (keyword + graph), or see `recall status` for why.',
+      );
     }
-    return { query: text, ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword) };
+    return {
+      query: text,
+      ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword),
+    };
   };
   return { vectorDepth: fusionDepth(limit, recipe), finish };
 }
@@ -130,7 +137,10 @@ export function episodes(
 }
 
 /** The facts around an entity, breadth first, up to `depth` hops. */
-export function traverse(mem: JournaledGraph, input: { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
+export function traverse(
+  mem: JournaledGraph,
+  input: { entity: string; depth?: number; min_confidence?: number; history?: boolean },
+): TraverseResult {
   const rootId = requireEntity(mem.graph, input.entity);
   const depth = boundLimit(input.depth, 1, LIMITS.depth);
   const floor = input.min_confidence ?? 0;
@@ -147,7 +157,10 @@ export function traverse(mem: JournaledGraph, input: { entity: string; depth?: n
         facts.set(f.id, { ...f, depth: d });
         for (const name of [f.subject, f.object]) {
           const other = mem.graph.entityIdOf(name)!;
-          if (!seen.has(other)) (seen.add(other), next.push(other));
+          if (!seen.has(other)) {
+            seen.add(other);
+            next.push(other);
+          }
         }
       }
     }
@@ -214,7 +227,10 @@ export function status(mem: JournaledGraph): MemoryStatus {
 }
 
 /** The whole memory as plain data. Without history, ended facts are left out. */
-export function exportAll(mem: JournaledGraph, input: { history?: boolean } = {}): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
+export function exportAll(
+  mem: JournaledGraph,
+  input: { history?: boolean } = {},
+): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
   const entities = all(mem.db, 'SELECT id FROM entities ORDER BY name').map((r) => mem.graph.entityView(Number(r.id))!);
   const episodes = all(mem.db, 'SELECT * FROM episodes ORDER BY rowid').map((r) => mem.graph.episodeView(r));
   return { entities, facts: mem.graph.allFacts({ history: input.history }), episodes };

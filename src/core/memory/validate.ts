@@ -24,7 +24,11 @@ export function requireHuman(by: Provenance, what: string): void {
 
 export function requireText(v: unknown, what: string): string {
   if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty: give some words to look for.`);
-  if (v.length > LIMITS.queryChars) throw invalid(`The ${what} is ${v.length} characters; keep it under ${LIMITS.queryChars}.`, 'Ask with the question itself, not a document.');
+  if (v.length > LIMITS.queryChars)
+    throw invalid(
+      `The ${what} is ${v.length} characters; keep it under ${LIMITS.queryChars}.`,
+      'Ask with the question itself, not a document.',
+    );
   return v.trim();
 }
 
@@ -54,7 +58,8 @@ export function normaliseTime(v: unknown, what = 'time', endOfDay = false): stri
 }
 
 export function requireFact(graph: Graph, id: string): void {
-  if (typeof id !== 'string' || !/^rel_\d+$/.test(id)) throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
+  if (typeof id !== 'string' || !/^rel_\d+$/.test(id))
+    throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
   if (!graph.relationshipExists(id)) throw notFound(`No relationship "${id}".`, 'Ids look like rel_12; `recall query` shows them.');
 }
 

@@ -89,7 +89,8 @@ export function relate(
     throw invalid(`Unknown prior "${prior}".`, 'Use one of: explicit, inferred, speculative.');
   }
   for (const ep of input.evidence ?? []) {
-    if (!mem.graph.episodeExists(ep)) throw notFound(`No episode "${ep}".`, 'Use an id printed by `recall remember` or shown in query results.');
+    if (!mem.graph.episodeExists(ep))
+      throw notFound(`No episode "${ep}".`, 'Use an id printed by `recall remember` or shown in query results.');
   }
   const id = mem.graph.nextId('rel');
   mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence }], by);
@@ -112,7 +113,8 @@ export function recordExtraction(
   }
   const extractor = validName(input.extractor, 'extractor');
   if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
-  if (input.facts.length > MAX_EXTRACTED_FACTS) throw invalid(`${input.facts.length} facts from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
+  if (input.facts.length > MAX_EXTRACTED_FACTS)
+    throw invalid(`${input.facts.length} facts from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
   const facts = new FactReadings(mem.graph);
   const events: EventBody[] = [];
   const ids: string[] = [];
@@ -138,7 +140,11 @@ export function citeEvidence(mem: JournaledGraph, input: { id: string; episode: 
 }
 
 /** A person's correction: only human authority may call this. */
-export function correct(mem: JournaledGraph, input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance): FactView {
+export function correct(
+  mem: JournaledGraph,
+  input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string },
+  by: Provenance,
+): FactView {
   requireHuman(by, 'correct a fact');
   if (input.verdict !== 'wrong' && input.verdict !== 'confirm') throw invalid('A correction is either "wrong" or "confirm".');
   requireFact(mem.graph, input.id);
@@ -175,8 +181,15 @@ class FactReadings {
     this.cited.add(citation);
     const { subject, predicate, object } = fact;
     const event: EventBody = {
-      type: 'relationship.assert', id, subject, predicate, object, prior: 'inferred',
-      evidence: [episode], assertedBy: how.assertedBy, extractedBy: how.extractedBy,
+      type: 'relationship.assert',
+      id,
+      subject,
+      predicate,
+      object,
+      prior: 'inferred',
+      evidence: [episode],
+      assertedBy: how.assertedBy,
+      extractedBy: how.extractedBy,
     };
     return { id, event };
   }

@@ -64,7 +64,9 @@ export function browseEntities(graph: Graph, p: PageRequest & { type?: string })
   const where = type === undefined ? '' : 'WHERE type = ?';
   const args = type === undefined ? [] : [type];
   const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM entities ${where}`, args));
-  const ids = all(graph.db, `SELECT id FROM entities ${where} ORDER BY key LIMIT ? OFFSET ?`, [...args, limit, offset]).map((r) => Number(r.id));
+  const ids = all(graph.db, `SELECT id FROM entities ${where} ORDER BY key LIMIT ? OFFSET ?`, [...args, limit, offset]).map((r) =>
+    Number(r.id),
+  );
   return { total, entities: ids.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
 }
 
@@ -130,6 +132,7 @@ function page(p: PageRequest | undefined): { offset: number; limit: number } {
   const offset = p?.offset ?? 0;
   const limit = p?.limit ?? LIMIT_DEFAULTS.page;
   if (!Number.isInteger(offset) || offset < 0) throw invalid(`"offset" must be a whole number >= 0, got ${String(offset)}.`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.page) throw invalid(`"limit" must be a whole number from 1 to ${LIMITS.page}, got ${String(limit)}.`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.page)
+    throw invalid(`"limit" must be a whole number from 1 to ${LIMITS.page}, got ${String(limit)}.`);
   return { offset, limit };
 }

@@ -44,8 +44,14 @@ export function fuseChannels(
   const fuseKind = (keywordHits: Hit[] | undefined, vectorKind: Hit[] | undefined): Hit[] => {
     const lists: Hit[][] = [];
     const weights: number[] = [];
-    if (keywordHits) (lists.push(keywordHits.slice(0, depth)), weights.push(fusion.keyword));
-    if (vectorKind) (lists.push(vectorKind.slice(0, depth)), weights.push(fusion.vector));
+    if (keywordHits) {
+      lists.push(keywordHits.slice(0, depth));
+      weights.push(fusion.keyword);
+    }
+    if (vectorKind) {
+      lists.push(vectorKind.slice(0, depth));
+      weights.push(fusion.vector);
+    }
     return lists.length === 1 ? lists[0]! : fuse(lists, weights, fusion.k);
   };
   return {
@@ -61,8 +67,6 @@ export function fuseChannels(
  */
 export function fuse(lists: Hit[][], weights: number[], k: number): Hit[] {
   const score = new Map<number, number>();
-  lists.forEach((list, c) =>
-    list.forEach((h, rank) => score.set(h.rowid, (score.get(h.rowid) ?? 0) + (weights[c] ?? 1) / (k + rank + 1))),
-  );
+  lists.forEach((list, c) => list.forEach((h, rank) => score.set(h.rowid, (score.get(h.rowid) ?? 0) + (weights[c] ?? 1) / (k + rank + 1))));
   return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }

@@ -132,9 +132,21 @@ export function keywordEntities(db: Database, text: string, limit: number, recip
 export function filterSql(filter: EpisodeFilter): { where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
-  if (filter.since !== undefined) (clauses.push('e.time_ms >= ?'), params.push(filter.since));
-  if (filter.until !== undefined) (clauses.push('e.time_ms <= ?'), params.push(filter.until));
-  if (filter.session !== undefined) (clauses.push('e.session = ?'), params.push(filter.session));
-  if (filter.source !== undefined) (clauses.push('e.source = ?'), params.push(filter.source));
+  if (filter.since !== undefined) {
+    clauses.push('e.time_ms >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until !== undefined) {
+    clauses.push('e.time_ms <= ?');
+    params.push(filter.until);
+  }
+  if (filter.session !== undefined) {
+    clauses.push('e.session = ?');
+    params.push(filter.session);
+  }
+  if (filter.source !== undefined) {
+    clauses.push('e.source = ?');
+    params.push(filter.source);
+  }
   return { where: clauses.join(' AND '), params };
 }

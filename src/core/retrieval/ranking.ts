@@ -59,7 +59,11 @@ export function weightsHandle(params: Bm25Params): number {
   const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}`;
   let handle = handles.get(key);
   if (handle === undefined) {
-    if (paramSets.size >= 1024) (paramSets.clear(), handles.clear()); // one per distinct query: bound it
+    // One per distinct query: bound it.
+    if (paramSets.size >= 1024) {
+      paramSets.clear();
+      handles.clear();
+    }
     handle = nextHandle++;
     paramSets.set(handle, params);
     handles.set(key, handle);

@@ -43,7 +43,13 @@ export interface RetrievalConfig {
    * keyword hits lends `weight` x its score to the turns up to `before` / `after` it in its
    * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
    */
-  readonly spread: { readonly before: number; readonly after: number; readonly weight: number; readonly from: number; readonly fetch: number };
+  readonly spread: {
+    readonly before: number;
+    readonly after: number;
+    readonly weight: number;
+    readonly from: number;
+    readonly fetch: number;
+  };
   /**
    * Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x
    * limit long (the vector channel fetches that many of each kind).

@@ -23,7 +23,12 @@ export const STOP_WORDS = new Set(
 
 /** Lower-cased word tokens (letters and digits, any script); a typographic apostrophe counts as one. */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().replace(/\u2019/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/\u2019/g, "'")
+      .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? []
+  );
 }
 
 /** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
@@ -45,12 +50,21 @@ export function ftsAnd(terms: string[]): string {
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const DATE_PATTERNS: { re: RegExp; unit: 'day' | 'month' | 'year'; parts: (m: RegExpExecArray) => [number, number, number] }[] = [
   // 16 November, 2023
-  { re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'), unit: 'day', parts: (m) => [+m[3]!, month(m[2]!), +m[1]!] },
+  {
+    re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${MONTH},?\\s+(\\d{4})\\b`, 'gi'),
+    unit: 'day',
+    parts: (m) => [+m[3]!, month(m[2]!), +m[1]!],
+  },
   // November 16, 2023
-  { re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), unit: 'day', parts: (m) => [+m[3]!, month(m[1]!), +m[2]!] },
+  {
+    re: new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'),
+    unit: 'day',
+    parts: (m) => [+m[3]!, month(m[1]!), +m[2]!],
+  },
   // November 2023
   { re: new RegExp(`\\b${MONTH},?\\s+(\\d{4})\\b`, 'gi'), unit: 'month', parts: (m) => [+m[2]!, month(m[1]!), 1] },
   // 2023

@@ -19,12 +19,7 @@ export function priorState(kind: PriorKind, config: ConfidenceConfig): BetaState
 }
 
 /** The state after one piece of evidence: its provenance weight goes to alpha when it corroborates, to beta when it contradicts. */
-export function stateAfterEvidence(
-  state: BetaState,
-  authority: Authority,
-  polarity: 1 | -1,
-  config: ConfidenceConfig,
-): BetaState {
+export function stateAfterEvidence(state: BetaState, authority: Authority, polarity: 1 | -1, config: ConfidenceConfig): BetaState {
   const w = config.provenanceWeights[authority];
   return polarity > 0 ? { alpha: state.alpha + w, beta: state.beta } : { alpha: state.alpha, beta: state.beta + w };
 }

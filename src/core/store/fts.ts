@@ -17,7 +17,9 @@ export const ftsGeneration = (db: Database): number => generations.get(db) ?? 0;
 /** Adds an episode (already in `episodes`) to the keyword index. */
 export function indexEpisode(db: Database, rowid: number): void {
   bump(db);
-  run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, \'\') FROM episodes WHERE rowid = ?', [rowid]);
+  run(db, "INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, '') FROM episodes WHERE rowid = ?", [
+    rowid,
+  ]);
 }
 
 /**

@@ -29,7 +29,8 @@ export class GraphWrites {
       case 'relationship.assert': {
         this.assertFact(e);
         const note = extractionNote(e.extractedBy);
-        for (const episode of e.evidence ?? []) this.recordEvidence(e.id, episode, 1, this.evidenceAuthority(episode, e.extractedBy), e.at, note);
+        for (const episode of e.evidence ?? [])
+          this.recordEvidence(e.id, episode, 1, this.evidenceAuthority(episode, e.extractedBy), e.at, note);
         break;
       }
       case 'relationship.evidence': {
@@ -49,11 +50,24 @@ export class GraphWrites {
   private addEpisode(ep: EpisodeRecord): void {
     const rowid = numericId(ep.id);
     const time = ep.time!;
-    run(this.db,
+    run(
+      this.db,
       `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [rowid, ep.id, ep.text, ep.speaker ?? null, ep.role ?? null, ep.authority, ep.source ?? null, ep.session ?? null,
-        ep.ref ?? null, time, Date.parse(time), ep.hash],
+      [
+        rowid,
+        ep.id,
+        ep.text,
+        ep.speaker ?? null,
+        ep.role ?? null,
+        ep.authority,
+        ep.source ?? null,
+        ep.session ?? null,
+        ep.ref ?? null,
+        time,
+        Date.parse(time),
+        ep.hash,
+      ],
     );
     indexEpisode(this.db, rowid);
     for (const name of ep.entities ?? []) {
@@ -69,7 +83,12 @@ export class GraphWrites {
     let id = entityIdOf(this.db, name);
     if (id === undefined) {
       run(this.db, 'INSERT INTO entities(name, key, type, summary, created, updated) VALUES (?, ?, ?, ?, ?, ?)', [
-        name.trim(), entityKey(name), fields.type ?? 'thing', fields.summary ?? '', at, at,
+        name.trim(),
+        entityKey(name),
+        fields.type ?? 'thing',
+        fields.summary ?? '',
+        at,
+        at,
       ]);
       id = Number(scalar(this.db, 'SELECT last_insert_rowid()'));
       indexEntity(this.db, id, name.trim(), fields.summary ?? '');
@@ -92,12 +111,25 @@ export class GraphWrites {
     const subject = this.upsertEntity(e.subject, e.at);
     const object = this.upsertEntity(e.object, e.at);
     const { alpha, beta } = priorState(e.prior, this.config.confidence);
-    run(this.db,
+    run(
+      this.db,
       `INSERT INTO relationships(rowid, id, subject_id, predicate, object_id, prior_kind, prior, alpha, beta,
          authority, valid_from, last_reinforced_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [numericId(e.id), e.id, subject, e.predicate, object, e.prior, this.config.confidence.priors[e.prior], alpha, beta,
-        e.assertedBy ?? e.by.authority, e.at, Date.parse(e.at)],
+      [
+        numericId(e.id),
+        e.id,
+        subject,
+        e.predicate,
+        object,
+        e.prior,
+        this.config.confidence.priors[e.prior],
+        alpha,
+        beta,
+        e.assertedBy ?? e.by.authority,
+        e.at,
+        Date.parse(e.at),
+      ],
     );
     markIdUsed(this.db, 'rel', e.id);
   }
@@ -112,16 +144,34 @@ export class GraphWrites {
   }
 
   /** Stores one piece of evidence and moves the fact's confidence state by it (confidence.ts). */
-  private recordEvidence(relId: string, episode: string | undefined, polarity: 1 | -1, authority: Authority, at: string, note?: string): void {
+  private recordEvidence(
+    relId: string,
+    episode: string | undefined,
+    polarity: 1 | -1,
+    authority: Authority,
+    at: string,
+    note?: string,
+  ): void {
     const rowid = numericId(relId);
     run(this.db, 'INSERT INTO evidence(relationship_rowid, episode_id, polarity, authority, at, note) VALUES (?, ?, ?, ?, ?, ?)', [
-      rowid, episode ?? null, polarity, authority, at, note ?? null,
+      rowid,
+      episode ?? null,
+      polarity,
+      authority,
+      at,
+      note ?? null,
     ]);
     const row = all(this.db, 'SELECT alpha, beta FROM relationships WHERE rowid = ?', [rowid])[0];
     if (!row) return;
-    const { alpha, beta } = stateAfterEvidence({ alpha: Number(row.alpha), beta: Number(row.beta) }, authority, polarity, this.config.confidence);
+    const { alpha, beta } = stateAfterEvidence(
+      { alpha: Number(row.alpha), beta: Number(row.beta) },
+      authority,
+      polarity,
+      this.config.confidence,
+    );
     if (polarity > 0) {
-      run(this.db,
+      run(
+        this.db,
         `UPDATE relationships SET alpha = ?, beta = ?, corroborated = 1,
            corroborated_by_non_agent = MAX(corroborated_by_non_agent, ?), last_reinforced_ms = MAX(last_reinforced_ms, ?)
          WHERE rowid = ?`,
@@ -138,7 +188,9 @@ export class GraphWrites {
     if (verdict === 'wrong') {
       this.recordEvidence(relId, undefined, -1, authority, at, reason ?? 'marked wrong');
       run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
-        at, reason ?? null, rowid,
+        at,
+        reason ?? null,
+        rowid,
       ]);
     } else {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');

@@ -62,7 +62,10 @@ export class Graph {
   applyAll(events: MemoryEvent[]): void {
     for (const e of events) this.writes.apply(e);
     const last = events[events.length - 1];
-    if (last) (this.setMeta('seq', last.seq), this.setMeta('last_write', last.at));
+    if (last) {
+      this.setMeta('seq', last.seq);
+      this.setMeta('last_write', last.at);
+    }
   }
 
   /** After an erasure: rewrites the indexes and the file, so no copy of the erased rows stays in old segments or free pages. */

@@ -18,7 +18,11 @@ export class Journal {
   private fd: number;
   private size: number;
 
-  private constructor(readonly path: string, fd: number, size: number) {
+  private constructor(
+    readonly path: string,
+    fd: number,
+    size: number,
+  ) {
     this.fd = fd;
     this.size = size;
   }
@@ -94,7 +98,9 @@ export class Journal {
    * Written beside and renamed over, so a crash leaves either the old or the new journal whole.
    */
   rewrite(keep: (e: MemoryEvent) => MemoryEvent | null): void {
-    const kept = this.readFrom(0).events.map(keep).filter((e): e is MemoryEvent => e !== null);
+    const kept = this.readFrom(0)
+      .events.map(keep)
+      .filter((e): e is MemoryEvent => e !== null);
     const body = Buffer.from(kept.map((e) => JSON.stringify(e) + '\n').join(''), 'utf8');
     fs.closeSync(this.fd);
     writeFileDurably(this.path, body);
@@ -111,10 +117,18 @@ export class Journal {
 export function writeFailure(err: unknown, file: string): Error {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new MemoryError('unavailable', `The disk is full: nothing was stored (${file} could not grow).`, 'Free some space and try again; everything stored before is safe.');
+    return new MemoryError(
+      'unavailable',
+      `The disk is full: nothing was stored (${file} could not grow).`,
+      'Free some space and try again; everything stored before is safe.',
+    );
   }
   if (code === 'EIO' || code === 'EROFS' || code === 'EFBIG') {
-    return new MemoryError('unavailable', `Writing ${file} failed (${code}): nothing was stored.`, 'Check the disk; everything stored before is safe.');
+    return new MemoryError(
+      'unavailable',
+      `Writing ${file} failed (${code}): nothing was stored.`,
+      'Check the disk; everything stored before is safe.',
+    );
   }
   return err as Error;
 }
@@ -122,7 +136,7 @@ export function writeFailure(err: unknown, file: string): Error {
 function parseLines(bytes: Buffer): JournalReadResult {
   const events: MemoryEvent[] = [];
   let corruptLines = 0;
-  for (let pos = 0; pos < bytes.length; ) {
+  for (let pos = 0; pos < bytes.length;) {
     const nl = bytes.indexOf(0x0a, pos);
     const end = nl < 0 ? bytes.length : nl;
     const line = bytes.subarray(pos, end).toString('utf8').trim();
@@ -141,7 +155,7 @@ function parseLines(bytes: Buffer): JournalReadResult {
 /** Byte length up to and including the file's last newline, found by reading backwards. */
 function endOfLastLine(fd: number, size: number): number {
   const chunk = Buffer.alloc(64 * 1024);
-  for (let end = size; end > 0; ) {
+  for (let end = size; end > 0;) {
     const start = Math.max(0, end - chunk.length);
     const n = fs.readSync(fd, chunk, 0, end - start, start);
     const nl = chunk.subarray(0, n).lastIndexOf(0x0a);

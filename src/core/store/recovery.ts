@@ -69,7 +69,8 @@ function readCheck(file: string): { crc32: number[] } | undefined {
 export function checkIntegrity(db: Database): void {
   const rows = all(db, 'PRAGMA quick_check');
   const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
-  if (problems.length > 0 || rows.length === 0) throw new Error(`it is damaged (${problems.slice(0, 3).join('; ') || 'no answer from quick_check'})`);
+  if (problems.length > 0 || rows.length === 0)
+    throw new Error(`it is damaged (${problems.slice(0, 3).join('; ') || 'no answer from quick_check'})`);
 }
 
 export interface JournalVerdict {
@@ -102,7 +103,12 @@ export function compareWithSnapshot(journal: Journal, snapshotSeq: number): Jour
  * a fresh one. Call only after the snapshot was rewritten to cover position 0 of the fresh one.
  * Returns the new journal and what to tell the person.
  */
-export function setJournalAside(journal: Journal, verdict: JournalVerdict, snapshotSeq: number, log: (msg: string) => void): { journal: Journal; note: string } {
+export function setJournalAside(
+  journal: Journal,
+  verdict: JournalVerdict,
+  snapshotSeq: number,
+  log: (msg: string) => void,
+): { journal: Journal; note: string } {
   const size = journal.position;
   journal.close();
   let aside: string | undefined;
@@ -112,7 +118,10 @@ export function setJournalAside(journal: Journal, verdict: JournalVerdict, snaps
     syncDir(journal.path);
   }
   const fresh = Journal.open(journal.path, log);
-  const state = size === 0 ? 'missing or empty' : `damaged (${verdict.corruptLines} unreadable line(s); it reaches event ${verdict.lastSeq}, the snapshot ${snapshotSeq})`;
+  const state =
+    size === 0
+      ? 'missing or empty'
+      : `damaged (${verdict.corruptLines} unreadable line(s); it reaches event ${verdict.lastSeq}, the snapshot ${snapshotSeq})`;
   const note =
     `${path.basename(journal.path)} was ${state}: kept the snapshot` +
     (verdict.newer.length ? ` and ${verdict.newer.length} newer event(s) from the journal` : '') +

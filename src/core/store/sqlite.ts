@@ -108,4 +108,3 @@ export function scalar(db: Database, sql: string, params: unknown[] = []): unkno
     stmt.reset();
   }
 }
-

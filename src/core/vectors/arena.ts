@@ -49,7 +49,11 @@ export class VectorArena {
   private readonly memory: WasmMemory | undefined;
   private readonly wasmScan: SimdKernel['scan'] | undefined;
 
-  constructor(readonly dim: number, capacity: number, useSimd = true) {
+  constructor(
+    readonly dim: number,
+    capacity: number,
+    useSimd = true,
+  ) {
     const codes = (this.codes = Math.ceil(dim / 16) * 16);
     const stride = (this.stride = codes + 4);
     const base = (this.base = 4 * (codes + SCAN_CHUNK));

@@ -169,7 +169,7 @@ export function copyLiveRecords(
   let slot = 0;
   try {
     const size = fs.fstatSync(src).size;
-    for (let pos = start; pos + rb <= size; ) {
+    for (let pos = start; pos + rb <= size;) {
       const want = Math.min(buf.length, Math.floor((size - pos) / rb) * rb);
       if (fs.readSync(src, buf, 0, want, pos) !== want) throw new Error(`short read at ${pos}`);
       let used = 0;

@@ -76,7 +76,11 @@ export function loadGraph(file: string, store: VectorStore, expected: Partial<Hn
   const seed = buf.readUInt32LE(24);
   const covered = buf.readUInt32LE(28);
   if (dim !== store.dim) return `index has ${dim} dimensions, store ${store.dim}`;
-  if ((expected.M !== undefined && expected.M !== M) || (expected.efConstruction !== undefined && expected.efConstruction !== efConstruction) || (expected.seed !== undefined && expected.seed >>> 0 !== seed)) {
+  if (
+    (expected.M !== undefined && expected.M !== M) ||
+    (expected.efConstruction !== undefined && expected.efConstruction !== efConstruction) ||
+    (expected.seed !== undefined && expected.seed >>> 0 !== seed)
+  ) {
     return 'index was built with other parameters';
   }
   if (buf.toString('hex', 44, 52) !== store.instance) return 'index belongs to another vector file (rebuilt or compacted)';

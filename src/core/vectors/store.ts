@@ -22,7 +22,17 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { writeFileDurably } from '../store/durable.js';
 import { normalized, SCAN_CHUNK, VectorArena } from './arena.js';
-import { copyLiveRecords, decodeHeader, encodeHeader, encodeRecord, MAX_ID, OP_ADD, OP_REMOVE, recordBytesOf, replayRecords } from './file-format.js';
+import {
+  copyLiveRecords,
+  decodeHeader,
+  encodeHeader,
+  encodeRecord,
+  MAX_ID,
+  OP_ADD,
+  OP_REMOVE,
+  recordBytesOf,
+  replayRecords,
+} from './file-format.js';
 import { TopK } from './top-k.js';
 
 export interface VectorHit {
@@ -118,7 +128,10 @@ export class VectorStore {
         return { ok: false, code: 'model-mismatch', reason: `vectors were made by "${header.modelId}", the model is now "${modelId}"` };
       }
       const records = Math.floor((size - header.length) / header.recordBytes);
-      const store = new VectorStore(file, dim, modelId, fd, header.instance, { ...options, capacity: Math.max(options.capacity ?? 0, records) });
+      const store = new VectorStore(file, dim, modelId, fd, header.instance, {
+        ...options,
+        capacity: Math.max(options.capacity ?? 0, records),
+      });
       const replay = store.replay(fd, header.length, size);
       if (typeof replay === 'string') return { ok: false, code: 'corrupt', reason: `${file}: ${replay}` };
       if (replay < size) {
@@ -144,7 +157,12 @@ export class VectorStore {
   }
 
   /** `load`, or `create` when the file must be rebuilt; `rebuilt` says why (null when loaded). */
-  static open(file: string, dim: number, modelId: string, options: VectorStoreOptions = {}): { store: VectorStore; rebuilt: string | null; tornBytes: number } {
+  static open(
+    file: string,
+    dim: number,
+    modelId: string,
+    options: VectorStoreOptions = {},
+  ): { store: VectorStore; rebuilt: string | null; tornBytes: number } {
     const r = VectorStore.load(file, dim, modelId, options);
     if (r.ok) return { store: r.store, rebuilt: null, tornBytes: r.tornBytes };
     return { store: VectorStore.create(file, dim, modelId, options), rebuilt: r.reason, tornBytes: 0 };
@@ -283,12 +301,19 @@ export class VectorStore {
     const kinds = new Uint8Array(ids.length);
     const chunks: Buffer[] = [header];
     let n = 0;
-    const slots = copyLiveRecords(this.path, header.length, this.dim, { ids: this.ids, kinds: this.kinds, live: this.liveFlags }, chunks, (s) => {
-      arena.copySlot(this.vecs, s, n);
-      ids[n] = this.ids[s];
-      kinds[n] = this.kinds[s];
-      n++;
-    });
+    const slots = copyLiveRecords(
+      this.path,
+      header.length,
+      this.dim,
+      { ids: this.ids, kinds: this.kinds, live: this.liveFlags },
+      chunks,
+      (s) => {
+        arena.copySlot(this.vecs, s, n);
+        ids[n] = this.ids[s];
+        kinds[n] = this.kinds[s];
+        n++;
+      },
+    );
     if (slots !== this.slotCount) throw new Error(`vector file holds ${slots} vectors, the store ${this.slotCount}`);
     fs.closeSync(this.fd);
     this.fd = undefined;

@@ -31,7 +31,11 @@ void (async () => {
   collectGarbage();
   port.on('message', (msg: { seq: number; texts: string[] }) => {
     embedder.embed(msg.texts).then(
-      (vectors) => port.postMessage({ type: 'vectors', seq: msg.seq, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+      (vectors) =>
+        port.postMessage(
+          { type: 'vectors', seq: msg.seq, vectors },
+          vectors.map((v) => v.buffer as ArrayBuffer),
+        ),
       (err: Error) => port.postMessage({ type: 'failed', seq: msg.seq, message: err.message }),
     );
   });

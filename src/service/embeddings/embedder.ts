@@ -88,8 +88,7 @@ function redirectToWasm(): boolean {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mod = require('node:module') as { register?: (url: string) => void };
   if (typeof mod.register !== 'function') return false;
-  const hook =
-    "export async function resolve(s, c, next) { return next(s === 'onnxruntime-node' ? 'onnxruntime-web' : s, c); }";
+  const hook = "export async function resolve(s, c, next) { return next(s === 'onnxruntime-node' ? 'onnxruntime-web' : s, c); }";
   mod.register(`data:text/javascript,${encodeURIComponent(hook)}`);
   return true;
 }
@@ -227,11 +226,15 @@ export class TransformersEmbedder implements Embedder {
       const input = texts.map((t) => (typeof t !== 'string' ? String(t ?? '') : t.length > this.maxChars ? t.slice(0, this.maxChars) : t));
       const vectors = new Array<Float32Array>(input.length);
       for (const group of this.groups(input)) {
-        const out = await this.extractor(group.map((i) => input[i]!), { pooling: 'mean', normalize: true });
+        const out = await this.extractor(
+          group.map((i) => input[i]!),
+          { pooling: 'mean', normalize: true },
+        );
         const dim = out.dims[out.dims.length - 1];
         const data = out.data;
         if (!(data instanceof Float32Array)) throw new Error('model returned vectors that are not float32');
-        if (dim !== this.dim || data.length !== dim * group.length) throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
+        if (dim !== this.dim || data.length !== dim * group.length)
+          throw new Error(`model returned ${out.dims.join('x')} for ${group.length} texts`);
         group.forEach((textIndex, row) => (vectors[textIndex] = data.slice(row * dim, (row + 1) * dim)));
       }
       return vectors;

@@ -20,7 +20,12 @@ export interface IdleEmbedder extends Embedder {
  * died. A reload that gives another model (its files changed on disk) is refused: the vectors
  * held were made by the first.
  */
-export function idleEmbedder(first: WorkerEmbedder, load: () => Promise<WorkerLoadResult>, idleMs: number, log: (msg: string) => void): IdleEmbedder {
+export function idleEmbedder(
+  first: WorkerEmbedder,
+  load: () => Promise<WorkerLoadResult>,
+  idleMs: number,
+  log: (msg: string) => void,
+): IdleEmbedder {
   let current: WorkerEmbedder | undefined = first;
   let loading: Promise<WorkerEmbedder> | undefined;
   let inFlight = 0;

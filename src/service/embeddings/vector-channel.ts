@@ -93,13 +93,16 @@ export class VectorChannel {
       allowDownload: this.settings.allowDownload === true || process.env.RECALL_ALLOW_MODEL_DOWNLOAD === '1',
       log: this.log,
       onProgress: (p) => {
-        if (p.status === 'download' && p.total) this.state = `downloading ${p.file ?? p.model}: ${Math.round(((p.loaded ?? 0) / p.total) * 100)}%`;
+        if (p.status === 'download' && p.total)
+          this.state = `downloading ${p.file ?? p.model}: ${Math.round(((p.loaded ?? 0) / p.total) * 100)}%`;
       },
     };
     // In a worker thread, loading and embedding never hold the service's requests.
     const script = workerScript();
     const load = (): Promise<WorkerLoadResult> =>
-      script ? loadWorkerEmbedder(script, options) : Promise.resolve({ unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` });
+      script
+        ? loadWorkerEmbedder(script, options)
+        : Promise.resolve({ unavailable: `the embedding worker (embed-worker.js) is missing beside ${__dirname}` });
     const loaded = await load();
     if ('unavailable' in loaded) {
       this.state = `unavailable: ${loaded.unavailable}`;
@@ -115,7 +118,10 @@ export class VectorChannel {
     const approximateAbove = this.settings.approximateAbove ?? DEFAULT_APPROXIMATE_ABOVE;
     const indexes = {} as Record<EmbeddedKind, VectorIndex>;
     for (const kind of KINDS) {
-      const { index, rebuilt } = VectorIndex.open(path.join(this.folder, VECTOR_FILES[kind]), embedder.dim, embedder.id, { approximateAbove, log: this.log });
+      const { index, rebuilt } = VectorIndex.open(path.join(this.folder, VECTOR_FILES[kind]), embedder.dim, embedder.id, {
+        approximateAbove,
+        log: this.log,
+      });
       // A new model (or a lost file) means every vector is made again, in the background.
       if (rebuilt) this.log(`vectors (${kind}): ${rebuilt}; embedding every ${kind} in the background`);
       indexes[kind] = index;
@@ -136,7 +142,9 @@ export class VectorChannel {
     for (const kind of KINDS) this.reconcile(kind);
     this.scheduleUpkeep(0);
     this.state = 'ready';
-    this.log(`embeddings ready: ${embedder.id}, ${KINDS.map((k) => `${indexes[k].size} ${k}`).join(', ')} vector(s), ${this.queue.pending + this.backlogSize} to embed`);
+    this.log(
+      `embeddings ready: ${embedder.id}, ${KINDS.map((k) => `${indexes[k].size} ${k}`).join(', ')} vector(s), ${this.queue.pending + this.backlogSize} to embed`,
+    );
   }
 
   /** Queues whatever was stored since the last call (nothing is read while there is no model). */
@@ -233,7 +241,11 @@ export class VectorChannel {
    * thread embeds the question while this one runs the keyword and graph half, then the nearest
    * of each kind are fused in. A failed embedding leaves the question to keyword + graph.
    */
-  async query(memory: Pick<Memory, 'startQuery'>, input: QueryInput, recipe: RetrievalConfig = recipeFor(input.mode)): Promise<QueryResult> {
+  async query(
+    memory: Pick<Memory, 'startQuery'>,
+    input: QueryInput,
+    recipe: RetrievalConfig = recipeFor(input.mode),
+  ): Promise<QueryResult> {
     const wanted = recipe.channels.vector && this.ready && typeof input.query === 'string' && input.query.trim() !== '';
     // Caught at once, so bad input thrown by startQuery never leaves it unhandled.
     const embedding = (wanted ? this.embedQuery(input.query) : Promise.resolve(undefined)).catch(
@@ -246,7 +258,7 @@ export class VectorChannel {
 
   /** Resolves once everything waiting for a vector has one (a benchmark measures a fully embedded memory), or the channel stops. */
   async embedded(): Promise<void> {
-    for (let left = this.waiting; left > 0 && this.queue; ) {
+    for (let left = this.waiting; left > 0 && this.queue;) {
       await this.queue.drain();
       if (this.waiting >= left) return; // nothing moved: the queue was stopped
       left = this.waiting;
@@ -269,8 +281,16 @@ export class VectorChannel {
     }, delayMs);
   }
 
-  status(): { embedder: string; vectors: number; vectors_by_kind: Record<EmbeddedKind, number>; vector_search: string; embedding_pending: number } {
-    const ready = this.embedder ? `ready: ${this.embedder.id}${this.embedder.loaded ? '' : ' (model unloaded while idle; loads on the next question)'}` : this.state;
+  status(): {
+    embedder: string;
+    vectors: number;
+    vectors_by_kind: Record<EmbeddedKind, number>;
+    vector_search: string;
+    embedding_pending: number;
+  } {
+    const ready = this.embedder
+      ? `ready: ${this.embedder.id}${this.embedder.loaded ? '' : ' (model unloaded while idle; loads on the next question)'}`
+      : this.state;
     const indexes = this.indexes;
     const byKind = { episode: 0, entity: 0, fact: 0 };
     for (const kind of KINDS) byKind[kind] = indexes?.[kind].size ?? 0;

@@ -44,7 +44,10 @@ export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Pr
   return new Promise((resolve) => {
     let settled = false;
     const settle = (r: WorkerLoadResult): void => {
-      if (!settled) (settled = true), resolve(r);
+      if (!settled) {
+        settled = true;
+        resolve(r);
+      }
     };
     const die = (reason: string): void => {
       dead ??= reason;

@@ -157,16 +157,24 @@ export class MemoryClient extends EventEmitter {
     let socket = await tryConnect(this.socketFile());
     if (socket) return socket;
     if (this.opts.autostart === false) {
-      throw new MemoryError('unavailable', `No memory service is running for ${this.opts.memory}.`, 'Start it with `recall service start`.');
+      throw new MemoryError(
+        'unavailable',
+        `No memory service is running for ${this.opts.memory}.`,
+        'Start it with `recall service start`.',
+      );
     }
     let started = this.startService();
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
-    for (let starts = 1; Date.now() < deadline; ) {
+    for (let starts = 1; Date.now() < deadline;) {
       await delay(50);
       socket = await tryConnect(this.socketFile());
       if (socket) return (started.detach(), socket);
       if (started.outcome === 'failed') {
-        throw new MemoryError('unavailable', `The memory service for ${this.opts.memory} could not start: ${started.why()}`, `See ${logPath(this.opts.memory)}.`);
+        throw new MemoryError(
+          'unavailable',
+          `The memory service for ${this.opts.memory} could not start: ${started.why()}`,
+          `See ${logPath(this.opts.memory)}.`,
+        );
       }
       // It stepped aside for another owner: wait for that one, or start again if it is gone too.
       const holder = readLock(lockPath(this.opts.memory));
@@ -223,7 +231,13 @@ export class MemoryClient extends EventEmitter {
   }
 
   private receive(line: string): void {
-    let msg: { id?: number; result?: unknown; error?: { code: number; message: string; data?: { code?: ErrorCode; hint?: string } }; method?: string; params?: unknown };
+    let msg: {
+      id?: number;
+      result?: unknown;
+      error?: { code: number; message: string; data?: { code?: ErrorCode; hint?: string } };
+      method?: string;
+      params?: unknown;
+    };
     try {
       msg = JSON.parse(line);
     } catch {

@@ -30,7 +30,11 @@ export async function stopService(memory: string, timeoutMs = 15_000): Promise<b
   const deadline = Date.now() + timeoutMs;
   while (isLiveOwner(holder) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   if (isLiveOwner(holder) && !signalOwner(memory, holder, 'SIGKILL')) {
-    throw new MemoryError('unavailable', `The memory service (pid ${holder.pid}) did not stop, and nothing proves that pid is still ours: it was not signalled.`, `Check pid ${holder.pid} yourself.`);
+    throw new MemoryError(
+      'unavailable',
+      `The memory service (pid ${holder.pid}) did not stop, and nothing proves that pid is still ours: it was not signalled.`,
+      `Check pid ${holder.pid} yourself.`,
+    );
   }
   return true;
 }

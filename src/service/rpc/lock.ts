@@ -55,7 +55,13 @@ export function acquireLock(
   extra: { socket?: string } = {},
 ): { acquired: true; holder: LockHolder } | { acquired: false; holder: LockHolder } {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const mine: LockHolder = { pid: process.pid, started: new Date().toISOString(), nonce: newNonce(), ticks: processInfo(process.pid)?.startTicks, ...extra };
+    const mine: LockHolder = {
+      pid: process.pid,
+      started: new Date().toISOString(),
+      nonce: newNonce(),
+      ticks: processInfo(process.pid)?.startTicks,
+      ...extra,
+    };
     let fd: number | undefined;
     try {
       fd = fs.openSync(path, 'wx', 0o600);

@@ -78,7 +78,10 @@ const PARAMS: ParamSchemas = {
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */
-export function checkParams<M extends Method>(method: M, params: unknown): { ok: true; params: ParamsOf<M> } | { ok: false; error: MemoryError } {
+export function checkParams<M extends Method>(
+  method: M,
+  params: unknown,
+): { ok: true; params: ParamsOf<M> } | { ok: false; error: MemoryError } {
   const schema = PARAMS[method];
   const parsed = schema.safeParse(params);
   if (parsed.success) return { ok: true, params: parsed.data };
@@ -102,7 +105,11 @@ interface JsonSchema {
 
 function typeName(s: JsonSchema): string {
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (s.anyOf) return s.anyOf.filter((a) => a.type !== 'null').map(typeName).join(' | ');
+  if (s.anyOf)
+    return s.anyOf
+      .filter((a) => a.type !== 'null')
+      .map(typeName)
+      .join(' | ');
   if (s.type === 'array') return `${s.items ? typeName(s.items) : 'unknown'}[]`;
   if (Array.isArray(s.type)) return s.type.filter((t) => t !== 'null').join(' | ');
   if (s.type !== 'object') return s.type ?? 'unknown';

@@ -18,7 +18,11 @@ export function ensureMemoryFolder(folder: string): void {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
-    throw new MemoryError('unavailable', `${folder} cannot be the memory folder: it, or a folder above it, is a file.`, 'Give --memory (or RECALL_HOME) a folder; it is created when missing.');
+    throw new MemoryError(
+      'unavailable',
+      `${folder} cannot be the memory folder: it, or a folder above it, is a file.`,
+      'Give --memory (or RECALL_HOME) a folder; it is created when missing.',
+    );
   }
 }
 

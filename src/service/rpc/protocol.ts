@@ -62,10 +62,16 @@ export interface ServiceStatus {
 /** Every method of the service, with its params and its result. */
 export interface Methods {
   // challenge/proof: the service shows it owns the folder (proof.ts) before a client sends anything else.
-  hello: { params: { surface: Surface; client?: string; challenge?: string }; result: { version: string; pid: number; memory: string; proof?: string } };
+  hello: {
+    params: { surface: Surface; client?: string; challenge?: string };
+    result: { version: string; pid: number; memory: string; proof?: string };
+  };
   ping: { params: Record<string, never>; result: { ok: true } };
   remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
-  ingest: { params: { episodes: EpisodeInput[] }; result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } };
+  ingest: {
+    params: { episodes: EpisodeInput[] };
+    result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] };
+  };
   relate: {
     params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind };
     result: { id: string };

@@ -66,7 +66,9 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     throw err;
   }
   const report = memory.openReport;
-  log(`memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`);
+  log(
+    `memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`,
+  );
 
   const connections = new Set<ConnectedClient>();
   const vectors = new VectorChannel(
@@ -91,7 +93,10 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       try {
         const merged = memory.compactIndex(200);
         // The snapshot is a full copy of the database, garbage once it is on disk.
-        if (memory.snapshotDue) (memory.snapshot(), collectGarbage());
+        if (memory.snapshotDue) {
+          memory.snapshot();
+          collectGarbage();
+        }
         if (!merged) scheduleIdleWork();
       } catch (err) {
         log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
@@ -169,16 +174,22 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     try {
       msg = JSON.parse(line);
     } catch {
-      send(conn, { jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.parse, message: 'Parse error: each line must be one JSON-RPC message.' } });
+      send(conn, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: RPC_ERRORS.parse, message: 'Parse error: each line must be one JSON-RPC message.' },
+      });
       return;
     }
     const id = typeof msg?.id === 'number' || typeof msg?.id === 'string' ? msg.id : null;
     const fail = (code: number, message: string, data?: object): void => send(conn, { jsonrpc: '2.0', id, error: { code, message, data } });
-    if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string') return fail(RPC_ERRORS.invalidRequest, 'Invalid request: expected {"jsonrpc":"2.0","id":…,"method":…}.');
+    if (!msg || typeof msg !== 'object' || typeof msg.method !== 'string')
+      return fail(RPC_ERRORS.invalidRequest, 'Invalid request: expected {"jsonrpc":"2.0","id":…,"method":…}.');
     const method = msg.method;
     if (!isMethod(method)) return fail(RPC_ERRORS.methodNotFound, `Unknown method "${method}".`);
     const params = msg.params ?? {};
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return fail(RPC_ERRORS.invalidParams, 'params must be an object.');
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      return fail(RPC_ERRORS.invalidParams, 'params must be an object.');
     const failWith = (err: MemoryError): void => fail(RPC_ERRORS.memory, err.message, { code: err.code, hint: err.hint });
 
     if (method === 'hello') {
@@ -213,7 +224,11 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     const reader = new LineReader(
       (line) => void handleMessage(conn, line),
       () => {
-        send(conn, { jsonrpc: '2.0', id: null, error: { code: RPC_ERRORS.invalidRequest, message: 'Message too large; the connection is closed.' } });
+        send(conn, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: RPC_ERRORS.invalidRequest, message: 'Message too large; the connection is closed.' },
+        });
         socket.end();
       },
     );
