@@ -107,6 +107,11 @@ test('error paths: empty, unknown, no turn; each says what was tried or what is 
     message: { role: 'user', content: [{ type: 'tool_result', content: 'ok' }] },
   });
   assert.throws(() => parseTranscript(noise, 'tools.jsonl'), /read as claude-code, but no turn was found in it \(1 part skipped/);
+  // A watched session with no turn yet (auto-ingest) is not a failure.
+  assert.equal(parseTranscript(noise, 'tools.jsonl', { allowEmpty: true }).episodes.length, 0);
+  const emptyChat = JSON.stringify({ version: 3, sessionId: 'c1', requests: [] });
+  assert.equal(parseTranscript(emptyChat, 'c1.json', { allowEmpty: true }).format, 'copilot');
+  assert.throws(() => parseTranscript('{"hello": 1}', 'x.json', { allowEmpty: true }), /not a transcript format/);
 });
 
 test('a speaker whose role cannot be known is stored at agent authority', () => {

@@ -21,7 +21,7 @@
  * time = `timestamp`, role and speaker `user` / `assistant`.
  */
 import type { EpisodeInput } from '../model/events.js';
-import type { ParsedFile } from './transcripts.js';
+import { sessionFromSource, type ParsedFile } from './transcripts.js';
 import { jsonValues } from './json-stream.js';
 
 type Obj = Record<string, unknown>;
@@ -170,8 +170,4 @@ function cleanAssistantText(raw: string): string {
 function validTime(v: unknown): string | undefined {
   if (typeof v !== 'string' || !v.trim()) return undefined;
   return Number.isNaN(Date.parse(v)) ? undefined : v;
-}
-
-function sessionFromSource(source: string): string {
-  return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
 }

@@ -32,7 +32,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EpisodeInput } from '../model/events.js';
-import type { ParsedFile } from './transcripts.js';
+import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,14 +91,14 @@ export function parseCopilotChat(content: string, source: string): ParsedFile {
     return { format: 'copilot', episodes: [], skipped: skipped + (text.trim() ? 1 : 0) };
   }
   const session = sessionOf(state, source);
-  const sessionTime = toIso(state.creationDate);
+  const sessionTime = toIsoTime(state.creationDate);
   const episodes: EpisodeInput[] = [];
   const requests = state.requests as unknown[];
   requests.forEach((request, index) => {
     if (!isObj(request)) return void (skipped += 2);
     if (request.isSystemInitiated === true || request.hiddenFromTranscript === true) return void (skipped += 2);
     const id = typeof request.requestId === 'string' && request.requestId ? request.requestId : `request ${index + 1}`;
-    const time = toIso(request.timestamp) ?? sessionTime;
+    const time = toIsoTime(request.timestamp) ?? sessionTime;
     const said = messageText(request.message ?? request.prompt);
     if (said) {
       episodes.push({ text: said, speaker: 'user', role: 'user', authority: 'user', session, source, ref: id, time });
@@ -268,20 +268,4 @@ function sessionOf(state: Obj, source: string): string {
     .digest('hex')
     .slice(0, 12);
   return `${base} ${digest}`;
-}
-
-function toIso(v: unknown): string | undefined {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) {
-    const d = new Date(v < 1e11 ? v * 1000 : v);
-    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-  }
-  if (typeof v === 'string' && v.trim()) {
-    const d = new Date(/^\d+$/.test(v) ? Number(v) : v);
-    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-  }
-  return undefined;
-}
-
-function sessionFromSource(source: string): string {
-  return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
 }

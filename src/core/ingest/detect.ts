@@ -37,13 +37,24 @@ export const TEXT_FORMATS = [
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+export interface ParseOptions {
+  /**
+   * A session being watched may have no turn yet (a chat just opened, a file just created): with
+   * this set, an empty file or one of a known format without turns is no error.
+   */
+  allowEmpty?: boolean;
+}
+
 /** Parses a transcript file's content; `file` names it in errors and gives the session when the content has none. */
-export function parseTranscript(content: string, file: string): ParsedFile {
+export function parseTranscript(content: string, file: string, opts: ParseOptions = {}): ParsedFile {
   const source = path.basename(file);
   const text = content.replace(/^\uFEFF/, '');
-  if (!text.trim()) throw invalid(`${file} is empty.`, 'Point ingest at a transcript with at least one turn.');
+  if (!text.trim()) {
+    if (opts.allowEmpty) return { format: 'empty', episodes: [], skipped: 0 };
+    throw invalid(`${file} is empty.`, 'Point ingest at a transcript with at least one turn.');
+  }
   const parsed = /^\s*[[{]/.test(text) ? parseJsonLike(text, file, source) : parseText(text, file, source);
-  if (parsed.episodes.length === 0) {
+  if (parsed.episodes.length === 0 && !opts.allowEmpty) {
     throw invalid(
       `${file}: read as ${parsed.format}, but no turn was found in it (${parsed.skipped} part${parsed.skipped === 1 ? '' : 's'} skipped as tool output, commands or injected context).`,
       'Nothing was stored. If the file holds a conversation, its turns are in a shape Recall does not read yet.',
