@@ -134,6 +134,19 @@ test('a speaker whose role cannot be known is stored at agent authority', () => 
   );
 });
 
+test('a markdown turn dated under its marker keeps that date; others keep the preamble date', () => {
+  const md =
+    '# Chat 2025-01-01\n\n## User\n> 12/1/2025, 12:39:01 AM\n\nhello\n\n## Assistant\n> 2025-12-01T00:40:00Z\nhi there\n\n## User\nno date\n';
+  assert.deepEqual(
+    parseTranscript(md, 'x.md').episodes.map((e) => [e.authority, e.time, e.text]),
+    [
+      ['user', new Date('12/1/2025, 12:39:01 AM').toISOString(), 'hello'],
+      ['agent', '2025-12-01T00:40:00.000Z', 'hi there'],
+      ['user', '2025-01-01', 'no date'],
+    ],
+  );
+});
+
 describe('the CLI stores the good files of a batch and reports each', () => {
   let memory: string;
   before(() => {

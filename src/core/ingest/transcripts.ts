@@ -79,11 +79,15 @@ const MD_SPEAKER = [
   /^([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30})?):\s+(.*)$/,
 ];
 
+/** A turn's own date on the line under its marker: `> 12/1/2025, 12:39:01 AM` or `> 2025-12-01T00:39:01Z`. */
+const TURN_DATE =
+  /^>\s*(\d{1,2}\/\d{1,2}\/\d{4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)\s*$/;
+
 /** Markdown transcripts: a turn starts at a speaker marker and runs to the next one. */
 export function parseMarkdown(content: string, source: string): ParsedFile {
   const episodes: EpisodeInput[] = [];
   const session = sessionFromSource(source);
-  let current: { speaker: string; lines: string[]; line: number } | undefined;
+  let current: { speaker: string; lines: string[]; line: number; time?: string } | undefined;
   let skipped = 0;
   // A transcript's date, when its preamble gives one ("# Session (2025-04-02)"), dates every turn.
   let time: string | undefined;
@@ -100,7 +104,7 @@ export function parseMarkdown(content: string, source: string): ParsedFile {
         authority: authorityForRole(current.speaker),
         session,
         source,
-        time,
+        time: current.time ?? time,
         ref: `line ${current.line}`,
       });
     }
@@ -131,7 +135,9 @@ export function parseMarkdown(content: string, source: string): ParsedFile {
         return;
       }
     }
-    if (current) current.lines.push(raw);
+    const stamp = current && !current.lines.some((l) => l.trim()) ? raw.match(TURN_DATE)?.[1] : undefined;
+    if (current && stamp && toIsoTime(stamp)) current.time = toIsoTime(stamp);
+    else if (current) current.lines.push(raw);
     else time ??= raw.match(/\b(\d{4}-\d{2}-\d{2})\b/)?.[1];
   });
   flush();
