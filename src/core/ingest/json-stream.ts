@@ -10,6 +10,37 @@ export interface JsonValue {
 }
 
 export function jsonValues(content: string): { values: JsonValue[]; bad: number } {
+  return isJsonLines(content) ? jsonLines(content) : scanValues(content);
+}
+
+/** JSONL when the first non-blank line is a whole value by itself; a pretty-printed file's is not. */
+function isJsonLines(content: string): boolean {
+  const first = content.match(/^\s*(.+)$/m)?.[1];
+  if (!first) return false;
+  try {
+    JSON.parse(first);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One value a line (the fast path: most files are JSONL); a line that does not parse is counted. */
+function jsonLines(content: string): { values: JsonValue[]; bad: number } {
+  const values: JsonValue[] = [];
+  let bad = 0;
+  content.split(/\r?\n/).forEach((text, index) => {
+    if (!text.trim()) return;
+    try {
+      values.push({ value: JSON.parse(text), line: index + 1 });
+    } catch {
+      bad++;
+    }
+  });
+  return { values, bad };
+}
+
+function scanValues(content: string): { values: JsonValue[]; bad: number } {
   const values: JsonValue[] = [];
   let bad = 0;
   let i = 0;
