@@ -1,11 +1,13 @@
 /**
- * Claude Code transcripts: `~/.claude/projects/<project>/<sessionId>.jsonl`, one event a line.
- * Pure: content in, episodes out.
+ * Claude Code transcripts: `~/.claude/projects/<project>/<sessionId>.jsonl`, one event a line (or
+ * the same events pretty-printed, as some people commit them). Pure: content in, episodes out.
  *
  * Lines kept (one episode each):
  * - `{type: "user", message: {role: "user", content: string | Part[]}, uuid, sessionId, timestamp, ...}`:
  *   the person's typed text (`user` authority). Text parts only; `<system-reminder>` blocks removed;
- *   a slash command keeps its name and arguments (`/review focus on auth`).
+ *   a slash command keeps its name and arguments (`/review focus on auth`). Also the person's: a
+ *   prompt typed while the agent was busy (`{type: "attachment", attachment: {type: "queued_command",
+ *   prompt}}`) and answers to the agent's AskUserQuestion tool ("User has answered your questions: …").
  * - `{type: "assistant", message: {role: "assistant", content: Part[], model, id}, uuid, ...}`: the
  *   assistant's text parts (`agent` authority). Claude Code writes one line per content block, so a
  *   reply interleaved with tool calls gives one episode per text block, each with its own uuid.
@@ -13,6 +15,7 @@
  * Lines skipped and counted: other types (`summary`, `system`, `file-history-snapshot`,
  * `queue-operation`, `progress`, …), sidechains (`isSidechain: true`, sub-agent runs), `isMeta` lines
  * (caveats), compaction summaries (`isCompactSummary`), API error messages, synthetic assistant lines,
+ * background-task reports (`origin.kind: "task-notification"`, `<task-notification>` text),
  * lines with only `tool_use` / `tool_result` / `thinking` / image parts, local command output
  * (`<local-command-stdout>`, `<bash-stdout>`…), interruption notices, and unreadable JSON (a torn last
  * line while Claude Code is writing is normal).

@@ -16,7 +16,8 @@
  *
  * Request: `{ requestId?, timestamp? (epoch ms or ISO), message: string | {text?, parts?: [{text}]},
  *   response?: Part[] | {value} | string, result?: {timings?: {totalElapsed}}, isCanceled?,
- *   isSystemInitiated?, hiddenFromTranscript? }`.
+ *   isSystemInitiated?, hiddenFromTranscript? }`; some third-party files hold `{timestamp, prompt,
+ *   completion}` requests instead, read the same way.
  * Response parts: markdown `{value: string}` (no `kind`), `{kind: 'markdownContent'|'markdownVuln',
  *   content: {value}}`, `{kind: 'inlineReference', inlineReference: uri | {uri} | {name, location}, name?}`
  *   (rendered as the file or symbol name in backticks). Everything else — `thinking`,
