@@ -139,7 +139,7 @@ test('Copilot JSON session: a user and an assistant episode per request, with se
   assert.equal(parsed.skipped, 3);
 });
 
-test('Copilot early export: string and object shapes, no ids, session from the file name', () => {
+test('Copilot early export: string and object shapes, no ids, session from the file name and its first request', () => {
   const parsed = parseCopilotChat(read('copilot', 'early-export.json'), 'early-export.json');
   assert.deepEqual(
     parsed.episodes.map((e) => [e.ref, e.role, e.text]),
@@ -150,8 +150,16 @@ test('Copilot early export: string and object shapes, no ids, session from the f
       ['request 2/response', 'assistant', 'Three attempts.'],
     ],
   );
-  assert.ok(parsed.episodes.every((e) => e.session === 'early-export' && e.time === undefined));
+  const session = parsed.episodes[0]!.session;
+  assert.match(session!, /^early-export [0-9a-f]{12}$/);
+  assert.ok(parsed.episodes.every((e) => e.session === session && e.time === undefined));
   assert.equal(parsed.skipped, 2, 'the empty third request: no message, no answer');
+  // Two exports under VS Code's default name must not merge into one session.
+  const other = parseCopilotChat(
+    JSON.stringify({ responderUsername: 'GitHub Copilot', requests: [{ message: 'another chat' }] }),
+    'early-export.json',
+  );
+  assert.notEqual(other.episodes[0]!.session, session);
 });
 
 test('Copilot JSONL operation log: replayed to its final state (splices, truncations, deletes), torn line skipped', () => {

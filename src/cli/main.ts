@@ -13,6 +13,7 @@ import { PRIOR_KINDS } from '../core/model/config.js';
 import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
 import { readTranscriptFile } from '../core/ingest/files.js';
+import type { ParsedFile } from '../core/ingest/transcripts.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { LIMITS } from '../core/model/limits.js';
 import { USAGE, UsageError } from './usage.js';
@@ -214,36 +215,66 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Each file is read, stored and reported on its own: one bad file neither hides nor blocks the others. */
 async function ingest(files: string[], values: Values, connect: () => Promise<MemoryClient>): Promise<number> {
-  if (files.length === 0) throw new UsageError('ingest needs at least one FILE (JSONL, markdown or LoCoMo JSON).');
-  const parsed = files.map((f) => ({ file: f, ...readTranscriptFile(f) }));
-  const client = await connect();
-  const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
-  try {
-    for (const p of parsed) {
-      let added = 0;
-      let skipped = 0;
-      let done = 0;
-      const batches = batchEpisodes(p.episodes, { maxBytes: LIMITS.serviceMessageBytes });
-      for (const batch of batches) {
-        const r = await client.call('ingest', { episodes: batch });
-        added += r.added;
-        skipped += r.skipped;
-        done += batch.length;
-        if (batches.length > 1) err(`${p.file}: ${done}/${p.episodes.length} turns`);
-      }
-      totals.files++;
-      totals.turns += p.episodes.length;
-      totals.added += added;
-      totals.skipped += skipped;
-      if (!values.json) out(`${p.file}: ${p.format}, ${p.episodes.length} turns, ${added} added, ${skipped} already there`);
+  if (files.length === 0)
+    throw new UsageError('ingest needs at least one FILE (a chat transcript or export; see README "Transcript formats").');
+  const failed: { file: string; error: string }[] = [];
+  const fail = (file: string, e: unknown): void => {
+    const hint = e instanceof MemoryError && e.hint ? `\n  ${e.hint}` : '';
+    failed.push({ file, error: (e as Error).message });
+    err(`recall: ${(e as Error).message}${hint}`);
+  };
+  const parsed: ({ file: string } & ParsedFile)[] = [];
+  for (const file of files) {
+    try {
+      parsed.push({ file, ...readTranscriptFile(file) });
+    } catch (e) {
+      fail(file, e);
     }
-  } finally {
-    client.close();
   }
-  if (values.json) out(JSON.stringify(totals));
-  else if (parsed.length > 1) out(`total: ${totals.turns} turns, ${totals.added} added, ${totals.skipped} already there`);
-  return 0;
+  const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
+  if (parsed.length > 0) {
+    const client = await connect();
+    try {
+      for (const p of parsed) {
+        let added = 0;
+        let skipped = 0;
+        let done = 0;
+        try {
+          const batches = batchEpisodes(p.episodes, { maxBytes: LIMITS.serviceMessageBytes });
+          for (const batch of batches) {
+            const r = await client.call('ingest', { episodes: batch });
+            added += r.added;
+            skipped += r.skipped;
+            done += batch.length;
+            if (batches.length > 1) err(`${p.file}: ${done}/${p.episodes.length} turns`);
+          }
+        } catch (e) {
+          if (added + skipped > 0) err(`${p.file}: ${added + skipped} of ${p.episodes.length} turns were stored before the error`);
+          fail(p.file, e);
+          continue;
+        }
+        totals.files++;
+        totals.turns += p.episodes.length;
+        totals.added += added;
+        totals.skipped += skipped;
+        const notTurns = p.skipped
+          ? `; ${p.skipped} part${p.skipped === 1 ? '' : 's'} not turns (tool output, commands, injected context)`
+          : '';
+        if (!values.json) out(`${p.file}: ${p.format}, ${p.episodes.length} turns, ${added} added, ${skipped} already there${notTurns}`);
+      }
+    } finally {
+      client.close();
+    }
+  }
+  if (values.json) out(JSON.stringify(failed.length ? { ...totals, failed } : totals));
+  else if (files.length > 1) {
+    out(
+      `total: ${totals.turns} turns, ${totals.added} added, ${totals.skipped} already there${failed.length ? `; ${failed.length} of ${files.length} files failed` : ''}`,
+    );
+  }
+  return failed.length ? 1 : 0;
 }
 
 async function service(args: string[], values: Values, memory: string, connect: () => Promise<MemoryClient>): Promise<number> {

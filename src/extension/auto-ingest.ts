@@ -220,7 +220,7 @@ export class AutoIngest implements vscode.Disposable {
       opts.onFile?.(file);
       let episodes: EpisodeInput[];
       try {
-        episodes = readTranscriptFile(file).episodes;
+        episodes = readTranscriptFile(file, { allowEmpty: true }).episodes;
       } catch (err) {
         this.skip(totals, file, err);
         await seen.record(file, stamp); // read again when it changes, not at every pass

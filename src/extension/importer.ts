@@ -47,7 +47,6 @@ export async function importConversations(ctx: RecallExtension, arg?: unknown): 
           });
           totals.added += r.added;
           totals.skipped += r.skipped;
-          if (n === 0) progress.report({ increment: share });
           totals.files++;
           totals.turns += n;
           ctx.log.info(

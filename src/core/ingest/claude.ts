@@ -1,11 +1,13 @@
 /**
- * Claude Code transcripts: `~/.claude/projects/<project>/<sessionId>.jsonl`, one event a line.
- * Pure: content in, episodes out.
+ * Claude Code transcripts: `~/.claude/projects/<project>/<sessionId>.jsonl`, one event a line (or
+ * the same events pretty-printed, as some people commit them). Pure: content in, episodes out.
  *
  * Lines kept (one episode each):
  * - `{type: "user", message: {role: "user", content: string | Part[]}, uuid, sessionId, timestamp, ...}`:
  *   the person's typed text (`user` authority). Text parts only; `<system-reminder>` blocks removed;
- *   a slash command keeps its name and arguments (`/review focus on auth`).
+ *   a slash command keeps its name and arguments (`/review focus on auth`). Also the person's: a
+ *   prompt typed while the agent was busy (`{type: "attachment", attachment: {type: "queued_command",
+ *   prompt}}`) and answers to the agent's AskUserQuestion tool ("User has answered your questions: …").
  * - `{type: "assistant", message: {role: "assistant", content: Part[], model, id}, uuid, ...}`: the
  *   assistant's text parts (`agent` authority). Claude Code writes one line per content block, so a
  *   reply interleaved with tool calls gives one episode per text block, each with its own uuid.
@@ -13,6 +15,7 @@
  * Lines skipped and counted: other types (`summary`, `system`, `file-history-snapshot`,
  * `queue-operation`, `progress`, …), sidechains (`isSidechain: true`, sub-agent runs), `isMeta` lines
  * (caveats), compaction summaries (`isCompactSummary`), API error messages, synthetic assistant lines,
+ * background-task reports (`origin.kind: "task-notification"`, `<task-notification>` text),
  * lines with only `tool_use` / `tool_result` / `thinking` / image parts, local command output
  * (`<local-command-stdout>`, `<bash-stdout>`…), interruption notices, and unreadable JSON (a torn last
  * line while Claude Code is writing is normal).
@@ -21,24 +24,29 @@
  * time = `timestamp`, role and speaker `user` / `assistant`.
  */
 import type { EpisodeInput } from '../model/events.js';
-import type { ParsedFile } from './transcripts.js';
+import { sessionFromSource, type ParsedFile } from './transcripts.js';
+import { jsonValues } from './json-stream.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const CLAUDE_TYPES = new Set(['user', 'assistant', 'summary', 'system', 'file-history-snapshot', 'queue-operation', 'progress', 'result']);
+const CLAUDE_TYPES = new Set([
+  'user',
+  'assistant',
+  'summary',
+  'system',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'result',
+  'attachment',
+]);
 
-/** True when the first lines of a .jsonl file (a string, or a list of lines) are Claude Code transcript events. */
+/** True when the start of a file (a string, or a list of lines) holds Claude Code transcript events, one a line or pretty-printed. */
 export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
-  const lines = (Array.isArray(firstLines) ? firstLines : firstLines.split(/\r?\n/)).filter((l) => l.trim()).slice(0, 50);
+  const text = Array.isArray(firstLines) ? firstLines.join('\n') : firstLines;
   let claude = 0;
-  for (const line of lines) {
-    let o: unknown;
-    try {
-      o = JSON.parse(line);
-    } catch {
-      continue; // a torn line says nothing either way
-    }
+  for (const { value: o } of jsonValues(text).values.slice(0, 50)) {
     if (!isObj(o)) return false;
     const type = o.type;
     if (typeof type !== 'string' || !CLAUDE_TYPES.has(type)) continue;
@@ -46,7 +54,7 @@ export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
       claude++;
     else if (type === 'summary' && typeof o.leafUuid === 'string') claude++;
     else if (type === 'file-history-snapshot' && (typeof o.messageId === 'string' || isObj(o.snapshot))) claude++;
-    else if ((type === 'system' || type === 'queue-operation' || type === 'progress') && typeof o.sessionId === 'string') claude++;
+    else if (typeof o.sessionId === 'string') claude++;
   }
   return claude > 0;
 }
@@ -56,16 +64,14 @@ export function parseClaudeCode(content: string, source: string): ParsedFile {
   const episodes: EpisodeInput[] = [];
   let skipped = 0;
   const fallbackSession = sessionFromSource(source);
-  content.split(/\r?\n/).forEach((line, index) => {
-    if (!line.trim()) return;
-    let event: unknown;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      return void skipped++;
-    }
+  const { values, bad } = jsonValues(content);
+  skipped += bad;
+  for (const { value: event, line } of values) {
     const turn = isObj(event) ? turnOf(event) : undefined;
-    if (!turn) return void skipped++;
+    if (!turn) {
+      skipped++;
+      continue;
+    }
     const e = event as Obj;
     episodes.push({
       text: turn.text,
@@ -73,27 +79,49 @@ export function parseClaudeCode(content: string, source: string): ParsedFile {
       role: turn.role,
       authority: turn.role === 'assistant' ? 'agent' : 'user',
       session: typeof e.sessionId === 'string' && e.sessionId ? e.sessionId : fallbackSession,
-      ref: typeof e.uuid === 'string' && e.uuid ? e.uuid : `line ${index + 1}`,
+      ref: typeof e.uuid === 'string' && e.uuid ? e.uuid : `line ${line}`,
       time: validTime(e.timestamp),
       source,
     });
-  });
+  }
   return { format: 'claude-code', episodes, skipped };
 }
 
 function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefined {
   const type = e.type;
+  // A prompt typed while the agent was busy exists only as this attachment: the person's words.
+  if (type === 'attachment' && isObj(e.attachment) && e.attachment.type === 'queued_command') {
+    const prompt = e.attachment.prompt;
+    const text = typeof prompt === 'string' ? cleanUserText(prompt) : '';
+    return text ? { role: 'user', text } : undefined;
+  }
   if (type !== 'user' && type !== 'assistant') return undefined;
   if (e.isSidechain === true || e.isMeta === true || e.isCompactSummary === true || e.isApiErrorMessage === true) return undefined;
   if (e.isVisibleInTranscriptOnly === true) return undefined;
+  if (isObj(e.origin) && e.origin.kind === 'task-notification') return undefined;
   const message = e.message;
   if (!isObj(message)) return undefined;
   const role = message.role ?? type;
   if (role !== type) return undefined;
   if (type === 'assistant' && message.model === '<synthetic>') return undefined;
+  if (type === 'user') {
+    const answer = questionAnswer(message.content);
+    if (answer) return { role: 'user', text: answer };
+  }
   const raw = textParts(message.content);
   const text = type === 'user' ? cleanUserText(raw) : cleanAssistantText(raw);
   return text ? { role: type, text } : undefined;
+}
+
+/** The person's answers to the agent's AskUserQuestion tool come back as that tool's result. */
+function questionAnswer(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  for (const part of content) {
+    if (!isObj(part) || part.type !== 'tool_result') continue;
+    const text = typeof part.content === 'string' ? part.content : textParts(part.content);
+    if (text.startsWith('User has answered your questions:')) return text.trim();
+  }
+  return undefined;
 }
 
 /** The text of a content that is a string or a list of parts; tool_use, tool_result, thinking and images are dropped. */
@@ -117,6 +145,8 @@ const NOISE_TAGS = [
   'local-command-caveat',
 ];
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+/** Typed `user` by Claude Code but written by it: background task reports and command caveats. */
+const MACHINE_TEXT = /^(<task-notification>|Caveat: The messages below were generated)/;
 
 function cleanUserText(raw: string): string {
   let text = raw;
@@ -130,7 +160,7 @@ function cleanUserText(raw: string): string {
     text = args ? `${name.startsWith('/') ? name : `/${name}`} ${args}${rest ? `\n${rest}` : ''}` : rest;
   }
   text = text.trim();
-  if (INTERRUPTED.test(text)) return '';
+  if (INTERRUPTED.test(text) || MACHINE_TEXT.test(text)) return '';
   return text;
 }
 
@@ -143,8 +173,4 @@ function cleanAssistantText(raw: string): string {
 function validTime(v: unknown): string | undefined {
   if (typeof v !== 'string' || !v.trim()) return undefined;
   return Number.isNaN(Date.parse(v)) ? undefined : v;
-}
-
-function sessionFromSource(source: string): string {
-  return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
 }

@@ -16,7 +16,8 @@
  *
  * Request: `{ requestId?, timestamp? (epoch ms or ISO), message: string | {text?, parts?: [{text}]},
  *   response?: Part[] | {value} | string, result?: {timings?: {totalElapsed}}, isCanceled?,
- *   isSystemInitiated?, hiddenFromTranscript? }`.
+ *   isSystemInitiated?, hiddenFromTranscript? }`; some third-party files hold `{timestamp, prompt,
+ *   completion}` requests instead, read the same way.
  * Response parts: markdown `{value: string}` (no `kind`), `{kind: 'markdownContent'|'markdownVuln',
  *   content: {value}}`, `{kind: 'inlineReference', inlineReference: uri | {uri} | {name, location}, name?}`
  *   (rendered as the file or symbol name in backticks). Everything else — `thinking`,
@@ -30,8 +31,9 @@
  * In an operation log, the answer of the last request is taken only once it has a `result` (until then
  * it may still be streaming, and a partial copy would later sit beside the finished one).
  */
+import { createHash } from 'node:crypto';
 import type { EpisodeInput } from '../model/events.js';
-import type { ParsedFile } from './transcripts.js';
+import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -64,7 +66,11 @@ function isSessionDocument(o: Obj): boolean {
     typeof o.creationDate === 'number' ||
     typeof o.version === 'number';
   // An empty session is still a session; otherwise the requests must look like chat requests.
-  return marked && (o.requests.length === 0 || o.requests.some((r) => isObj(r) && ('message' in r || 'response' in r || 'requestId' in r)));
+  return (
+    marked &&
+    (o.requests.length === 0 ||
+      o.requests.some((r) => isObj(r) && ('message' in r || 'response' in r || 'requestId' in r || 'prompt' in r)))
+  );
 }
 
 /** Parses a Copilot Chat session file (JSON document or JSONL operation log). Never throws on bad content. */
@@ -85,23 +91,23 @@ export function parseCopilotChat(content: string, source: string): ParsedFile {
   if (!isObj(state) || !Array.isArray(state.requests)) {
     return { format: 'copilot', episodes: [], skipped: skipped + (text.trim() ? 1 : 0) };
   }
-  const session = typeof state.sessionId === 'string' && state.sessionId ? state.sessionId : sessionFromSource(source);
-  const sessionTime = toIso(state.creationDate);
+  const session = sessionOf(state, source);
+  const sessionTime = toIsoTime(state.creationDate);
   const episodes: EpisodeInput[] = [];
   const requests = state.requests as unknown[];
   requests.forEach((request, index) => {
     if (!isObj(request)) return void (skipped += 2);
     if (request.isSystemInitiated === true || request.hiddenFromTranscript === true) return void (skipped += 2);
     const id = typeof request.requestId === 'string' && request.requestId ? request.requestId : `request ${index + 1}`;
-    const time = toIso(request.timestamp) ?? sessionTime;
-    const said = messageText(request.message);
+    const time = toIsoTime(request.timestamp) ?? sessionTime;
+    const said = messageText(request.message ?? request.prompt);
     if (said) {
       episodes.push({ text: said, speaker: 'user', role: 'user', authority: 'user', session, source, ref: id, time });
     } else skipped++;
     // In a live log the last request may still be streaming (no `result` yet): its answer is not final,
     // and taking it now would store a truncated copy beside the finished one later.
     const streaming = fromLog && index === requests.length - 1 && request.result === undefined && request.isCanceled !== true;
-    const answer = streaming ? '' : responseText(request.response);
+    const answer = streaming ? '' : responseText(request.response ?? request.completion);
     if (answer) {
       const elapsed = isObj(request.result) && isObj(request.result.timings) ? request.result.timings.totalElapsed : undefined;
       const answeredAt = time && typeof elapsed === 'number' && elapsed > 0 ? new Date(Date.parse(time) + elapsed).toISOString() : time;
@@ -230,7 +236,12 @@ function responseText(response: unknown): string {
     } else breakBlock(); // a tool call, edit or progress message stands between two runs of prose
   }
   breakBlock();
-  return blocks.join('\n\n');
+  // A code block whose body was a codeblockUri or textEditGroup part is left as an empty fence.
+  return blocks
+    .join('\n\n')
+    .replace(/^[ \t]*```[\w-]*[ \t]*\n(?:[ \t]*\n)*[ \t]*```[ \t]*$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function referenceName(part: Obj): string | undefined {
@@ -243,18 +254,19 @@ function referenceName(part: Obj): string | undefined {
   return p ? p.split(/[\\/]/).filter(Boolean).pop() : undefined;
 }
 
-function toIso(v: unknown): string | undefined {
-  if (typeof v === 'number' && Number.isFinite(v) && v > 0) {
-    const d = new Date(v < 1e11 ? v * 1000 : v);
-    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-  }
-  if (typeof v === 'string' && v.trim()) {
-    const d = new Date(/^\d+$/.test(v) ? Number(v) : v);
-    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
-  }
-  return undefined;
-}
-
-function sessionFromSource(source: string): string {
-  return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
+/**
+ * The session's own id. An export has none ("chat.json" is VS Code's default export name, so the file
+ * name alone would merge unrelated chats): the first request's id, else a digest of its text, tells it apart.
+ */
+function sessionOf(state: Obj, source: string): string {
+  if (typeof state.sessionId === 'string' && state.sessionId) return state.sessionId;
+  const first = (state.requests as unknown[]).find(isObj);
+  const base = sessionFromSource(source);
+  if (!first) return base;
+  if (typeof first.requestId === 'string' && first.requestId) return `${base} ${first.requestId}`;
+  const digest = createHash('sha256')
+    .update(messageText(first.message ?? first.prompt) + String(first.timestamp ?? ''))
+    .digest('hex')
+    .slice(0, 12);
+  return `${base} ${digest}`;
 }

@@ -12,12 +12,13 @@ export interface ParsedFile {
   skipped: number;
 }
 
-const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude']);
+const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);
+const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt']);
 const IGNORED_ROLES = new Set(['system', 'tool', 'function', 'developer']);
 
-/** A turn spoken by the assistant is the model's word; anything a person said is `user`. */
+/** Only a turn known to be the person's is `user`; the assistant's, or a speaker we cannot place, is `agent`. */
 export function authorityForRole(role: string | undefined): Authority {
-  return role && AGENT_ROLES.has(role.toLowerCase()) ? 'agent' : 'user';
+  return role && USER_ROLES.has(role.toLowerCase()) ? 'user' : 'agent';
 }
 
 /** Text of a message content that may be a string or a list of typed parts. */
@@ -78,11 +79,15 @@ const MD_SPEAKER = [
   /^([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30})?):\s+(.*)$/,
 ];
 
+/** A turn's own date on the line under its marker: `> 12/1/2025, 12:39:01 AM` or `> 2025-12-01T00:39:01Z`. */
+const TURN_DATE =
+  /^>\s*(\d{1,2}\/\d{1,2}\/\d{4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)\s*$/;
+
 /** Markdown transcripts: a turn starts at a speaker marker and runs to the next one. */
 export function parseMarkdown(content: string, source: string): ParsedFile {
   const episodes: EpisodeInput[] = [];
   const session = sessionFromSource(source);
-  let current: { speaker: string; lines: string[]; line: number } | undefined;
+  let current: { speaker: string; lines: string[]; line: number; time?: string } | undefined;
   let skipped = 0;
   // A transcript's date, when its preamble gives one ("# Session (2025-04-02)"), dates every turn.
   let time: string | undefined;
@@ -99,35 +104,80 @@ export function parseMarkdown(content: string, source: string): ParsedFile {
         authority: authorityForRole(current.speaker),
         session,
         source,
-        time,
+        time: current.time ?? time,
         ref: `line ${current.line}`,
       });
     }
     current = undefined;
   };
   const lines = content.split(/\r?\n/);
-  // "Name: text" is also how prose says "Note: ..."; only names that speak at least twice count.
-  const plainCounts = new Map<string, number>();
+  // "Note: ...", "**Summary**" and "## Chunk 1" are how replies are written: a name other than a known
+  // role is a speaker only when it speaks at least twice, and never inside a code fence.
+  const counts = new Map<string, number>();
   for (const raw of lines) {
-    const m = raw.match(MD_SPEAKER[2]!);
-    if (m) plainCounts.set(m[1]!, (plainCounts.get(m[1]!) ?? 0) + 1);
-  }
-  lines.forEach((raw, index) => {
-    for (const [i, pattern] of MD_SPEAKER.entries()) {
+    for (const pattern of MD_SPEAKER) {
       const m = raw.match(pattern);
-      if (m && (i < 2 || (plainCounts.get(m[1]!) ?? 0) >= 2)) {
+      if (m) counts.set(m[1]!.trim(), (counts.get(m[1]!.trim()) ?? 0) + 1);
+    }
+  }
+  const isSpeaker = (name: string): boolean => {
+    const lower = name.toLowerCase();
+    return USER_ROLES.has(lower) || AGENT_ROLES.has(lower) || IGNORED_ROLES.has(lower) || (counts.get(name) ?? 0) >= 2;
+  };
+  let fence = false;
+  lines.forEach((raw, index) => {
+    if (/^\s*(```|~~~)/.test(raw)) fence = !fence;
+    for (const pattern of fence ? [] : MD_SPEAKER) {
+      const m = raw.match(pattern);
+      if (m && isSpeaker(m[1]!.trim())) {
         flush();
         current = { speaker: m[1]!.trim(), lines: m[2] ? [m[2]] : [], line: index + 1 };
         return;
       }
     }
-    if (current) current.lines.push(raw);
+    const stamp = current && !current.lines.some((l) => l.trim()) ? raw.match(TURN_DATE)?.[1] : undefined;
+    if (current && stamp && toIsoTime(stamp)) current.time = toIsoTime(stamp);
+    else if (current) current.lines.push(raw);
     else time ??= raw.match(/\b(\d{4}-\d{2}-\d{2})\b/)?.[1];
   });
   flush();
   return { format: 'markdown', episodes, skipped };
 }
 
-function sessionFromSource(source: string): string {
+/** The file's name without its extension: a session name when the content gives none. */
+export function sessionFromSource(source: string): string {
   return (source.split(/[\\/]/).pop() ?? source).replace(/\.[^.]+$/, '');
+}
+
+/** An ISO time when `v` is a parseable date (string, or epoch seconds/ms), else undefined. */
+export function toIsoTime(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) {
+    const d = new Date(v < 1e11 ? v * 1000 : v);
+    return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  }
+  if (typeof v !== 'string' || !v.trim()) return undefined;
+  const d = new Date(/^\d+$/.test(v) ? Number(v) : v);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** A JSON array of `{role, content}` messages (OpenAI/Ollama style), or undefined when it is not one. */
+export function messageArray(json: unknown): Record<string, unknown>[] | undefined {
+  if (!Array.isArray(json) || json.length === 0) return undefined;
+  const isMessage = (m: unknown): m is Record<string, unknown> =>
+    !!m && typeof m === 'object' && typeof (m as { role?: unknown }).role === 'string' && ('content' in m || 'text' in m);
+  return json.every(isMessage) ? json : undefined;
+}
+
+export function parseMessageArray(messages: Record<string, unknown>[], source: string): ParsedFile {
+  const session = sessionFromSource(source);
+  const episodes: EpisodeInput[] = [];
+  let skipped = 0;
+  messages.forEach((m, index) => {
+    const role = String(m.role);
+    const text = contentText(m.content ?? m.text).trim();
+    if (!text || IGNORED_ROLES.has(role.toLowerCase())) return void skipped++;
+    const time = toIsoTime(m.time ?? m.timestamp ?? m.created_at);
+    episodes.push({ text, speaker: role, role, authority: authorityForRole(role), session, source, time, ref: `message ${index + 1}` });
+  });
+  return { format: 'json-messages', episodes, skipped };
 }

@@ -1,0 +1,133 @@
+/**
+ * Choosing a transcript's parser by its content, and saying plainly when none fits: a file that is
+ * not a known format, or that yields no turn, is an error naming the formats tried and what was
+ * missing, never an empty success.
+ */
+import * as path from 'node:path';
+import { invalid } from '../model/errors.js';
+import { isAider, parseAider } from './aider.js';
+import { isClaudeCodeJsonl, parseClaudeCode } from './claude.js';
+import { isClaudeExportMarkdown, isClaudeTerminalExport, parseClaudeExportMarkdown, parseClaudeTerminalExport } from './claude-export.js';
+import { clineApiMessages, isClineUiMessages, parseClineApi, parseClineUi } from './cline.js';
+import { isCodexRollout, parseCodexRollout } from './codex.js';
+import { isCopilotChatSession, parseCopilotChat } from './copilot.js';
+import { isGeminiShare, parseGeminiShare } from './gemini.js';
+import { jsonValues } from './json-stream.js';
+import { isLocomo, parseLocomo } from './locomo.js';
+import { isSpecStory, parseSpecStory } from './specstory.js';
+import { messageArray, parseJsonl, parseMarkdown, parseMessageArray, type ParsedFile } from './transcripts.js';
+
+export const JSON_FORMATS = [
+  'Claude Code JSONL',
+  'Codex CLI rollout',
+  'Copilot Chat session or export',
+  'Cline/Roo task history',
+  'LoCoMo',
+  'JSON array of {role, content}',
+  'JSONL of {role|speaker, text|content}',
+];
+export const TEXT_FORMATS = [
+  'SpecStory',
+  'aider chat history',
+  'Gemini /chat share',
+  'Claude export (markdown or /export text)',
+  'markdown with speaker markers (**User:**, ## Assistant)',
+];
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ParseOptions {
+  /**
+   * A session being watched may have no turn yet (a chat just opened, a file just created): with
+   * this set, an empty file or one of a known format without turns is no error.
+   */
+  allowEmpty?: boolean;
+}
+
+/** Parses a transcript file's content; `file` names it in errors and gives the session when the content has none. */
+export function parseTranscript(content: string, file: string, opts: ParseOptions = {}): ParsedFile {
+  const source = path.basename(file);
+  const text = content.replace(/^\uFEFF/, '');
+  if (!text.trim()) {
+    if (opts.allowEmpty) return { format: 'empty', episodes: [], skipped: 0 };
+    throw invalid(`${file} is empty.`, 'Point ingest at a transcript with at least one turn.');
+  }
+  const parsed = /^\s*[[{]/.test(text) ? parseJsonLike(text, file, source) : parseText(text, file, source);
+  if (parsed.episodes.length === 0 && !opts.allowEmpty) {
+    throw invalid(
+      `${file}: read as ${parsed.format}, but no turn was found in it (${parsed.skipped} part${parsed.skipped === 1 ? '' : 's'} skipped as tool output, commands or injected context).`,
+      'Nothing was stored. If the file holds a conversation, its turns are in a shape Recall does not read yet.',
+    );
+  }
+  return parsed;
+}
+
+function parseJsonLike(text: string, file: string, source: string): ParsedFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (json !== undefined) {
+    if (isCopilotChatSession(json)) return parseCopilotChat(text, source);
+    if (isLocomo(json)) {
+      const conversations = parseLocomo(json, source);
+      return { format: 'locomo', episodes: conversations.flatMap((c) => c.episodes), skipped: 0 };
+    }
+    const cline = clineApiMessages(json);
+    if (cline) return parseClineApi(cline, source, taskFolder(file));
+    if (isClineUiMessages(json)) return parseClineUi(json as Obj[], source, taskFolder(file));
+    const messages = messageArray(json);
+    if (messages) return parseMessageArray(messages, source);
+    if (Array.isArray(json) || !isObj(json) || !('type' in json || 'role' in json || 'speaker' in json))
+      throw unrecognised(file, JSON_FORMATS, jsonHint(json));
+  }
+  if (isClaudeCodeJsonl(text)) return parseClaudeCode(text, source);
+  const { values } = jsonValues(text);
+  const objects = values.map((v) => v.value);
+  if (isCodexRollout(objects)) return parseCodexRollout(text, source);
+  if (isCopilotChatSession(text)) return parseCopilotChat(text, source);
+  const turns = objects.filter((o) => isObj(o) && (typeof o.role === 'string' || typeof o.speaker === 'string'));
+  if (turns.length > 0 && turns.length >= objects.length / 2) return parseJsonl(text, source);
+  throw unrecognised(file, JSON_FORMATS, jsonHint(objects[0]));
+}
+
+function parseText(text: string, file: string, source: string): ParsedFile {
+  if (isSpecStory(text)) return parseSpecStory(text, source);
+  if (isAider(text)) return parseAider(text, source);
+  if (isGeminiShare(text)) return parseGeminiShare(text, source);
+  if (isClaudeExportMarkdown(text)) return parseClaudeExportMarkdown(text, source);
+  if (isClaudeTerminalExport(text)) return parseClaudeTerminalExport(text, source);
+  const markdown = parseMarkdown(text, source);
+  if (markdown.episodes.length === 0) {
+    throw unrecognised(
+      file,
+      TEXT_FORMATS,
+      'it has no speaker markers (e.g. "**User:**", "## Assistant", "_**User**_", "#### prompt", "## USER").',
+    );
+  }
+  return markdown;
+}
+
+/** The task id of a Cline/Roo history is the name of the folder it sits in. */
+function taskFolder(file: string): string | undefined {
+  const folder = path.basename(path.dirname(path.resolve(file)));
+  return folder && folder !== '.' ? folder : undefined;
+}
+
+function jsonHint(value: unknown): string {
+  if (isObj(value) && ('files_in_context' in value || 'model_usage' in value)) {
+    return "it is Cline's task_metadata.json, which holds no conversation: ingest api_conversation_history.json from the same task folder.";
+  }
+  if (isObj(value) && Array.isArray(value.requests))
+    return 'it has "requests" but they are neither Copilot requests (message/response) nor prompt/completion pairs.';
+  if (Array.isArray(value)) return 'it is a JSON array, but its items are not messages with a "role" and "content".';
+  if (isObj(value)) return `it is a JSON object with keys ${Object.keys(value).slice(0, 6).join(', ')}, none of them a conversation.`;
+  return 'it is JSON but not an object or array of messages.';
+}
+
+function unrecognised(file: string, tried: string[], missing: string): Error {
+  return invalid(`${file}: not a transcript format Recall reads; ${missing}`, `Formats tried: ${tried.join('; ')}.`);
+}

@@ -1,0 +1,81 @@
+/**
+ * SpecStory histories (`.specstory/history/*.md`), every marker generation:
+ * `_**User**_` / `_**Assistant**_`, `_**User (2025-10-14 22:25Z)**_`, `_**Assistant (default)**_`,
+ * `_**Agent (model gpt-5, mode Agent)**_`. A turn runs from a top-level marker to the next; a marker
+ * inside a code fence or a `<tool-use>` / `<details>` block is quoted text, not a turn. Thinking,
+ * tool-use and details blocks are removed from the text; `---` separators are dropped.
+ */
+import type { EpisodeInput } from '../model/events.js';
+import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+
+const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
+
+export function isSpecStory(content: string): boolean {
+  return content.split(/\r?\n/).some((line) => MARKER.test(line));
+}
+
+export function parseSpecStory(content: string, source: string): ParsedFile {
+  const session = sessionFromSource(source);
+  const episodes: EpisodeInput[] = [];
+  let skipped = 0;
+  let current: { role: 'user' | 'assistant'; lines: string[]; line: number; time?: string } | undefined;
+  let lastUserTime: string | undefined;
+  const flush = (): void => {
+    if (!current) return;
+    const text = cleanText(current.lines.join('\n'));
+    if (!text) skipped++;
+    else {
+      const user = current.role === 'user';
+      episodes.push({
+        text,
+        speaker: current.role,
+        role: current.role,
+        authority: user ? 'user' : 'agent',
+        session,
+        source,
+        time: current.time,
+        ref: `line ${current.line}`,
+      });
+    }
+    current = undefined;
+  };
+  let fence = false;
+  let blockDepth = 0;
+  content.split(/\r?\n/).forEach((line, index) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (!fence) {
+      blockDepth += (line.match(/<(tool-use|details)\b/g) ?? []).length;
+      blockDepth -= (line.match(/<\/(tool-use|details)>/g) ?? []).length;
+      if (blockDepth < 0) blockDepth = 0;
+    }
+    const m = !fence && blockDepth === 0 ? line.match(MARKER) : null;
+    if (m) {
+      flush();
+      const role = m[1] === 'User' ? 'user' : 'assistant';
+      // "(2025-10-14 22:25Z)" on a user marker dates it; an agent turn follows the last dated prompt.
+      const time = role === 'user' ? (markerTime(m[2]) ?? lastUserTime) : lastUserTime;
+      if (role === 'user') lastUserTime = time;
+      current = { role, lines: [], line: index + 1, time };
+      return;
+    }
+    current?.lines.push(line);
+  });
+  flush();
+  return { format: 'specstory', episodes, skipped };
+}
+
+function markerTime(inside: string | undefined): string | undefined {
+  const m = inside?.match(/^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(?::(\d{2}))?Z?$/);
+  return m ? toIsoTime(`${m[1]}T${m[2]}:${m[3] ?? '00'}Z`) : undefined;
+}
+
+function cleanText(raw: string): string {
+  return raw
+    .replace(/<think>[\s\S]*?<\/think>/g, '')
+    .replace(/<tool-use\b[\s\S]*?<\/tool-use>/g, '')
+    .replace(/<details\b[\s\S]*?<\/details>/g, '')
+    .replace(/^Tool use: \*\*[^*]+\*\*.*$/gm, '')
+    .replace(/^---\s*$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
