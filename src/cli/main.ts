@@ -46,6 +46,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -201,9 +202,12 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'mcp': {
-      if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token T] for HTTP.');
+      if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token-file F] for HTTP.');
       const { runMcp } = await import('./mcp.js');
-      return runMcp({ memory, http: values.http, port: values.port, host: values.host, token: values.token }, err);
+      return runMcp(
+        { memory, http: values.http, port: values.port, host: values.host, token: values.token, tokenFile: values['token-file'] },
+        err,
+      );
     }
     case 'bench': {
       const { runBench } = await import('./bench.js');
