@@ -28,6 +28,8 @@ export interface OpenReport {
   rebuilt: boolean;
   replayed: number;
   reason?: string;
+  /** The request ids (Provenance.rid) of the replayed events, oldest first; absent when none. */
+  requestIds?: string[];
 }
 
 export class JournaledGraph {
@@ -104,7 +106,13 @@ export class JournaledGraph {
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
     }
-    const opened = new JournaledGraph(folder, config, db, graph, journal, log, { rebuilt, replayed: events.length, reason });
+    const requestIds = [...new Set(events.flatMap((e) => (e.by.rid ? [e.by.rid] : [])))];
+    const opened = new JournaledGraph(folder, config, db, graph, journal, log, {
+      rebuilt,
+      replayed: events.length,
+      reason,
+      ...(requestIds.length ? { requestIds } : {}),
+    });
     if (kept) opened.eventsSinceSnapshot = 0;
     return opened;
   }
