@@ -76,3 +76,20 @@ test('after the service was killed, a retried write is recognised from the journ
     conn.close();
   }
 });
+
+test('one hello per connection: a second is refused and the surface (so the authority) stays', async () => {
+  const memory = tmpMemory('hello');
+  await withClient(memory, (c) => c.call('status', {}));
+  const conn = await wire(memory);
+  try {
+    await conn.call('hello', { surface: 'mcp' });
+    await assert.rejects(conn.call('hello', { surface: 'cli' }), (err: Error & { data?: { code?: string } }) => {
+      assert.equal(err.data?.code, 'invalid_input');
+      return true;
+    });
+    // Still an agent: a person's act is refused.
+    await assert.rejects(conn.call('relate', { subject: 'a', predicate: 'b', object: 'c' }), /forbidden|person|human/i);
+  } finally {
+    conn.close();
+  }
+});

@@ -209,6 +209,14 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     const failWith = (err: MemoryError): void => fail(RPC_ERRORS.memory, err.message, { code: err.code, hint: err.hint });
 
     if (method === 'hello') {
+      // The surface decides the authority: it is said once, and a connection cannot change it.
+      if (conn.surface)
+        return failWith(
+          new MemoryError(
+            'invalid_input',
+            `This connection already said hello as "${conn.surface}"; open a new one to be another surface.`,
+          ),
+        );
       const checked = checkParams('hello', params);
       if (!checked.ok) return failWith(checked.error);
       conn.surface = checked.params.surface;
