@@ -84,7 +84,13 @@ async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'remember': {
-      const text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
+      let text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
+      // `-`: the text comes on standard input (a command line stops near 128 KB).
+      if (text === '-') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        text = Buffer.concat(chunks).toString('utf8');
+      }
       const r = await withClient((c) =>
         c.call('remember', { text, entities: values.entity, source: values.source ?? 'cli', session: values.session }),
       );
