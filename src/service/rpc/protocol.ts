@@ -55,6 +55,8 @@ export interface ServiceStatus {
   service_started: string;
   /** What start-up recovered from damaged files, and when (absent when nothing was). */
   recovered?: string;
+  /** Unreadable journal lines this service's start-up skipped (what they held is lost). */
+  skipped_journal_lines: number;
   clients: number;
   version: string;
 }

@@ -142,6 +142,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
       peak_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e5) / 10,
       service_started: started,
+      skipped_journal_lines: report.skippedLines ?? 0,
       clients: connections.size,
       version: VERSION,
       ...lastRecovery(opts.memory),
