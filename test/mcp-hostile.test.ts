@@ -604,11 +604,16 @@ describe('over stdio (all cases pipelined through one process)', () => {
   });
 });
 
+const HTTP_TOKEN = 'hostile-test-token';
+
 describe('over Streamable HTTP (one POST per case)', () => {
   let url: string;
   let child: ChildProcess;
   before(async () => {
-    child = spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--port', '0'], { env: ENV, cwd: ROOT });
+    child = spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--port', '0'], {
+      env: { ...ENV, RECALL_MCP_TOKEN: HTTP_TOKEN },
+      cwd: ROOT,
+    });
     children.push(child);
     let err = '';
     url = await new Promise<string>((resolve, reject) => {
@@ -630,7 +635,11 @@ describe('over Streamable HTTP (one POST per case)', () => {
         const c = cases[next++]!;
         const res = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${HTTP_TOKEN}`,
+          },
           body: c.payload,
           signal: AbortSignal.timeout(30_000),
         });
@@ -663,7 +672,7 @@ describe('over Streamable HTTP (one POST per case)', () => {
 
     const ping = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${HTTP_TOKEN}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 'final-ping', method: 'ping' }),
     });
     assert.deepEqual(await ping.json(), { jsonrpc: '2.0', id: 'final-ping', result: {} });

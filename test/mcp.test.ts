@@ -124,8 +124,11 @@ interface HttpServer {
 }
 
 /** `recall mcp --http --port 0`; the real URL is read from its stderr. */
-async function startHttp(memory: string, extra: string[] = []): Promise<HttpServer> {
-  const child = spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--port', '0', ...extra], { env: ENV, cwd: ROOT });
+async function startHttp(memory: string, extra: string[] = [], env: Record<string, string> = {}): Promise<HttpServer> {
+  const child = spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--port', '0', ...extra], {
+    env: { ...ENV, ...env },
+    cwd: ROOT,
+  });
   children.push(child);
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -161,10 +164,13 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/** The bearer token of the seeded memory's HTTP servers (its generated mcp-http.token), sent by default. */
+let auth: Record<string, string> = {};
+
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth, ...headers },
     body,
   });
 }
@@ -485,10 +491,37 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
   before(async () => {
     s = await seed();
     server = await startHttp(s.memory);
+    auth = { authorization: `Bearer ${fs.readFileSync(path.join(s.memory, 'mcp-http.token'), 'utf8').trim()}` };
   });
 
   const httpTransport = (headers: Record<string, string> = {}): StreamableHTTPClientTransport =>
-    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+    new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { ...auth, ...headers } } });
+
+  test('without a token given, one is generated into the memory folder (0600), named on stderr, reused and required', async () => {
+    const file = path.join(s.memory, 'mcp-http.token');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.ok(server.stderr().includes(`bearer token in ${file}`), server.stderr());
+    assert.equal((await post(server.url, PING, { authorization: '' })).status, 401, 'no token, no entry');
+    assert.equal((await post(server.url, PING)).status, 200);
+    const again = await startHttp(s.memory);
+    assert.equal((await post(again.url, PING)).status, 200, 'the second server reuses the same token');
+    await stop(again.child);
+  });
+
+  test('RECALL_MCP_TOKEN, else --token-file, is the token; neither is warned about', async () => {
+    const file = path.join(s.memory, 'other.token');
+    fs.writeFileSync(file, 'from-a-file\n', { mode: 0o600 });
+    const fromFile = await startHttp(s.memory, ['--token-file', file]);
+    assert.equal((await post(fromFile.url, PING, { authorization: 'Bearer from-a-file' })).status, 200);
+    assert.equal((await post(fromFile.url, PING)).status, 401, "the generated token is not this server's");
+    const fromEnv = await startHttp(s.memory, ['--token-file', file], { RECALL_MCP_TOKEN: 'from-the-env' });
+    assert.equal((await post(fromEnv.url, PING, { authorization: 'Bearer from-the-env' })).status, 200);
+    assert.equal((await post(fromEnv.url, PING, { authorization: 'Bearer from-a-file' })).status, 401);
+    for (const started of [fromFile, fromEnv]) {
+      assert.doesNotMatch(started.stderr(), /warning/);
+      await stop(started.child);
+    }
+  });
 
   test('serves on 127.0.0.1 at /mcp', () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -569,15 +602,16 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
 
   test('GET and DELETE are 405 (stateless: no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(server.url, { method, headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) });
+      const res = await fetch(server.url, { method, headers: { accept: 'text/event-stream', ...auth }, signal: AbortSignal.timeout(5000) });
       assert.equal(res.status, 405, method);
       assert.equal(res.headers.get('allow'), 'POST');
     }
   });
 
-  test('with --token, requests without the right bearer token get 401; with it the Client works', async () => {
+  test('with --token (warned about: ps shows it), requests without the right bearer token get 401; with it the Client works', async () => {
     const secured = await startHttp(s.memory, ['--token', 's3cret-token']);
-    const none = await post(secured.url, PING);
+    assert.match(secured.stderr(), /warning: --token on the command line is visible/);
+    const none = await post(secured.url, PING, { authorization: '' });
     assert.equal(none.status, 401);
     assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
     assert.equal(((await none.json()) as any).jsonrpc, '2.0');
@@ -591,19 +625,6 @@ describe('Streamable HTTP: the SDK Client against `recall mcp --http`', () => {
     assert.equal((r.structuredContent as any).memory, s.memory);
     await client.close();
     await stop(secured.child);
-  });
-
-  test('refuses to bind beyond loopback without a token', async () => {
-    const child = spawn(process.execPath, [CLI, '--memory', s.memory, 'mcp', '--http', '--host', '0.0.0.0', '--port', '0'], {
-      env: ENV,
-      cwd: ROOT,
-    });
-    children.push(child);
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    assert.equal(code, 1);
-    assert.match(err, /Refusing to serve on 0\.0\.0\.0 without a token/);
   });
 
   test('SIGTERM shuts the HTTP server down cleanly', async () => {
@@ -635,6 +656,7 @@ async function rawPost(
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...(chunked ? {} : { 'content-length': Buffer.byteLength(body) }),
+          ...auth,
           ...headers,
         },
       },

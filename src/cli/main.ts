@@ -47,6 +47,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -84,7 +85,13 @@ async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'remember': {
-      const text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
+      let text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
+      // `-`: the text comes on standard input (a command line stops near 128 KB).
+      if (text === '-') {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        text = Buffer.concat(chunks).toString('utf8');
+      }
       const r = await withClient((c) =>
         c.call('remember', { text, entities: values.entity, source: values.source ?? 'cli', session: values.session }),
       );
@@ -202,9 +209,12 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'mcp': {
-      if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token T] for HTTP.');
+      if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token-file F] for HTTP.');
       const { runMcp } = await import('./mcp.js');
-      return runMcp({ memory, http: values.http, port: values.port, host: values.host, token: values.token }, err);
+      return runMcp(
+        { memory, http: values.http, port: values.port, host: values.host, token: values.token, tokenFile: values['token-file'] },
+        err,
+      );
     }
     case 'bench': {
       const { runBench } = await import('./bench.js');

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { MCP_HTTP_DEFAULTS } from '../core/model/defaults.js';
 import { startHttpServer } from '../mcp/http.js';
+import { resolveHttpToken } from '../mcp/http-token.js';
 import { LazyMemory } from '../mcp/memory.js';
 import { createMcpServer } from '../mcp/server.js';
 import { RobustStdioTransport } from '../mcp/stdio.js';
@@ -15,6 +16,7 @@ export interface McpCommandOptions {
   port?: string;
   host?: string;
   token?: string;
+  tokenFile?: string;
 }
 
 export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void): Promise<number> {
@@ -30,11 +32,18 @@ export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void
   }
   const port = opts.port === undefined ? MCP_HTTP_DEFAULTS.port : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${opts.port}".`);
+  const { token, note } = resolveHttpToken({
+    memory: opts.memory,
+    flag: opts.token,
+    env: process.env.RECALL_MCP_TOKEN,
+    file: opts.tokenFile,
+  });
+  log(`recall mcp: ${note}`);
   const running = await startHttpServer({
     memory,
     port,
     host: opts.host ?? MCP_HTTP_DEFAULTS.host,
-    token: opts.token ?? process.env.RECALL_MCP_TOKEN,
+    token,
     log: (m) => log(`recall mcp: ${m}`),
   });
   await new Promise<void>((resolve) => {

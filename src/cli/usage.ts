@@ -11,7 +11,7 @@ export const USAGE = `recall — long-term memory for coding agents
 
 usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else ~/.recall)
 
-  remember TEXT [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
+  remember TEXT|- [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
   ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
   query TEXT [--limit N] [--history] [--mode ${modes}] [--json]
                                        best evidence, cited ${limit('query')}
@@ -29,7 +29,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        turn vector search on (a local model folder, or a hub model fetched
                                        once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
-  mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token T]]   MCP server (stdio, or Streamable HTTP at /mcp)
+  mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
+                                       its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
   bench scale --episodes N [--model-path DIR] [--write-docs] [--json]   speed and size on a synthetic memory of N episodes

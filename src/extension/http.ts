@@ -1,10 +1,12 @@
 /**
  * The optional MCP Streamable HTTP transport (`recall.http.enabled`): `dist/cli.js mcp --http`
  * on 127.0.0.1, run by the extension for as long as it is enabled, so MCP clients that speak
- * HTTP can use the same memory. Loopback only; the server itself refuses anything else without a token.
+ * HTTP can use the same memory. Loopback only, and with the memory folder's bearer token (shared
+ * with `recall mcp --http`), so other users of the machine cannot read the memory through it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
+import { httpTokenPath, memoryFolderToken } from '../mcp/http-token.js';
 import type { RecallExtension } from './ctx.js';
 
 export class HttpTransport implements vscode.Disposable {
@@ -29,9 +31,17 @@ export class HttpTransport implements vscode.Disposable {
 
   private start(port: number, memory: string): void {
     const log = this.ctx.log;
+    // Made here, not left to the child, so the file named in the log is the one the server reads.
+    try {
+      memoryFolderToken(memory);
+    } catch (err) {
+      log.error(`MCP over HTTP not started: ${(err as Error).message}`);
+      return;
+    }
+    const tokenFile = httpTokenPath(memory);
     const child = spawn(
       process.execPath,
-      [this.ctx.cliScript, '--memory', memory, 'mcp', '--http', '--port', String(port), '--host', '127.0.0.1'],
+      [this.ctx.cliScript, '--memory', memory, 'mcp', '--http', '--port', String(port), '--host', '127.0.0.1', '--token-file', tokenFile],
       {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,7 +50,9 @@ export class HttpTransport implements vscode.Disposable {
     );
     this.child = child;
     this.running = { port, memory };
-    log.info(`MCP over HTTP starting at http://127.0.0.1:${port}/mcp (pid ${child.pid})`);
+    log.info(
+      `MCP over HTTP starting at http://127.0.0.1:${port}/mcp (pid ${child.pid}); clients send "Authorization: Bearer <the contents of ${tokenFile}>"`,
+    );
     const relay = (chunk: Buffer): void => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) log.info(`[http] ${line}`);
     };

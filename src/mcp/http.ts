@@ -1,7 +1,7 @@
 /**
  * MCP over Streamable HTTP at /mcp. Loopback by default; Host and Origin are checked against the
- * address we serve (DNS-rebinding protection); a bearer token is required when set, and always
- * when bound beyond loopback; request bodies are bounded. Stateless: each POST gets a fresh
+ * address we serve (DNS-rebinding protection); a bearer token is always required (loopback is
+ * open to every local user; http-token.ts says where it comes from); request bodies are bounded. Stateless: each POST gets a fresh
  * server and transport, so no session state can leak or pile up.
  */
 import * as crypto from 'node:crypto';
@@ -17,7 +17,8 @@ export interface HttpOptions {
   memory: MemoryAccess;
   port: number;
   host: string;
-  token?: string;
+  /** Required of every request as "Authorization: Bearer <token>". */
+  token: string;
   log: (msg: string) => void;
 }
 
@@ -33,11 +34,7 @@ export function isLoopback(host: string): boolean {
 }
 
 export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpServer> {
-  if (!isLoopback(opts.host) && !opts.token) {
-    throw new Error(
-      `Refusing to serve on ${opts.host} without a token: anyone who can reach it could read the memory. Pass --token T (or RECALL_MCP_TOKEN).`,
-    );
-  }
+  if (!opts.token) throw new Error('The MCP HTTP server needs a bearer token.');
   const maxBody = LIMITS.mcpMessageBytes;
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
@@ -60,7 +57,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
     const origin = req.headers.origin?.toLowerCase();
     if (origin !== undefined && !allowedOrigins.has(origin))
       return jsonError(res, 403, -32600, `Forbidden: Origin "${origin}" is not allowed.`);
-    if (opts.token && !tokenMatches(req.headers.authorization, opts.token)) {
+    if (!tokenMatches(req.headers.authorization, opts.token)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="recall"');
       return jsonError(res, 401, -32600, 'Unauthorized: send "Authorization: Bearer <token>".');
     }
@@ -110,7 +107,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
   allowedOrigins = new Set(names.flatMap((n) => [`http://${n}:${port}`, `https://${n}:${port}`]));
   const shown = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const url = `http://${shown}:${port}/mcp`;
-  opts.log(`MCP over HTTP at ${url}${opts.token ? ' (bearer token required)' : ''}`);
+  opts.log(`MCP over HTTP at ${url} (bearer token required)`);
 
   return {
     url,

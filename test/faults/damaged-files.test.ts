@@ -113,3 +113,27 @@ test('a forget cut short before its snapshot still wins over the older snapshot'
     'the forgotten note did not come back',
   );
 });
+
+test('journal lines skipped on replay are counted in status and told beyond the log', async () => {
+  const memory = tmpMemory('skipped');
+  const stored = texts(5, 'skipped');
+  await withClient(memory, async (c) => {
+    for (const text of stored) await c.call('remember', { text }); // a journal line each
+  });
+  assert.equal((await recall(memory, ['service', 'stop'])).code, 0);
+  fs.rmSync(path.join(memory, 'snapshot.sqlite')); // the journal alone is replayed
+  const journal = path.join(memory, 'journal.jsonl');
+  const lines = fs.readFileSync(journal, 'utf8').split('\n');
+  lines[2] = '{' + 'x'.repeat(lines[2]!.length - 1); // a damaged line, same length, its newline kept
+  fs.writeFileSync(journal, lines.join('\n'));
+  const status = await withClient(memory, (c) => c.call('status', {}));
+  assert.equal(status.skipped_journal_lines, 1);
+  assert.match(String(status.recovered), /1 unreadable line\(s\) in journal\.jsonl skipped on replay/);
+  assert.match((await recall(memory, ['status'])).stdout, /recovered .*skipped on replay/);
+  assert.equal(status.episodes, stored.length - 1, 'what the line held is not there (and the status says so)');
+  // Once a snapshot covers it the lines are no longer replayed; the note stays until the next recovery.
+  assert.equal((await recall(memory, ['service', 'stop'])).code, 0);
+  const later = await withClient(memory, (c) => c.call('status', {}));
+  assert.equal(later.skipped_journal_lines, 0);
+  assert.match(String(later.recovered), /skipped on replay/);
+});

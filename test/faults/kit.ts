@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryClient } from '../../src/service/rpc/client';
@@ -147,3 +148,39 @@ export async function cleanup(): Promise<void> {
 }
 
 export { spawn };
+
+/** A connection that speaks the service's wire protocol by hand: what a client library would hide (hello, rid) is ours to send. */
+export interface WireConnection {
+  /** Sends one request; `extra` goes beside method and params (e.g. rid). Rejects on an error answer. */
+  call(method: string, params?: object, extra?: object): Promise<any>;
+  close(): void;
+}
+
+export async function wire(memory: string): Promise<WireConnection> {
+  const socket = net.connect(lockOf(memory)!.socket!);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let buffered = '';
+  socket.on('data', (chunk) => {
+    buffered += chunk.toString('utf8');
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const msg = JSON.parse(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+      const p = pending.get(msg.id);
+      if (!p) continue;
+      pending.delete(msg.id);
+      if (msg.error) p.reject(Object.assign(new Error(msg.error.message), { data: msg.error.data }));
+      else p.resolve(msg.result);
+    }
+  });
+  let nextId = 1;
+  return {
+    call: (method, params = {}, extra = {}) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params, ...extra }) + '\n');
+      }),
+    close: () => socket.destroy(),
+  };
+}

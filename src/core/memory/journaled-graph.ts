@@ -28,6 +28,10 @@ export interface OpenReport {
   rebuilt: boolean;
   replayed: number;
   reason?: string;
+  /** Unreadable journal lines skipped by this replay (absent when none): what they held is lost. */
+  skippedLines?: number;
+  /** The request ids (Provenance.rid) of the replayed events, oldest first; absent when none. */
+  requestIds?: string[];
 }
 
 export class JournaledGraph {
@@ -58,6 +62,7 @@ export class JournaledGraph {
     let reason: string | undefined;
     // Set when the journal lost part of what the snapshot holds: the snapshot is kept instead.
     let kept: { verdict: JournalVerdict; seq: number } | undefined;
+    const skipped = { lines: 0 };
     if (fs.existsSync(snapshotPath)) {
       try {
         const bytes = fs.readFileSync(snapshotPath);
@@ -67,12 +72,13 @@ export class JournaledGraph {
         const snapshot = new Graph(db, config);
         const position = Number(snapshot.getMeta('journal_position'));
         const seq = Number(snapshot.getMeta('seq') ?? 0);
-        if (position >= 0 && position <= journal.position) tail = readLogged(journal, position, log);
+        if (position >= 0 && position <= journal.position) tail = readLogged(journal, position, log, skipped);
         if (!tail || (tail[0] && tail[0].seq !== seq + 1)) {
           const verdict = compareWithSnapshot(journal, seq);
           if (verdict.covers) throw new Error(tail ? 'it does not line up with the journal' : 'it covers more journal than exists');
           kept = { verdict, seq };
           tail = verdict.newer;
+          skipped.lines = 0; // setting the journal aside says what its unreadable lines cost
         }
       } catch (err) {
         reason = `snapshot ${snapshotPath} is unusable (${(err as Error).message}); rebuilding it from the journal`;
@@ -82,6 +88,7 @@ export class JournaledGraph {
         db = undefined;
         tail = undefined;
         kept = undefined;
+        skipped.lines = 0;
       }
     }
     const rebuilt = db === undefined;
@@ -91,7 +98,7 @@ export class JournaledGraph {
     }
     registerRanking(db);
     const graph = new Graph(db, config);
-    const events = tail ?? readLogged(journal, 0, log);
+    const events = tail ?? readLogged(journal, 0, log, skipped);
     atomically(db, () => graph.applyAll(events));
     if (kept) {
       // The snapshot first, covering none of the fresh journal: a crash before the journal is
@@ -104,8 +111,22 @@ export class JournaledGraph {
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
     }
-    const opened = new JournaledGraph(folder, config, db, graph, journal, log, { rebuilt, replayed: events.length, reason });
+    const requestIds = [...new Set(events.flatMap((e) => (e.by.rid ? [e.by.rid] : [])))];
+    const opened = new JournaledGraph(folder, config, db, graph, journal, log, {
+      rebuilt,
+      replayed: events.length,
+      reason,
+      ...(skipped.lines ? { skippedLines: skipped.lines } : {}),
+      ...(requestIds.length ? { requestIds } : {}),
+    });
     if (kept) opened.eventsSinceSnapshot = 0;
+    // Beyond the log: status shows it until the next recovery, after the snapshot stops replaying those lines.
+    if (skipped.lines)
+      recordRecovery(
+        folder,
+        `${skipped.lines} unreadable line(s) in ${JOURNAL_FILE} skipped on replay; what they held is not in the memory`,
+        log,
+      );
     return opened;
   }
 
@@ -179,8 +200,9 @@ export class JournaledGraph {
   }
 }
 
-function readLogged(journal: Journal, position: number, log: (msg: string) => void): MemoryEvent[] {
+function readLogged(journal: Journal, position: number, log: (msg: string) => void, skipped: { lines: number }): MemoryEvent[] {
   const { events, corruptLines } = journal.readFrom(position);
+  skipped.lines += corruptLines;
   if (corruptLines > 0) log(`journal: skipped ${corruptLines} unreadable line(s) in ${journal.path}`);
   return events;
 }

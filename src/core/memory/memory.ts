@@ -54,7 +54,7 @@ export class Memory {
   relate(
     input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
     by: Provenance,
-  ): { id: string } {
+  ): { id: string; duplicate: boolean } {
     return relate(this.mem, input, by);
   }
 

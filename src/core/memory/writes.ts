@@ -74,12 +74,16 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
   return events;
 }
 
-/** Asserts a fact (subject, predicate, object) directly: a person's act, like a correction. */
+/**
+ * Asserts a fact (subject, predicate, object) directly: a person's act, like a correction. A fact
+ * already current with the same triple is not asserted twice: it is returned, and the evidence
+ * it does not yet cite is added to it, so saying (or retrying) the same thing is harmless.
+ */
 export function relate(
   mem: JournaledGraph,
   input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
   by: Provenance,
-): { id: string } {
+): { id: string; duplicate: boolean } {
   requireHuman(by, 'assert a fact directly');
   const subject = validName(input.subject, 'subject');
   const object = validName(input.object, 'object');
@@ -92,9 +96,19 @@ export function relate(
     if (!mem.graph.episodeExists(ep))
       throw notFound(`No episode "${ep}".`, 'Use an id printed by `recall remember` or shown in query results.');
   }
+  const held = mem.graph.findCurrentRelationship(subject, predicate, object);
+  if (held !== undefined) {
+    const cited = new Set(mem.graph.factById(held)?.evidence ?? []);
+    const fresh = [...new Set(input.evidence ?? [])].filter((ep) => !cited.has(ep));
+    mem.commit(
+      fresh.map((episode) => ({ type: 'relationship.evidence', id: held, episode, polarity: 1 }) as const),
+      by,
+    );
+    return { id: held, duplicate: true };
+  }
   const id = mem.graph.nextId('rel');
   mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence }], by);
-  return { id };
+  return { id, duplicate: false };
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Provenance {
   /** Where it came from: a file, a tool, the CLI. */
   source?: string;
   session?: string;
+  /** The client's id for the write request, so a retry replayed after a restart is not applied twice. */
+  rid?: string;
 }
 
 export interface EpisodeInput {

@@ -4,6 +4,7 @@
  * starts it again and is retried once.
  */
 import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -14,7 +15,15 @@ import { ensureMemoryFolder, lockPath, logPath, socketPath } from './paths.js';
 import { newChallenge } from './proof.js';
 import { ServiceStart, START_FD, START_FD_ENV } from './service-start.js';
 import { VERSION } from './version.js';
-import { LineReader, type ChangedNotification, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
+import {
+  LineReader,
+  WRITE_METHODS,
+  type ChangedNotification,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+  type Surface,
+} from './protocol.js';
 
 /**
  * V8 settings for the service: --expose-gc so it can collect right after a snapshot (server.ts); a
@@ -75,16 +84,21 @@ export class MemoryClient extends EventEmitter {
     return this.opts.memory;
   }
 
-  /** Calls a service method; if the service is gone, starts it and retries once. */
+  /**
+   * Calls a service method; if the service is gone, starts it and retries once. A write carries a
+   * request id, the same on the retry, so a write that landed before the answer was lost is not
+   * applied twice.
+   */
   async call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    const rid = WRITE_METHODS.has(method) ? crypto.randomUUID() : undefined;
     try {
       await this.ensureConnected();
-      return await this.send(method, params);
+      return await this.send(method, params, rid);
     } catch (err) {
       if (!(err instanceof ServiceGone) || this.closed || method === 'shutdown') throw err;
       this.opts.log?.(`memory service went away during ${method}; restarting it and retrying once`);
       await this.ensureConnected();
-      return await this.send(method, params);
+      return await this.send(method, params, rid);
     }
   }
 
@@ -254,14 +268,14 @@ export class MemoryClient extends EventEmitter {
     else pending.resolve(msg.result);
   }
 
-  private send<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+  private send<M extends Method>(method: M, params: ParamsOf<M>, rid?: string): Promise<ResultOf<M>> {
     const socket = this.socket;
     if (!socket || socket.destroyed) return Promise.reject(new ServiceGone('Not connected to the memory service.'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // The one place a wire result becomes its type: the service answers each method with ResultOf it.
       this.pending.set(id, { resolve: (result) => resolve(result as ResultOf<M>), reject });
-      socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+      socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params, rid }) + '\n');
     });
   }
 }

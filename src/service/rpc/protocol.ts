@@ -55,6 +55,8 @@ export interface ServiceStatus {
   service_started: string;
   /** What start-up recovered from damaged files, and when (absent when nothing was). */
   recovered?: string;
+  /** Unreadable journal lines this service's start-up skipped (what they held is lost). */
+  skipped_journal_lines: number;
   clients: number;
   version: string;
 }
@@ -74,7 +76,8 @@ export interface Methods {
   };
   relate: {
     params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind };
-    result: { id: string };
+    /** duplicate: the triple was already current; that fact is returned (with any new evidence added). */
+    result: { id: string; duplicate: boolean };
   };
   /** Facts a language model read from a stored episode: recorded as the model's reading (agent authority). */
   extracted: {
@@ -119,7 +122,11 @@ export type Method = keyof Methods;
 export type ParamsOf<M extends Method> = Methods[M]['params'];
 export type ResultOf<M extends Method> = Methods[M]['result'];
 
-/** Writes: the service tells every connected client after one lands. */
+/**
+ * Writes: the service tells every connected client after one lands. A write request may carry
+ * `rid` beside `method` (a client-made id, at most 100 characters): the same rid sent again gets
+ * the first answer and is not applied twice (recent-writes.ts).
+ */
 export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'extracted', 'correct', 'forget']);
 
 /** Pushed to every client after a write. */

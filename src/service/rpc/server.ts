@@ -19,6 +19,7 @@ import { VectorChannel, type EmbeddingSettings } from '../embeddings/vector-chan
 import { VERSION } from './version.js';
 import { proveOwnership } from './proof.js';
 import { lastRecovery, removeLeftovers } from '../../core/store/recovery.js';
+import { appliedBeforeRestart, RecentWrites } from './recent-writes.js';
 
 export interface ServiceOptions {
   memory: string;
@@ -70,6 +71,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     `memory ${opts.memory} open: ${JSON.stringify(memory.status())}; replayed ${report.replayed} journal event(s)${report.reason ? `; ${report.reason}` : ''}`,
   );
 
+  const recentWrites = new RecentWrites(report.requestIds ?? []);
   const connections = new Set<ConnectedClient>();
   const vectors = new VectorChannel(
     opts.memory,
@@ -140,6 +142,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       rss_mb: Math.round(process.memoryUsage().rss / 1e5) / 10,
       peak_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e5) / 10,
       service_started: started,
+      skipped_journal_lines: report.skippedLines ?? 0,
       clients: connections.size,
       version: VERSION,
       ...lastRecovery(opts.memory),
@@ -165,12 +168,26 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     return handlers[method](checked.params, by);
   };
 
+  /**
+   * A write whose request id was applied before a restart: run again only where that is
+   * harmless (a stored turn or a current fact is found, not added), else answer without applying.
+   */
+  const againAfterRestart = async (method: Method, params: unknown, by: Provenance): Promise<unknown> => {
+    if (method === 'remember' || method === 'ingest' || method === 'relate') return dispatch(method, params, by);
+    if (method === 'correct') {
+      const checked = checkParams('correct', params);
+      if (!checked.ok) throw checked.error;
+      return memory.fact(checked.params.id);
+    }
+    throw appliedBeforeRestart(method);
+  };
+
   const send = (conn: ConnectedClient, msg: object): void => {
     if (!conn.socket.destroyed) conn.socket.write(JSON.stringify(msg) + '\n');
   };
 
   const handleMessage = async (conn: ConnectedClient, line: string): Promise<void> => {
-    let msg: { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown };
+    let msg: { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown; rid?: unknown };
     try {
       msg = JSON.parse(line);
     } catch {
@@ -193,15 +210,30 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     const failWith = (err: MemoryError): void => fail(RPC_ERRORS.memory, err.message, { code: err.code, hint: err.hint });
 
     if (method === 'hello') {
+      // The surface decides the authority: it is said once, and a connection cannot change it.
+      if (conn.surface)
+        return failWith(
+          new MemoryError(
+            'invalid_input',
+            `This connection already said hello as "${conn.surface}"; open a new one to be another surface.`,
+          ),
+        );
       const checked = checkParams('hello', params);
       if (!checked.ok) return failWith(checked.error);
       conn.surface = checked.params.surface;
       conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface };
     }
-    const by = conn.provenance;
-    if (!by) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
+    if (!conn.provenance) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
+    const rid = WRITE_METHODS.has(method) && typeof msg.rid === 'string' && msg.rid.length <= 100 ? msg.rid : undefined;
+    const by: Provenance = rid ? { ...conn.provenance, rid } : conn.provenance;
     try {
-      const result = await dispatch(method, params, by);
+      const result = rid
+        ? await recentWrites.answer(
+            rid,
+            () => dispatch(method, params, by),
+            () => againAfterRestart(method, params, by),
+          )
+        : await dispatch(method, params, by);
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
