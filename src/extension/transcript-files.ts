@@ -5,8 +5,8 @@
  *   extension's state (it survives restarts), so an unchanged file is never read again;
  * - SentTurns: per file, the turns stored during this session, so a transcript that grows by one
  *   turn sends one turn, not all of them again. The service would skip them anyway (content hash),
- *   but resending is not free: measured 0.2 s of service time per 2,000 turns (730 KB), and a
- *   Claude Code session grows every few seconds while it is in use.
+ *   but resending costs service time, and a Claude Code session grows every few seconds while it
+ *   is in use.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_CONFIG } from './config.js';
 
-/** `recall mcp --http`: where it listens unless told otherwise (loopback: no token needed). */
+/** `recall mcp --http`: where it listens unless told otherwise (loopback; a token is always required). */
 export const MCP_HTTP_DEFAULTS = { port: 8788, host: '127.0.0.1' } as const;
 
 const { external, user, agent } = DEFAULT_CONFIG.confidence.provenanceWeights;
