@@ -9,7 +9,9 @@
 // Installs the tools with test/e2e/install-tools.sh when the cache is missing. Prints a summary;
 // exits 1 if any scenario fails. Always stops the server and the memory service it started.
 import { spawn, spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,29 @@ function cleanup() {
 }
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.once(sig, () => void cleanup().then(() => process.exit(130)));
+}
+
+/**
+ * A loopback HTTP proxy to `target` that adds `Authorization: Bearer token`; responses (SSE too)
+ * stream through. Host and Origin keep their host names and get the server's port instead of the
+ * proxy's, so the server's DNS-rebinding checks judge what the client sent.
+ */
+function bearerProxy(target, token) {
+  const server = http.createServer((req, res) => {
+    const own = `:${server.address().port}`;
+    const retarget = (v) => (typeof v === 'string' && v.endsWith(own) ? v.slice(0, -own.length) + `:${target.port}` : v);
+    const headers = { ...req.headers, host: retarget(req.headers.host), authorization: `Bearer ${token}` };
+    if (req.headers.origin !== undefined) headers.origin = retarget(req.headers.origin);
+    const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}${target.pathname}` })),
+  );
 }
 
 function runCapture(cmd, args, opts = {}) {
@@ -80,8 +105,10 @@ async function main() {
     spawnSync(process.execPath, [CLI, '--memory', memory, 'service', 'stop'], { stdio: 'ignore', timeout: 15_000 });
   });
 
-  const env = { ...process.env };
-  delete env.RECALL_MCP_TOKEN;
+  // The server always requires a bearer token, and the conformance client cannot send one: a
+  // loopback proxy in front of the server adds it to every request (see bearerProxy).
+  const token = crypto.randomBytes(24).toString('base64url');
+  const env = { ...process.env, RECALL_MCP_TOKEN: token };
   const server = spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--host', '127.0.0.1', '--port', '0'], {
     cwd: ROOT,
     env,
@@ -112,7 +139,9 @@ async function main() {
     });
     server.once('exit', (code) => reject(new Error(`recall mcp --http exited ${code}:\n${serverLog}`)));
   });
-  log(`server: ${url} (memory ${memory})`);
+  const proxy = await bearerProxy(new URL(url), token);
+  cleanups.push(() => new Promise((resolve) => proxy.server.close(() => resolve())));
+  log(`server: ${url} (memory ${memory}), through ${proxy.url} which adds the token`);
   const version = spawnSync(CONFORMANCE, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
   // 3. The scenarios, one at a time.
@@ -121,7 +150,7 @@ async function main() {
     const t0 = Date.now();
     const r = await runCapture(
       CONFORMANCE,
-      ['server', '--url', url, '--scenario', scenario, '--output-dir', path.join(results, scenario)],
+      ['server', '--url', proxy.url, '--scenario', scenario, '--output-dir', path.join(results, scenario)],
       {
         cwd: scratch,
       },
