@@ -774,7 +774,10 @@ try {
       );
       assert.equal(fact.authority, 'agent', "a model's reading is never the person's word");
       assert.equal(fact.prior, 'inferred');
-      const turns = sessionEpisodes('early-export');
+      // An export carries no session id: its session is the file name and its first request's digest.
+      const session = cliJson('episodes', '--limit', '500').find((e) => e.session?.startsWith('early-export '))?.session;
+      assert.ok(session, 'the export is stored under a session named after the file');
+      const turns = sessionEpisodes(session);
       assert.equal(turns.length, 4);
       assert.ok(
         fact.evidence.every((id) => turns.some((t) => t.id === id)),
