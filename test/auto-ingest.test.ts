@@ -10,11 +10,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
-import { listTranscripts, SeenFiles, SentTurns, type StateStore } from '../src/extension/transcript-files';
+import { listTranscripts, SeenFiles, SentTurns, TRANSCRIPT_PATTERNS, type StateStore } from '../src/extension/transcript-files';
 
 const FIX = path.join(__dirname, 'fixtures');
 const COPILOT_JSONL = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b.jsonl';
 const CLAUDE = '7b3f0c2e-5d41-4e8a-9c6b-2f1d8a7e4b90.jsonl';
+const REAL = path.join(FIX, 'real');
+const realFixture = (rel: string): string => fs.readFileSync(path.join(REAL, rel), 'utf8');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-auto-ingest-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -174,4 +176,69 @@ test('the files auto-ingest finds parse as the right formats (Copilot JSON and J
   const parsed = readTranscriptFile(claude!.file);
   assert.equal(parsed.format, 'claude-code');
   assert.ok(!parsed.episodes.some((e) => e.text.includes('toolu_')), 'tool use is not a turn');
+});
+
+/** The person's turns at user authority, everyone else's at agent. */
+function assertAuthorities(file: string, format: string, session: string): number {
+  const parsed = readTranscriptFile(file, { allowEmpty: true });
+  assert.equal(parsed.format, format, file);
+  assert.ok(parsed.episodes.length > 0, file);
+  for (const e of parsed.episodes) {
+    assert.equal(e.session, session, file);
+    assert.equal(e.authority, e.speaker === 'user' ? 'user' : 'agent', `${file}: ${e.speaker}`);
+  }
+  return parsed.episodes.length;
+}
+
+test('Cline and Roo Code: the api_conversation_history.json of each task folder, nothing else; the task is the session', async () => {
+  const cline = realFixture('cline/feedback-resumption-api_conversation_history.slice.json');
+  const tasks = folder('cline-global/tasks', {
+    '1761234567890/api_conversation_history.json': cline,
+    '1761234567890/ui_messages.json': realFixture('cline/gmfstu-ui_messages.slice.json'),
+    '1761234567890/task_metadata.json': '{"files_in_context":[]}',
+    '1761299999999/api_conversation_history.json': cline,
+    '1761299999999/nested/api_conversation_history.json': cline,
+    'api_conversation_history.json': cline,
+  });
+  for (const pattern of [TRANSCRIPT_PATTERNS.cline, TRANSCRIPT_PATTERNS.rooCode]) {
+    const listed = await listTranscripts(tasks, pattern);
+    assert.deepEqual(
+      listed.map((f) => path.relative(tasks, f.file)),
+      ['1761234567890/api_conversation_history.json', '1761299999999/api_conversation_history.json'],
+    );
+  }
+  const [first] = await listTranscripts(tasks, TRANSCRIPT_PATTERNS.cline);
+  assert.equal(assertAuthorities(first!.file, 'cline', '1761234567890'), 11);
+});
+
+test('Codex: rollout files three folders down (YYYY/MM/DD), not above or below', async () => {
+  const long = realFixture('codex/long-session-slice.jsonl');
+  const sessions = folder('codex-sessions', {
+    '2026/11/30/rollout-2026-11-30T10-00-00-c61729d4.jsonl': long,
+    '2026/12/01/rollout-2026-12-01T09-00-00-019b223e.jsonl': realFixture('codex/vscode-ide-context-turn-context.jsonl'),
+    '2026/11/rollout-too-shallow.jsonl': long,
+    '2026/11/30/extra/rollout-too-deep.jsonl': long,
+    '2026/11/30/notes.txt': 'x',
+  });
+  const listed = await listTranscripts(sessions, TRANSCRIPT_PATTERNS.codex);
+  assert.deepEqual(
+    listed.map((f) => path.relative(sessions, f.file)),
+    ['2026/11/30/rollout-2026-11-30T10-00-00-c61729d4.jsonl', '2026/12/01/rollout-2026-12-01T09-00-00-019b223e.jsonl'],
+  );
+  assertAuthorities(listed[0]!.file, 'codex', 'c61729d4-da6d-46a4-9a29-ec2c614e5e23');
+  assertAuthorities(listed[1]!.file, 'codex', '019b223e-0dc7-7f72-94d5-2a5a495afaef');
+});
+
+test("SpecStory: the workspace's .specstory/history/*.md", async () => {
+  const history = folder('workspace/.specstory/history', {
+    '2026-11-30_10-00Z-ledger.md': realFixture('specstory/legacy-user-assistant.md'),
+    '2026-11-30_11-00Z-think.md': realFixture('specstory/user-timestamp-think-details.md'),
+    '.what-is-this.txt': 'SpecStory explainer',
+  });
+  const listed = await listTranscripts(history, TRANSCRIPT_PATTERNS.specstory);
+  assert.deepEqual(
+    listed.map((f) => path.basename(f.file)),
+    ['2026-11-30_10-00Z-ledger.md', '2026-11-30_11-00Z-think.md'],
+  );
+  assertAuthorities(listed[0]!.file, 'specstory', '2026-11-30_10-00Z-ledger');
 });

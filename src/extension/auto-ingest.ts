@@ -1,7 +1,7 @@
 /**
- * Chat sessions become memory as they happen: Copilot Chat's sessions of this workspace
- * (`recall.autoIngest.copilotChat`, on by default) and Claude Code's transcripts
- * (`recall.autoIngest.claudeCode`, off by default: they cover every project on the machine).
+ * Chat sessions become memory as they happen, from the sources of chat-sources.ts, each behind its
+ * `recall.autoIngest.*` setting: on by default for this workspace's own (Copilot Chat, SpecStory),
+ * off for those that cover every project on the machine (Claude Code, Cline, Roo Code, Codex).
  * Each source is a folder watched for writes; once writing settles, the files that changed since
  * they were last stored are parsed (the same parsers as `recall ingest`) and their new turns stored
  * through the person's connection, each turn with its speaker's authority (user / agent).
@@ -15,27 +15,12 @@ import * as vscode from 'vscode';
 import { readTranscriptFile } from '../core/ingest/files.js';
 import { MemoryError } from '../core/model/errors.js';
 import type { EpisodeInput } from '../core/model/events.js';
+import { chatSource, SOURCE_KEYS, WORKSPACE_SOURCES, type Source, type SourceKey } from './chat-sources.js';
 import type { RecallExtension } from './ctx.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { ingestInBatches } from './ingest-batches.js';
 import type { LmExtractor } from './lm-extractor.js';
 import { listTranscripts, SeenFiles, SentTurns } from './transcript-files.js';
-
-type SourceKey = 'copilotChat' | 'claudeCode';
-const SOURCE_KEYS: readonly SourceKey[] = ['copilotChat', 'claudeCode'];
-
-interface Source {
-  key: SourceKey;
-  label: string;
-  /** Transcripts are the files with these extensions `depth` folders below `folder`. */
-  folder: string;
-  depth: 0 | 1;
-  extensions: readonly string[];
-  /** What is watched: a folder that exists whenever the source does, and a pattern inside it. */
-  watch: { folder: string; glob: string };
-  /** Where the stamps of stored files are kept: the workspace's own sessions per workspace, Claude Code's globally. */
-  state: vscode.Memento;
-}
 
 interface Totals {
   files: number;
@@ -72,7 +57,7 @@ export class AutoIngest implements vscode.Disposable {
   /** Starts and stops watching as the settings say; called at activation and when they change. */
   apply(): void {
     for (const key of SOURCE_KEYS) {
-      const source = this.enabled(key) ? this.source(key) : undefined;
+      const source = this.enabled(key) ? chatSource(this.ctx, key) : undefined;
       const current = this.watchers.get(key);
       if (current && current.folder === source?.watch.folder) continue;
       current?.dispose();
@@ -95,14 +80,14 @@ export class AutoIngest implements vscode.Disposable {
     for (const key of this.watchers.keys()) this.trigger(key);
   }
 
-  /** "Recall: Ingest Chat Sessions Now": every file of this workspace's Copilot Chat sessions, and Claude Code's when that source is on. */
+  /** "Recall: Ingest Chat Sessions Now": every file of this workspace's sessions, and of the other sources that are on. */
   async ingestNow(): Promise<void> {
-    const sources = SOURCE_KEYS.filter((k) => k === 'copilotChat' || this.enabled(k))
-      .map((k) => this.source(k))
+    const sources = SOURCE_KEYS.filter((k) => WORKSPACE_SOURCES.includes(k) || this.enabled(k))
+      .map((k) => chatSource(this.ctx, k))
       .filter((s): s is Source => s !== undefined);
     if (sources.length === 0) {
       void vscode.window.showInformationMessage(
-        'Recall: no chat sessions to read. Copilot Chat keeps its sessions per workspace (open a folder); Claude Code transcripts are read when the setting recall.autoIngest.claudeCode is on.',
+        'Recall: no chat sessions to read. Copilot Chat and SpecStory keep their sessions per workspace (open a folder); Claude Code, Cline, Roo Code and Codex sessions are read when their recall.autoIngest.* setting is on.',
       );
       return;
     }
@@ -112,6 +97,7 @@ export class AutoIngest implements vscode.Disposable {
       (progress, token) =>
         this.exclusive(async () => {
           const all = emptyTotals();
+          const perSource: string[] = [];
           for (const source of sources) {
             const t = await this.pass(source, {
               force: true,
@@ -120,11 +106,12 @@ export class AutoIngest implements vscode.Disposable {
               onFile: (file) => progress.report({ message: `${source.label}: ${path.basename(file)}` }),
             });
             addTotals(all, t);
+            perSource.push(`${source.label} ${t.files}`);
           }
-          return all;
+          return { ...all, perSource };
         }),
     );
-    const summary = `Recall: ${cancelled ? 'stopped; so far ' : ''}${totals.turns} turn(s) from ${totals.files} chat session file(s): ${totals.added} new, ${totals.skipped} already there.`;
+    const summary = `Recall: ${cancelled ? 'stopped; so far ' : ''}${totals.turns} turn(s) from ${totals.files} chat session file(s) (${totals.perSource.join(', ')}): ${totals.added} new, ${totals.skipped} already there.`;
     this.ctx.log.info(summary);
     if (totals.failed.length) {
       void vscode.window
@@ -143,48 +130,13 @@ export class AutoIngest implements vscode.Disposable {
     return this.ctx.settings.autoIngest[key];
   }
 
-  private source(key: SourceKey): Source | undefined {
-    if (key === 'copilotChat') {
-      // Copilot Chat writes `chatSessions/` into this workspace's storage folder, the parent of ours
-      // (measured in code-server 1.104, where both sit on the server). In a remote window whose
-      // extension host cannot see the workbench's folder, nothing arrives and nothing breaks. That
-      // folder exists while a workspace is open, so it is the one watched: a watcher on
-      // `chatSessions` itself would stay silent until the first chat creates it. The folder's own
-      // creation counts as a write: a file made right after it can come before the watcher sees
-      // into the new folder, and the settled scan finds it anyway.
-      const storage = this.ctx.extension.storageUri;
-      if (!storage || storage.scheme !== 'file' || !vscode.workspace.workspaceFolders?.length) return undefined;
-      const workspaceStorage = path.dirname(storage.fsPath);
-      return {
-        key,
-        label: 'Copilot Chat',
-        folder: path.join(workspaceStorage, 'chatSessions'),
-        depth: 0,
-        extensions: ['.json', '.jsonl'],
-        watch: { folder: workspaceStorage, glob: '{chatSessions,chatSessions/*.json,chatSessions/*.jsonl}' },
-        state: this.ctx.extension.workspaceState,
-      };
-    }
-    const folder = this.ctx.settings.autoIngest.claudeCodeFolder;
-    return {
-      key,
-      label: 'Claude Code',
-      folder,
-      depth: 1,
-      extensions: ['.jsonl'],
-      // A new project's folder counts too (see above).
-      watch: { folder, glob: '{*,*/*.jsonl}' },
-      state: this.ctx.extension.globalState,
-    };
-  }
-
   /** An automatic pass over one source; a pass already waiting for that source covers this trigger too. */
   private trigger(key: SourceKey): void {
     if (this.queued.has(key)) return;
     this.queued.add(key);
     void this.exclusive(async () => {
       this.queued.delete(key);
-      const source = this.enabled(key) ? this.source(key) : undefined;
+      const source = this.enabled(key) ? chatSource(this.ctx, key) : undefined;
       if (!source || this.disposed) return;
       try {
         const t = await this.pass(source, { force: false, interactive: false, isCancelled: () => this.disposed || !this.enabled(key) });

@@ -26,6 +26,12 @@ export interface Settings {
     claudeCode: boolean;
     /** Absolute folder of Claude Code's projects (setting, else ~/.claude/projects). */
     claudeCodeFolder: string;
+    cline: boolean;
+    rooCode: boolean;
+    codex: boolean;
+    /** Absolute folder of Codex CLI's sessions (setting, else ~/.codex/sessions). */
+    codexFolder: string;
+    specstory: boolean;
   };
   extraction: { languageModel: boolean; modelFamily: string };
 }
@@ -59,7 +65,12 @@ export function readSettings(): Settings {
     autoIngest: {
       copilotChat: get(KEYS.autoIngestCopilotChat),
       claudeCode: get(KEYS.autoIngestClaudeCode),
-      claudeCodeFolder: claudeCodeFolder(get(KEYS.autoIngestClaudeCodeFolder)),
+      claudeCodeFolder: homeFolder(get(KEYS.autoIngestClaudeCodeFolder), '.claude', 'projects'),
+      cline: get(KEYS.autoIngestCline),
+      rooCode: get(KEYS.autoIngestRooCode),
+      codex: get(KEYS.autoIngestCodex),
+      codexFolder: homeFolder(get(KEYS.autoIngestCodexFolder), '.codex', 'sessions'),
+      specstory: get(KEYS.autoIngestSpecstory),
     },
     extraction: {
       languageModel: get(KEYS.extractionLanguageModel),
@@ -68,10 +79,10 @@ export function readSettings(): Settings {
   };
 }
 
-/** `~` expands; empty means where Claude Code keeps its transcripts. */
-function claudeCodeFolder(setting: string): string {
+/** `~` expands; empty means the agent's own folder under the home folder (`fallback`). */
+function homeFolder(setting: string, ...fallback: string[]): string {
   const trimmed = setting.trim();
-  if (!trimmed) return path.join(os.homedir(), '.claude', 'projects');
+  if (!trimmed) return path.join(os.homedir(), ...fallback);
   if (trimmed === '~' || trimmed.startsWith('~/')) return path.join(os.homedir(), trimmed.slice(1));
   return path.resolve(trimmed);
 }

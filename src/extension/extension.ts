@@ -61,7 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (!e.affectsConfiguration(SECTION)) return;
       ctx.reloadSettings();
       if (affects(e, KEYS.httpEnabled, KEYS.httpPort)) http.apply();
-      if (affects(e, KEYS.autoIngestCopilotChat, KEYS.autoIngestClaudeCode, KEYS.autoIngestClaudeCodeFolder)) autoIngest.apply();
+      if (affects(e, 'autoIngest')) autoIngest.apply();
       if (affects(e, KEYS.extractionLanguageModel, KEYS.extractionModelFamily)) extractor.reset();
       // Several edits in a row (the settings UI, a sync) make one write and one restart.
       if (affectsServiceConfig(e)) {

@@ -64,6 +64,11 @@ export const SETTINGS = {
   autoIngestCopilotChat: 'autoIngest.copilotChat',
   autoIngestClaudeCode: 'autoIngest.claudeCode',
   autoIngestClaudeCodeFolder: 'autoIngest.claudeCodeFolder',
+  autoIngestCline: 'autoIngest.cline',
+  autoIngestRooCode: 'autoIngest.rooCode',
+  autoIngestCodex: 'autoIngest.codex',
+  autoIngestCodexFolder: 'autoIngest.codexFolder',
+  autoIngestSpecstory: 'autoIngest.specstory',
   extractionLanguageModel: 'extraction.languageModel',
   extractionModelFamily: 'extraction.modelFamily',
 } as const;

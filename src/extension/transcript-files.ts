@@ -29,16 +29,42 @@ export interface StateStore {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
+/** Which files of a source are transcripts: `depth` folders below its base, by extension or by exact name. */
+export interface TranscriptPattern {
+  /** 0: the base's own files; 1: its subfolders' (Claude Code projects, Cline tasks); 3: Codex's YYYY/MM/DD. */
+  depth: 0 | 1 | 2 | 3;
+  /** Lower-case extensions with the dot, e.g. `.jsonl`. */
+  extensions: readonly string[];
+  /** When set, only files with one of these names (a Cline task folder holds other JSON files). */
+  names?: readonly string[];
+}
+
+/** Each source's transcripts below its folder (chat-sources.ts says where the folders are). */
+export const TRANSCRIPT_PATTERNS = {
+  copilotChat: { depth: 0, extensions: ['.json', '.jsonl'] },
+  claudeCode: { depth: 1, extensions: ['.jsonl'] },
+  // tasks/<task>/: ui_messages.json and task_metadata.json sit beside the conversation.
+  cline: { depth: 1, extensions: ['.json'], names: ['api_conversation_history.json'] },
+  rooCode: { depth: 1, extensions: ['.json'], names: ['api_conversation_history.json'] },
+  codex: { depth: 3, extensions: ['.jsonl'] },
+  specstory: { depth: 0, extensions: ['.md'] },
+} as const satisfies Record<string, TranscriptPattern>;
+
 /**
- * Regular files directly in `base` (depth 0) or in its subfolders (depth 1) whose extension is one
- * of `extensions`, with their stamps. A missing base is an empty list; an unreadable entry is left out.
+ * Regular files exactly `depth` folders below `base` that match the pattern, with their stamps.
+ * A missing base is an empty list; an unreadable entry is left out.
  */
-export async function listTranscripts(base: string, opts: { depth: 0 | 1; extensions: readonly string[] }): Promise<TranscriptFile[]> {
-  const folders = opts.depth === 0 ? [base] : (await entries(base)).filter((e) => e.isDirectory()).map((e) => path.join(base, e.name));
+export async function listTranscripts(base: string, opts: TranscriptPattern): Promise<TranscriptFile[]> {
+  let folders = [base];
+  for (let level = 0; level < opts.depth; level++) {
+    const next: string[] = [];
+    for (const folder of folders) for (const e of await entries(folder)) if (e.isDirectory()) next.push(path.join(folder, e.name));
+    folders = next;
+  }
   const out: TranscriptFile[] = [];
   for (const folder of folders) {
     for (const e of await entries(folder)) {
-      if (!e.isFile() || !opts.extensions.includes(path.extname(e.name).toLowerCase())) continue;
+      if (!e.isFile() || !matches(e.name, opts)) continue;
       const file = path.join(folder, e.name);
       try {
         const st = await fs.promises.stat(file);
@@ -49,6 +75,11 @@ export async function listTranscripts(base: string, opts: { depth: 0 | 1; extens
     }
   }
   return out.sort((a, b) => a.file.localeCompare(b.file));
+}
+
+function matches(name: string, opts: TranscriptPattern): boolean {
+  if (opts.names && !opts.names.includes(name)) return false;
+  return opts.extensions.includes(path.extname(name).toLowerCase());
 }
 
 async function entries(folder: string): Promise<fs.Dirent[]> {

@@ -129,6 +129,10 @@ exports.activate = (context) => {
           results.push({ workspaceStorage: path.dirname(context.storageUri.fsPath), ok: true });
           continue;
         }
+        if (call.globalStorage) {
+          results.push({ globalStorage: path.dirname(context.globalStorageUri.fsPath), ok: true });
+          continue;
+        }
         if (call.command) {
           const args = (call.args || []).map((a) => (a && a.$uri ? vscode.Uri.file(a.$uri) : a));
           await vscode.commands.executeCommand(call.command, ...args);
@@ -806,8 +810,11 @@ try {
 
   await check('Recall: Ingest Chat Sessions Now re-reads the sessions with a progress notification and reports counts', async () => {
     await h.runCommand(page, 'Recall: Ingest Chat Sessions Now');
-    // Two Copilot session files, 5 + 4 turns, all stored already.
-    await waitNotification(/Recall: 9 turn\(s\) from 2 chat session file\(s\): 0 new, 9 already there\./, 30000);
+    // Two Copilot session files, 5 + 4 turns, all stored already; no SpecStory history in the workspace.
+    await waitNotification(
+      /Recall: 9 turn\(s\) from 2 chat session file\(s\) \(Copilot Chat 2, SpecStory 0\): 0 new, 9 already there\./,
+      30000,
+    );
   });
 
   await check('Forget Entity… asks twice (modal, listing what goes) and then erases it', async () => {
@@ -960,6 +967,36 @@ try {
       { timeoutMs: 15000, intervalMs: 500, what: 'Module 250 listed after Load more…, and no further Load more…' },
     );
   });
+
+  // Late: its task adds entities of several types, which folds the Entities view that checks above read.
+  await check(
+    "Cline (recall.autoIngest.cline on): a task in Cline's globalStorage folder, next to Recall's, is stored by itself",
+    async () => {
+      const [where] = (await invokeTools([{ globalStorage: true }])).results;
+      assert.ok(where.ok && where.globalStorage, JSON.stringify(where));
+      const TASK = '1764543000000';
+      const task = path.join(where.globalStorage, 'saoudrizwan.claude-dev', 'tasks', TASK);
+      fs.mkdirSync(task, { recursive: true });
+      fs.copyFileSync(
+        path.join(h.REPO, 'test/fixtures/real/cline/feedback-resumption-api_conversation_history.slice.json'),
+        path.join(task, 'api_conversation_history.json'),
+      );
+      fs.writeFileSync(path.join(task, 'ui_messages.json'), '[]');
+      const set = await invokeTools([{ setting: 'recall.autoIngest.cline', value: true }]);
+      assert.ok(
+        set.results.every((r) => r.ok),
+        JSON.stringify(set.results),
+      );
+      const stored = await h.waitFor(() => (sessionEpisodes(TASK).length >= 11 ? sessionEpisodes(TASK) : false), {
+        timeoutMs: 30000,
+        what: 'the Cline task in the memory',
+      });
+      assert.equal(stored.length, 11);
+      assert.ok(stored.some((e) => e.speaker === 'user') && stored.some((e) => e.speaker === 'assistant'));
+      for (const e of stored) assert.equal(e.authority, e.speaker === 'user' ? 'user' : 'agent', JSON.stringify(e));
+      await invokeTools([{ setting: 'recall.autoIngest.cline', value: false }]);
+    },
+  );
 
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });

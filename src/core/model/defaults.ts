@@ -27,6 +27,11 @@ export const SETTING_DEFAULTS = {
   'autoIngest.copilotChat': true,
   'autoIngest.claudeCode': false,
   'autoIngest.claudeCodeFolder': '',
+  'autoIngest.cline': false,
+  'autoIngest.rooCode': false,
+  'autoIngest.codex': false,
+  'autoIngest.codexFolder': '',
+  'autoIngest.specstory': true,
   'extraction.languageModel': false,
   'extraction.modelFamily': '',
 };
