@@ -5,7 +5,7 @@
  * output (token counts, confirmations); the rest is the assistant's reply.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const SESSION = /^# aider chat started at (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})\s*$/;
 const PROMPT = /^####(?: (.*)|\s*)$/;
@@ -28,17 +28,7 @@ export function parseAider(content: string, source: string): ParsedFile {
     if (block.role === 'user' && text.startsWith('/')) skipped++;
     else if (!text) skipped++;
     else {
-      const user = block.role === 'user';
-      episodes.push({
-        text,
-        speaker: block.role,
-        role: block.role,
-        authority: user ? 'user' : 'agent',
-        session,
-        source,
-        time,
-        ref: `line ${block.line}`,
-      });
+      episodes.push(roleTurn(block.role, text, { session, source, time, ref: `line ${block.line}` }));
     }
     block = undefined;
   };

@@ -5,7 +5,7 @@
  * are not turns.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MD_HEADING = /^## (?:👤 User|🤖 Claude)\s*$/u;
 const TERMINAL_PROMPT = /^❯ /;
@@ -38,19 +38,8 @@ export function parseClaudeExportMarkdown(content: string, source: string): Pars
       .replace(/🔧 Using tool:[\s\S]*$/u, '')
       .replace(/^---\s*$/gm, '')
       .trim();
-    const user = current.role === 'user';
     if (!text) skipped++;
-    else
-      episodes.push({
-        text,
-        speaker: current.role,
-        role: current.role,
-        authority: user ? 'user' : 'agent',
-        session,
-        source,
-        time,
-        ref: `line ${current.line}`,
-      });
+    else episodes.push(roleTurn(current.role, text, { session, source, time, ref: `line ${current.line}` }));
     current = undefined;
   };
   content.split(/\r?\n/).forEach((line, index) => {
@@ -74,18 +63,8 @@ export function parseClaudeTerminalExport(content: string, source: string): Pars
   const flush = (): void => {
     if (!current) return;
     const text = current.lines.join('\n').trim();
-    const user = current.role === 'user';
     if (!text || current.tool) skipped++;
-    else
-      episodes.push({
-        text,
-        speaker: current.role,
-        role: current.role,
-        authority: user ? 'user' : 'agent',
-        session,
-        source,
-        ref: `line ${current.line}`,
-      });
+    else episodes.push(roleTurn(current.role, text, { session, source, ref: `line ${current.line}` }));
     current = undefined;
   };
   content.split(/\r?\n/).forEach((line, index) => {

@@ -7,7 +7,7 @@
  * `<user_message>` and `<answer>`. The task folder's name is the session.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,17 +45,7 @@ export function parseClineApi(messages: Obj[], source: string, session = session
         ? raw.replace(/<thinking>[\s\S]*?<\/thinking>/g, '').trim()
         : '';
     if (!text) return void skipped++;
-    const role = user ? 'user' : 'assistant';
-    episodes.push({
-      text,
-      speaker: role,
-      role,
-      authority: user ? 'user' : 'agent',
-      session,
-      source,
-      time: toIsoTime(m.ts),
-      ref: `message ${index + 1}`,
-    });
+    episodes.push(roleTurn(user ? 'user' : 'assistant', text, { session, source, time: toIsoTime(m.ts), ref: `message ${index + 1}` }));
   });
   return { format: 'cline', episodes, skipped };
 }
@@ -69,17 +59,7 @@ export function parseClineUi(messages: Obj[], source: string, session = sessionF
     const user = m.say === 'task' || m.say === 'user_feedback' || (m.say === 'text' && m.conversationHistoryIndex === -1);
     const agent = !user && m.say === 'text';
     if (!text || (!user && !agent)) return void skipped++;
-    const role = user ? 'user' : 'assistant';
-    episodes.push({
-      text,
-      speaker: role,
-      role,
-      authority: user ? 'user' : 'agent',
-      session,
-      source,
-      time: toIsoTime(m.ts),
-      ref: `ui ${index + 1}`,
-    });
+    episodes.push(roleTurn(user ? 'user' : 'assistant', text, { session, source, time: toIsoTime(m.ts), ref: `ui ${index + 1}` }));
   });
   return { format: 'cline-ui', episodes, skipped };
 }

@@ -9,7 +9,7 @@
  */
 import type { EpisodeInput } from '../model/events.js';
 import { jsonValues } from './json-stream.js';
-import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,17 +56,7 @@ export function parseCodexRollout(content: string, source: string): ParsedFile {
       skipped++;
       continue;
     }
-    const user = message.role === 'user';
-    episodes.push({
-      text,
-      speaker: message.role,
-      role: message.role,
-      authority: user ? 'user' : 'agent',
-      session,
-      source,
-      time: lineTime,
-      ref: `line ${line}`,
-    });
+    episodes.push(roleTurn(message.role, text, { session, source, time: lineTime, ref: `line ${line}` }));
   }
   return { format: 'codex', episodes, skipped };
 }

@@ -5,7 +5,7 @@
  * before its `**Tool Command**` blocks.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { sessionFromSource, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
 
 const HEADING = /^(?:\S+\s+)?## (USER|MODEL)(?:\s+\S+)?\s*$/u;
 const NOT_TYPED = [
@@ -34,16 +34,7 @@ export function parseGeminiShare(content: string, source: string): ParsedFile {
     if (user && NOT_TYPED.some((p) => p.test(text))) text = '';
     if (!user) text = text.replace(/\*\*Tool Command\*\*:[\s\S]*$/, '').trim();
     if (!text) skipped++;
-    else
-      episodes.push({
-        text,
-        speaker: current.role,
-        role: current.role,
-        authority: user ? 'user' : 'agent',
-        session,
-        source,
-        ref: `line ${current.line}`,
-      });
+    else episodes.push(roleTurn(current.role, text, { session, source, ref: `line ${current.line}` }));
     current = undefined;
   };
   let fence = false;

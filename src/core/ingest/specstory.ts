@@ -6,7 +6,7 @@
  * tool-use and details blocks are removed from the text; `---` separators are dropped.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
 
@@ -25,17 +25,7 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
     const text = cleanText(current.lines.join('\n'));
     if (!text) skipped++;
     else {
-      const user = current.role === 'user';
-      episodes.push({
-        text,
-        speaker: current.role,
-        role: current.role,
-        authority: user ? 'user' : 'agent',
-        session,
-        source,
-        time: current.time,
-        ref: `line ${current.line}`,
-      });
+      episodes.push(roleTurn(current.role, text, { session, source, time: current.time, ref: `line ${current.line}` }));
     }
     current = undefined;
   };

@@ -21,6 +21,15 @@ export function authorityForRole(role: string | undefined): Authority {
   return role && USER_ROLES.has(role.toLowerCase()) ? 'user' : 'agent';
 }
 
+/** A turn whose role the format states: the person's at `user` authority, the assistant's at `agent`. */
+export function roleTurn(
+  role: 'user' | 'assistant',
+  text: string,
+  at: { session: string; source: string; ref: string; time?: string },
+): EpisodeInput {
+  return { text, speaker: role, role, authority: authorityForRole(role), ...at };
+}
+
 /** Text of a message content that may be a string or a list of typed parts. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
