@@ -8,7 +8,7 @@ import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { ForgetPlan, QueryResult, TraverseResult } from '../../core/memory/memory.js';
+import type { ForgetPlan, MemoryStatus, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';
@@ -28,17 +28,8 @@ export function authorityOf(surface: Surface): Authority {
 
 export const SURFACES: readonly Surface[] = ['cli', 'extension', 'mcp', 'lm'];
 
-export interface ServiceStatus {
-  episodes: number;
-  entities: number;
-  relationships: number;
-  current_relationships: number;
-  memory: string;
-  journal_bytes: number;
-  snapshot_bytes: number;
-  events_since_snapshot: number;
-  last_write: string | null;
-  redactions: number;
+/** The memory's own counts, and what only the running service knows. */
+export interface ServiceStatus extends MemoryStatus {
   service_pid: number;
   /** Resident memory of the service process (its threads, the embedding model's included). */
   rss_mb: number;
