@@ -25,7 +25,7 @@
  */
 import type { EpisodeInput } from '../model/events.js';
 import { sessionFromSource, type ParsedFile } from './transcripts.js';
-import { jsonValues } from './json-stream.js';
+import { jsonValues, type JsonStream } from './json-stream.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,9 +44,13 @@ const CLAUDE_TYPES = new Set([
 
 /** True when the start of a file (a string, or a list of lines) holds Claude Code transcript events, one a line or pretty-printed. */
 export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
-  const text = Array.isArray(firstLines) ? firstLines.join('\n') : firstLines;
+  return isClaudeCodeStream(jsonValues(Array.isArray(firstLines) ? firstLines.join('\n') : firstLines));
+}
+
+/** The same judgement on a file already read as JSON values (its first 50 decide). */
+export function isClaudeCodeStream(stream: JsonStream): boolean {
   let claude = 0;
-  for (const { value: o } of jsonValues(text).values.slice(0, 50)) {
+  for (const { value: o } of stream.values.slice(0, 50)) {
     if (!isObj(o)) return false;
     const type = o.type;
     if (typeof type !== 'string' || !CLAUDE_TYPES.has(type)) continue;
@@ -60,11 +64,11 @@ export function isClaudeCodeJsonl(firstLines: string | string[]): boolean {
 }
 
 /** Parses a Claude Code transcript. Never throws on bad content: what is not a text turn is skipped and counted. */
-export function parseClaudeCode(content: string, source: string): ParsedFile {
+export function parseClaudeCode(content: string, source: string, stream: JsonStream = jsonValues(content)): ParsedFile {
   const episodes: EpisodeInput[] = [];
   let skipped = 0;
   const fallbackSession = sessionFromSource(source);
-  const { values, bad } = jsonValues(content);
+  const { values, bad } = stream;
   skipped += bad;
   for (const { value: event, line } of values) {
     const turn = isObj(event) ? turnOf(event) : undefined;

@@ -8,7 +8,7 @@
  * are not the person's; from an IDE context message only "## My request for Codex:" is kept.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { jsonValues } from './json-stream.js';
+import { jsonValues, type JsonStream } from './json-stream.js';
 import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
@@ -24,8 +24,8 @@ export function isCodexRollout(values: unknown[]): boolean {
   return typeof first.id === 'string' && 'instructions' in first && values.some((v) => isObj(v) && v.type === 'message');
 }
 
-export function parseCodexRollout(content: string, source: string): ParsedFile {
-  const { values, bad } = jsonValues(content);
+export function parseCodexRollout(content: string, source: string, stream: JsonStream = jsonValues(content)): ParsedFile {
+  const { values, bad } = stream;
   let skipped = bad;
   let session = sessionFromSource(source);
   let time: string | undefined;

@@ -74,13 +74,14 @@ function isSessionDocument(o: Obj): boolean {
 }
 
 /** Parses a Copilot Chat session file (JSON document or JSONL operation log). Never throws on bad content. */
-export function parseCopilotChat(content: string, source: string): ParsedFile {
+/** `parsed`: the file as one JSON value, when the caller has read it so already. */
+export function parseCopilotChat(content: string, source: string, parsed?: unknown): ParsedFile {
   let skipped = 0;
   let state: unknown;
   let fromLog = false;
   const text = content.replace(/^\uFEFF/, '');
   try {
-    state = JSON.parse(text);
+    state = parsed ?? JSON.parse(text);
     if (isObj(state) && state.kind === 0 && 'v' in state) state = state.v;
   } catch {
     const replay = replayLog(text);

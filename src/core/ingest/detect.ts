@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { invalid } from '../model/errors.js';
 import { isAider, parseAider } from './aider.js';
-import { isClaudeCodeJsonl, parseClaudeCode } from './claude.js';
+import { isClaudeCodeStream, parseClaudeCode } from './claude.js';
 import { isClaudeExportMarkdown, isClaudeTerminalExport, parseClaudeExportMarkdown, parseClaudeTerminalExport } from './claude-export.js';
 import { clineApiMessages, isClineUiMessages, parseClineApi, parseClineUi } from './cline.js';
 import { isCodexRollout, parseCodexRollout } from './codex.js';
@@ -71,7 +71,7 @@ function parseJsonLike(text: string, file: string, source: string): ParsedFile {
     json = undefined;
   }
   if (json !== undefined) {
-    if (isCopilotChatSession(json)) return parseCopilotChat(text, source);
+    if (isCopilotChatSession(json)) return parseCopilotChat(text, source, json);
     if (isLocomo(json)) {
       const conversations = parseLocomo(json, source);
       return { format: 'locomo', episodes: conversations.flatMap((c) => c.episodes), skipped: 0 };
@@ -84,10 +84,11 @@ function parseJsonLike(text: string, file: string, source: string): ParsedFile {
     if (Array.isArray(json) || !isObj(json) || !('type' in json || 'role' in json || 'speaker' in json))
       throw unrecognised(file, JSON_FORMATS, jsonHint(json));
   }
-  if (isClaudeCodeJsonl(text)) return parseClaudeCode(text, source);
-  const { values } = jsonValues(text);
-  const objects = values.map((v) => v.value);
-  if (isCodexRollout(objects)) return parseCodexRollout(text, source);
+  // Read as a stream of JSON values once; the parser that claims the file reuses it.
+  const stream = jsonValues(text);
+  if (isClaudeCodeStream(stream)) return parseClaudeCode(text, source, stream);
+  const objects = stream.values.map((v) => v.value);
+  if (isCodexRollout(objects)) return parseCodexRollout(text, source, stream);
   if (isCopilotChatSession(text)) return parseCopilotChat(text, source);
   const turns = objects.filter((o) => isObj(o) && (typeof o.role === 'string' || typeof o.speaker === 'string'));
   if (turns.length > 0 && turns.length >= objects.length / 2) return parseJsonl(text, source);

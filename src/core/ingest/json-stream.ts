@@ -9,7 +9,13 @@ export interface JsonValue {
   line: number;
 }
 
-export function jsonValues(content: string): { values: JsonValue[]; bad: number } {
+/** A file read as a stream of JSON values: what parsed, and how many pieces did not. */
+export interface JsonStream {
+  values: JsonValue[];
+  bad: number;
+}
+
+export function jsonValues(content: string): JsonStream {
   return isJsonLines(content) ? jsonLines(content) : scanValues(content);
 }
 
