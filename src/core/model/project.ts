@@ -1,0 +1,101 @@
+/**
+ * Which project a folder belongs to: derived, never asked of a model. The key is the git remote
+ * of the folder's repository, normalised (`github.com/owner/repo`), so two clones of one
+ * repository share their memory; without a remote it is the folder itself (`dir:/abs/path`).
+ * `.git/config` is read directly: no `git` process, and it works where git is not installed.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface Project {
+  /** What episodes and facts are stored under: `host/owner/repo` or `dir:/abs/path`. */
+  key: string;
+  /** A short name for people: the repository's or the folder's. */
+  name: string;
+  /** The repository's root (or the folder, without one). */
+  root: string;
+}
+
+/** The project of `dir`: its repository's remote (origin, else the first), else its repository root, else the folder. */
+export function deriveProject(dir: string): Project {
+  const start = path.resolve(dir);
+  const root = gitRoot(start);
+  const remote = root ? remoteOf(root) : undefined;
+  const key = remote ? normaliseRemote(remote) : undefined;
+  if (key) return { key, name: key.split('/').pop()!, root: root! };
+  const folder = root ?? start;
+  return { key: `dir:${folder}`, name: path.basename(folder) || folder, root: folder };
+}
+
+/** The nearest folder at or above `dir` holding `.git` (a folder, or a file pointing at one). */
+function gitRoot(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** The git directory of a work tree: `.git` itself, or where a `.git` file (worktree, submodule) points. */
+function gitDir(root: string): string | undefined {
+  const dotGit = path.join(root, '.git');
+  try {
+    if (fs.statSync(dotGit).isDirectory()) return dotGit;
+    const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    return m ? path.resolve(root, m[1]!.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL of `origin`, else of the first remote, from the repository's config. */
+function remoteOf(root: string): string | undefined {
+  let dir = gitDir(root);
+  if (!dir) return undefined;
+  // A linked worktree's git dir holds `commondir`: the config (and its remotes) live there.
+  const common = path.join(dir, 'commondir');
+  if (fs.existsSync(common)) dir = path.resolve(dir, fs.readFileSync(common, 'utf8').trim());
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, 'config'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const remotes = new Map<string, string>();
+  let current: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const section = /^\s*\[\s*remote\s+"([^"]+)"\s*\]/.exec(line);
+    if (section) current = section[1];
+    else if (/^\s*\[/.test(line)) current = undefined;
+    else if (current !== undefined) {
+      const url = /^\s*url\s*=\s*(.+?)\s*$/.exec(line);
+      if (url && !remotes.has(current)) remotes.set(current, url[1]!.replace(/^"(.*)"$/, '$1'));
+    }
+  }
+  return remotes.get('origin') ?? remotes.values().next().value;
+}
+
+/**
+ * `https://user:token@GitHub.com/o/r.git/`, `ssh://git@github.com:22/o/r`, `git@github.com:o/r.git`
+ * all become `github.com/o/r`: scheme, credentials, port, `.git` and trailing slashes dropped, the
+ * host lower-cased. A local path remote stays a path (`dir:`). Undefined for an empty URL.
+ */
+export function normaliseRemote(url: string): string | undefined {
+  const u = url.trim();
+  if (!u) return undefined;
+  const clean = (p: string): string =>
+    p
+      .replace(/\\/g, '/')
+      .replace(/\/+$/, '')
+      .replace(/\.git$/i, '')
+      .replace(/\/+$/, '')
+      .replace(/^\/+/, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/]*@)?([^/:]*)(?::\d*)?(\/.*)?$/i.exec(u);
+  if (scheme) {
+    if (scheme[1]!.toLowerCase() === 'file') return `dir:/${clean(scheme[3] ?? '')}`;
+    return [scheme[2]!.toLowerCase(), clean(scheme[3] ?? '')].filter(Boolean).join('/');
+  }
+  // scp-like: [user@]host:path (not a Windows drive letter, not a path).
+  const scp = /^(?:[^@/]+@)?([^/:]{2,}):(.+)$/.exec(u);
+  if (scp) return `${scp[1]!.toLowerCase()}/${clean(scp[2]!)}`;
+  return `dir:${path.resolve(u)}`;
+}
