@@ -14,10 +14,10 @@ import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
-import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, StartedQuery, TraverseResult } from './reads.js';
-import { citeEvidence, correct, ingest, recordExtraction, relate } from './writes.js';
+import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
+import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, type ProjectAssignment } from './writes.js';
 
-export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
+export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, ProjectAssignment, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult };
 
 export class Memory {
   private constructor(private readonly mem: JournaledGraph) {}
@@ -52,10 +52,15 @@ export class Memory {
 
   /** Asserts a fact (subject, predicate, object); only a person may. */
   relate(
-    input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
+    input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind; project?: string | null },
     by: Provenance,
   ): { id: string; duplicate: boolean } {
     return relate(this.mem, input, by);
+  }
+
+  /** A person moves memories to another project: a project renamed, or a source's or session's turns (and their facts). */
+  assignProject(input: ProjectAssignment, by: Provenance): { episodes: number; relationships: number } {
+    return assignProject(this.mem, input, by);
   }
 
   /** Facts a language model read from one stored episode, weighed as the agent's. */
@@ -106,19 +111,21 @@ export class Memory {
     return reads.embeddingTexts(this.mem, kind, ids);
   }
 
-  search(input: { query: string; limit?: number }): EntityView[] {
+  search(input: ScopedRead & { query: string; limit?: number }): EntityView[] {
     return reads.search(this.mem, input);
   }
 
-  episodes(input: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number }): EpisodeView[] {
+  episodes(
+    input: ScopedRead & { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number },
+  ): EpisodeView[] {
     return reads.episodes(this.mem, input);
   }
 
-  traverse(input: { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
+  traverse(input: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
     return reads.traverse(this.mem, input);
   }
 
-  overview(input: { limit?: number } = {}): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
+  overview(input: ScopedRead & { limit?: number } = {}): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
     return reads.overview(this.mem, input);
   }
 

@@ -3,14 +3,15 @@
  * status and export, and the texts the embedding queue turns into vectors.
  */
 import { invalid, MemoryError } from '../model/errors.js';
-import { LIMITS } from '../model/limits.js';
+import { LIMITS, SCOPE_OVERFETCH } from '../model/limits.js';
+import { scopeOf, type ProjectScope } from '../model/project.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { filterSql, keywordEntities, keywordEpisodes, type EpisodeFilter } from '../retrieval/keyword.js';
 import { keywordLists, namedEntities, retrieve, type Retrieved } from '../retrieval/retrieve.js';
 import { fusionDepth, type VectorHits } from '../retrieval/fusion.js';
 import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } from '../retrieval/recipes.js';
 import { queryTerms } from '../retrieval/text.js';
-import { round } from '../store/graph.js';
+import { round, scopeSql } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { requireEntity } from './names.js';
@@ -34,12 +35,30 @@ export interface QueryInput {
   limit?: number;
   history?: boolean;
   mode?: RetrievalMode;
+  /** The asking connection's project (null: the person's global memory alone); absent: none known. */
+  project?: string | null;
+  /** 'project' (default when a project is known): that project and global memory; 'all': every project. */
+  scope?: 'project' | 'all';
+}
+
+/** The scope of a read: checked, then resolved (project.ts scopeOf). */
+export function readScope(input: { project?: string | null; scope?: string }): ProjectScope | undefined {
+  if (input.scope !== undefined && input.scope !== 'project' && input.scope !== 'all') throw invalid('scope is "project" or "all".');
+  if (input.project !== undefined && input.project !== null && (typeof input.project !== 'string' || !input.project.trim()))
+    throw invalid('project is a project key such as github.com/owner/repo, or null for the global memory.');
+  return scopeOf(input.project, input.scope as 'project' | 'all' | undefined);
 }
 
 /** A query whose keyword and graph half has run; `finish` fuses in the vector hits (`vectorDepth` of each kind). */
 export interface StartedQuery {
   vectorDepth: number;
   finish(vectorHits?: VectorHits): QueryResult;
+}
+
+/** A read that may be narrowed to a project (see QueryInput). */
+export interface ScopedRead {
+  project?: string | null;
+  scope?: 'project' | 'all';
 }
 
 export interface TraverseResult {
@@ -58,7 +77,8 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
   const mode = input.mode;
   if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
   // Without vectors a query is keyword + graph, whatever the recipe asked (vector alone is refused below).
-  const keyword = keywordLists(mem.db, text, limit, recipe);
+  const scope = readScope(input);
+  const keyword = keywordLists(mem.db, text, limit, recipe, mem.graph, scope);
   const finish = (vectorHits?: VectorHits): QueryResult => {
     if (needsVectors(recipe) && !vectorHits) {
       throw new MemoryError(
@@ -69,10 +89,10 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
     }
     return {
       query: text,
-      ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword),
+      ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe, scope }, keyword),
     };
   };
-  return { vectorDepth: fusionDepth(limit, recipe), finish };
+  return { vectorDepth: fusionDepth(limit, recipe) * (scope ? SCOPE_OVERFETCH : 1), finish };
 }
 
 /** Ids of the things of one kind (above `after`, ascending): the embedding queue finds which lack a vector. */
@@ -99,19 +119,21 @@ export function embeddingTexts(mem: JournaledGraph, kind: EmbeddedKind, ids: num
   return all(mem.db, sql[kind], [list]).map((r) => ({ id: Number(r.id), text: String(r.text) }));
 }
 
-export function search(mem: JournaledGraph, input: { query: string; limit?: number }): EntityView[] {
+export function search(mem: JournaledGraph, input: ScopedRead & { query: string; limit?: number }): EntityView[] {
   const text = requireText(input.query, 'query');
   const limit = boundLimit(input.limit, 10, LIMITS.search);
+  const scope = readScope(input);
   // Entities the text names come first (score 0 unless their words match too), then keyword hits.
-  const hits = keywordEntities(mem.db, text, limit);
+  const hits = keywordEntities(mem.db, text, scope ? limit * SCOPE_OVERFETCH : limit);
   const scores = new Map(hits.map((h) => [h.rowid, h.score]));
-  const ids = [...new Set([...namedEntities(mem.db, text), ...hits.map((h) => h.rowid)])].slice(0, limit);
+  const found = [...new Set([...namedEntities(mem.db, text), ...hits.map((h) => h.rowid)])];
+  const ids = mem.graph.entitiesInScope(found, scope).slice(0, limit);
   return ids.map((id) => ({ ...mem.graph.entityView(id)!, score: round(scores.get(id) ?? 0) }));
 }
 
 export function episodes(
   mem: JournaledGraph,
-  input: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number },
+  input: ScopedRead & { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number },
 ): EpisodeView[] {
   const limit = boundLimit(input.limit, 20, LIMITS.episodes);
   const filter: EpisodeFilter = {
@@ -119,6 +141,7 @@ export function episodes(
     until: input.until !== undefined ? Date.parse(normaliseTime(input.until, 'until', true)) : undefined,
     session: input.session,
     source: input.source,
+    scope: readScope(input),
   };
   if (filter.since !== undefined && filter.until !== undefined && filter.since > filter.until) {
     throw invalid('"since" is after "until": nothing can match.', 'Swap the two dates.');
@@ -139,8 +162,9 @@ export function episodes(
 /** The facts around an entity, breadth first, up to `depth` hops. */
 export function traverse(
   mem: JournaledGraph,
-  input: { entity: string; depth?: number; min_confidence?: number; history?: boolean },
+  input: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean },
 ): TraverseResult {
+  const scope = readScope(input);
   const rootId = requireEntity(mem.graph, input.entity);
   const depth = boundLimit(input.depth, 1, LIMITS.depth);
   const floor = input.min_confidence ?? 0;
@@ -152,7 +176,7 @@ export function traverse(
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
     const next: number[] = [];
     for (const id of frontier) {
-      for (const f of mem.graph.factsOf(id, { history: input.history, now })) {
+      for (const f of mem.graph.factsOf(id, { history: input.history, now, scope })) {
         if (facts.has(f.id) || f.effective_confidence < floor) continue;
         facts.set(f.id, { ...f, depth: d });
         for (const name of [f.subject, f.object]) {
@@ -177,23 +201,29 @@ export function traverse(
 /** The most connected entities and the latest sessions. */
 export function overview(
   mem: JournaledGraph,
-  input: { limit?: number } = {},
+  input: ScopedRead & { limit?: number } = {},
 ): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
   const limit = boundLimit(input.limit, 10, MAX_OVERVIEW);
+  const scope = readScope(input);
+  const inScope = scopeSql('project', scope);
   const top = all(
     mem.db,
     `SELECT e.id, (SELECT COUNT(*) FROM mentions m WHERE m.entity_id = e.id)
             + 2 * (SELECT COUNT(*) FROM relationships r WHERE (r.subject_id = e.id OR r.object_id = e.id) AND r.valid_to IS NULL) AS weight
        FROM entities e ORDER BY weight DESC, e.name LIMIT ?`,
-    [limit],
+    [scope ? limit * SCOPE_OVERFETCH : limit],
   );
   const sessions = all(
     mem.db,
-    `SELECT session, COUNT(*) AS n, MAX(time) AS last FROM episodes WHERE session IS NOT NULL
+    `SELECT session, COUNT(*) AS n, MAX(time) AS last FROM episodes WHERE session IS NOT NULL AND ${inScope.sql}
       GROUP BY session ORDER BY MAX(time_ms) DESC LIMIT ?`,
-    [limit],
+    [...inScope.params, limit],
   ).map((r) => ({ session: String(r.session), episodes: Number(r.n), last: String(r.last) }));
-  return { entities: top.map((r) => mem.graph.entityView(Number(r.id))!), sessions };
+  const entities = mem.graph.entitiesInScope(
+    top.map((r) => Number(r.id)),
+    scope,
+  ).slice(0, limit);
+  return { entities: entities.map((id) => mem.graph.entityView(id)!), sessions };
 }
 
 export function fact(mem: JournaledGraph, id: string): FactView {

@@ -57,6 +57,15 @@ export function normaliseTime(v: unknown, what = 'time', endOfDay = false): stri
   return new Date(ms).toISOString();
 }
 
+/** The project a write lands in: the one it names (null: global), else its connection's, else global. */
+export function projectOf(project: unknown, by: Provenance): string | null {
+  if (project === null) return null;
+  if (project === undefined) return by.project ?? null;
+  if (typeof project !== 'string' || !project.trim() || project.length > MAX_NAME_CHARS * 2)
+    throw invalid('project is a project key such as github.com/owner/repo (or null for the global memory).');
+  return project.trim();
+}
+
 export function requireFact(graph: Graph, id: string): void {
   if (typeof id !== 'string' || !/^rel_\d+$/.test(id))
     throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
@@ -101,6 +110,8 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     authority,
     hash: '',
     redactions: redactions || undefined,
+    // Written always (null = global), so a record without it is known to predate projects.
+    project: projectOf(input.project, by),
   };
   record.hash = crypto
     .createHash('sha256')

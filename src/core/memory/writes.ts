@@ -11,7 +11,7 @@ import { extract } from '../ingest/extract.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
 import type { JournaledGraph } from './journaled-graph.js';
-import { episodeRecord, requireFact, requireHuman, validName } from './validate.js';
+import { episodeRecord, projectOf, requireFact, requireHuman, validName } from './validate.js';
 
 /** A turn longer than this is a document: its opening says what it is about, and the extractor's cost grows with length. */
 const EXTRACTED_CHARS = 20_000;
@@ -67,7 +67,7 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
       events.push({ type: 'entity.upsert', name: e.name, entityType: e.type });
     }
     for (const r of found.relationships) {
-      const { event } = facts.read(r, record.id, { assertedBy: record.authority });
+      const { event } = facts.read(r, record.id, { assertedBy: record.authority, project: record.project ?? null });
       if (event) events.push(event);
     }
   }
@@ -81,10 +81,11 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
  */
 export function relate(
   mem: JournaledGraph,
-  input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind },
+  input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind; project?: string | null },
   by: Provenance,
 ): { id: string; duplicate: boolean } {
   requireHuman(by, 'assert a fact directly');
+  const project = projectOf(input.project, by);
   const subject = validName(input.subject, 'subject');
   const object = validName(input.object, 'object');
   const predicate = validName(input.predicate, 'predicate').toLowerCase();
@@ -107,7 +108,7 @@ export function relate(
     return { id: held, duplicate: true };
   }
   const id = mem.graph.nextId('rel');
-  mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence }], by);
+  mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence, project }], by);
   return { id, duplicate: false };
 }
 
@@ -125,6 +126,8 @@ export function recordExtraction(
   if (typeof input.episode !== 'string' || !mem.graph.episodeExists(input.episode)) {
     throw notFound(`No episode "${String(input.episode)}".`, 'Extract from an episode the memory holds (an id like ep_12).');
   }
+  // A fact read from a turn is of the turn's project, whoever recorded the reading.
+  const project = mem.graph.episodeProject(input.episode);
   const extractor = validName(input.extractor, 'extractor');
   if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
   if (input.facts.length > MAX_EXTRACTED_FACTS)
@@ -137,7 +140,7 @@ export function recordExtraction(
     const subject = validName(f.subject, 'subject');
     const object = validName(f.object, 'object');
     const predicate = validName(f.predicate, 'predicate').toLowerCase();
-    const { id, event } = facts.read({ subject, predicate, object }, input.episode, { assertedBy: 'agent', extractedBy: extractor });
+    const { id, event } = facts.read({ subject, predicate, object }, input.episode, { assertedBy: 'agent', extractedBy: extractor, project });
     ids.push(id);
     if (event) events.push(event);
   }
@@ -180,7 +183,11 @@ class FactReadings {
   constructor(private readonly graph: Graph) {}
 
   /** The relationship the fact is recorded under, and the event recording it (none when this episode already counts). */
-  read(fact: Triple, episode: string, how: { assertedBy: Authority; extractedBy?: string }): { id: string; event?: EventBody } {
+  read(
+    fact: Triple,
+    episode: string,
+    how: { assertedBy: Authority; extractedBy?: string; project: string | null },
+  ): { id: string; event?: EventBody } {
     const key = JSON.stringify([entityKey(fact.subject), fact.predicate, entityKey(fact.object)]);
     const citation = JSON.stringify([key, episode]);
     const held = this.ids.get(key) ?? this.graph.findCurrentRelationship(fact.subject, fact.predicate, fact.object);
@@ -204,7 +211,39 @@ class FactReadings {
       evidence: [episode],
       assertedBy: how.assertedBy,
       extractedBy: how.extractedBy,
+      project: how.project,
     };
     return { id, event };
   }
+}
+
+/** Which memories a person moves, and where to (null: the global memory). */
+export interface ProjectAssignment {
+  project: string | null;
+  /** Every memory of this project (null: the global ones): a rename. */
+  from?: string | null;
+  source?: string;
+  session?: string;
+}
+
+/** A person's act, journaled so it replays: moves episodes (and the facts read from them) to a project. */
+export function assignProject(mem: JournaledGraph, input: ProjectAssignment, by: Provenance): { episodes: number; relationships: number } {
+  requireHuman(by, 'move memories between projects');
+  if (input === null || typeof input !== 'object') throw invalid('Give { project, from | source | session }.');
+  const project = projectOf(input.project, { ...by, project: null });
+  const from = input.from === undefined ? undefined : projectOf(input.from, { ...by, project: null });
+  const str = (v: unknown, what: string): string | undefined => {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !v.trim()) throw invalid(`The ${what} is empty.`);
+    return v;
+  };
+  const source = str(input.source, 'source');
+  const session = str(input.session, 'session');
+  if (from === undefined && source === undefined && session === undefined)
+    throw invalid('Say which memories to move: those of a project (from), a source or a session.');
+  const matched = mem.graph.assignable({ from, source, session });
+  if (matched.episodes === 0 && matched.relationships === 0)
+    throw notFound('No memories match; nothing moved.', 'See the projects with `recall project list`.');
+  mem.commit([{ type: 'project.assign', project, from, source, session }], by);
+  return matched;
 }

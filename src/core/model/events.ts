@@ -12,6 +12,8 @@ export interface Provenance {
   session?: string;
   /** The client's id for the write request, so a retry replayed after a restart is not applied twice. */
   rid?: string;
+  /** The connection's project (project.ts key); null: the person's own (global) memory; absent: none known. */
+  project?: string | null;
 }
 
 export interface EpisodeInput {
@@ -27,6 +29,8 @@ export interface EpisodeInput {
   entities?: string[];
   /** Authority of this turn when it differs from the connection's (an imported assistant turn is `agent`). */
   authority?: Authority;
+  /** The project the turn belongs to (a key from project.ts); null: global. Absent: the connection's. */
+  project?: string | null;
 }
 
 export interface EpisodeRecord extends EpisodeInput {
@@ -35,6 +39,8 @@ export interface EpisodeRecord extends EpisodeInput {
   authority: Authority;
   /** How many secrets were redacted from the text before it was stored. */
   redactions?: number;
+  /** Always set by writers since projects exist (null = global); absent only in older journals (migrated on replay). */
+  project?: string | null;
 }
 
 export type EventBody =
@@ -52,10 +58,20 @@ export type EventBody =
       assertedBy?: Authority;
       /** A language model read this fact from the evidence: its reading weighs as the agent's, whoever spoke. */
       extractedBy?: string;
+      /** The project the fact belongs to (its evidence turn's); null: global. Absent in older journals. */
+      project?: string | null;
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
-  | { type: 'entity.forget'; name: string; episodes: string[]; relationships: string[] };
+  | { type: 'entity.forget'; name: string; episodes: string[]; relationships: string[] }
+  | {
+      /** A person moves memories to another project (null = global): those of project `from`, of a source, of a session. */
+      type: 'project.assign';
+      project: string | null;
+      from?: string | null;
+      source?: string;
+      session?: string;
+    };
 
 export type MemoryEvent = EventBody & {
   /** Position in the journal, 1-based and dense. */

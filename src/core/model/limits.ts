@@ -46,3 +46,6 @@ export const LIMIT_DEFAULTS = {
   page: 200,
   depth: 1,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;
+
+/** How many more entity and vector hits a query scoped to a project fetches: other projects' are dropped after the fetch. */
+export const SCOPE_OVERFETCH = 4;

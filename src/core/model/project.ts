@@ -99,3 +99,37 @@ export function normaliseRemote(url: string): string | undefined {
   if (scp) return `${scp[1]!.toLowerCase()}/${clean(scp[2]!)}`;
   return `dir:${path.resolve(u)}`;
 }
+
+/**
+ * The project of a memory stored before projects existed, named after where it came from
+ * (`source:claude-code`, `source:cli`): a person can move it (`recall project assign`).
+ */
+export function projectOfSource(source: string | null | undefined): string {
+  const s = (source ?? '').replace(/\\/g, '/').toLowerCase();
+  const kinds: [RegExp, string][] = [
+    [/\/\.claude\/projects\//, 'claude-code'],
+    [/\/chatsessions\//, 'copilot'],
+    [/\/\.codex\//, 'codex'],
+    [/saoudrizwan\.claude-dev/, 'cline'],
+    [/rooveterinaryinc\.roo-cline/, 'roo-code'],
+    [/\/\.specstory\//, 'specstory'],
+    [/aider/, 'aider'],
+  ];
+  for (const [re, kind] of kinds) if (re.test(s)) return `source:${kind}`;
+  if (/^[a-z][a-z0-9-]*$/.test(s)) return `source:${s}`;
+  return s ? 'source:file' : 'source:unknown';
+}
+
+/**
+ * What a read may see. Absent: every project. `{ project: K }`: project K and the person's own
+ * (global) memory; `{ project: null }`: the global memory alone.
+ */
+export interface ProjectScope {
+  project: string | null;
+}
+
+/** A read's scope from a query's project and scope: 'all' (or no project known) sees everything. */
+export function scopeOf(project: string | null | undefined, scope: 'project' | 'all' | undefined): ProjectScope | undefined {
+  if (scope === 'all' || project === undefined) return undefined;
+  return { project };
+}

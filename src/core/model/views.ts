@@ -13,6 +13,8 @@ export interface EpisodeView {
   time: string;
   entities: string[];
   score?: number;
+  /** The project it belongs to; null: the person's own (global) memory. */
+  project?: string | null;
 }
 
 export interface EntityView {
@@ -43,4 +45,8 @@ export interface FactView {
   pinned: boolean;
   ended_reason: string | null;
   score?: number;
+  /** The project it belongs to; null: global. */
+  project?: string | null;
+  /** When memory learned it (valid_from is when it held). */
+  learned_at?: string;
 }

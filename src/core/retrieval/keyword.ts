@@ -8,6 +8,7 @@ import { ftsGeneration } from '../store/fts.js';
 import { weightsHandle } from './ranking.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { ftsAnd, ftsOr, queryTerms } from './text.js';
+import type { ProjectScope } from '../model/project.js';
 
 export interface Hit {
   rowid: number;
@@ -19,6 +20,8 @@ export interface EpisodeFilter {
   until?: number;
   session?: string;
   source?: string;
+  /** Only these projects' episodes (project.ts ProjectScope); absent: every project's. */
+  scope?: ProjectScope;
 }
 
 /** Top episodes for weighted keyword terms by BM25, optionally filtered. */
@@ -147,6 +150,10 @@ export function filterSql(filter: EpisodeFilter): { where: string; params: unkno
   if (filter.source !== undefined) {
     clauses.push('e.source = ?');
     params.push(filter.source);
+  }
+  if (filter.scope !== undefined) {
+    clauses.push('(e.project IS NULL OR e.project = ?)');
+    params.push(filter.scope.project);
   }
   return { where: clauses.join(' AND '), params };
 }

@@ -13,11 +13,13 @@ import { round, type Graph } from '../store/graph.js';
 import { numericId as rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { bm25Episodes, keywordEntities, type Hit } from './keyword.js';
+import { bm25Episodes, keywordEntities, type EpisodeFilter, type Hit } from './keyword.js';
 import type { Database } from '../store/sqlite.js';
 import { fuseChannels, fusionDepth, type VectorHits } from './fusion.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
+import type { ProjectScope } from '../model/project.js';
+import { SCOPE_OVERFETCH } from '../model/limits.js';
 
 export interface Retrieved {
   facts: FactView[];
@@ -36,6 +38,8 @@ export interface RetrieveOptions {
   vectorHits?: VectorHits;
   /** Which channels run and how they are weighed. Default: DEFAULT_RECIPE (vector fused in when its hits came). */
   recipe?: RetrievalConfig;
+  /** Whose memory answers: a project and the global memory; absent: every project. */
+  scope?: ProjectScope;
 }
 
 /** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
@@ -64,15 +68,32 @@ export interface KeywordLists {
  * Runs the keyword channel for a question (BM25 over turns with the graph's boosts, entity
  * names) — the costly half of a query, which the service runs while the question is embedded.
  */
-export function keywordLists(db: Database, text: string, limit: number, recipe: RetrievalConfig): KeywordLists {
+export function keywordLists(db: Database, text: string, limit: number, recipe: RetrievalConfig, graph?: Graph, scope?: ProjectScope): KeywordLists {
   const on = recipe.channels;
   const analysis = on.keyword || on.graph ? analyseQuery(db, text, recipe) : { terms: [], named: [], dates: [] };
+  // Another project's entity named in the question is not this project's: its name alone lends nothing.
+  if (graph && scope) analysis.named = graph.entitiesInScope(analysis.named, scope);
   if (!on.keyword) return { analysis };
   const depth = fusionDepth(limit, recipe);
+  const entities = keywordEntities(db, text, scope ? depth * SCOPE_OVERFETCH : depth, recipe);
   return {
     analysis,
-    episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth, recipe),
-    entities: keywordEntities(db, text, depth, recipe),
+    episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth, recipe, { scope }),
+    entities: graph && scope ? inScope(entities, new Set(graph.entitiesInScope(entities.map((h) => h.rowid), scope))).slice(0, depth) : entities,
+  };
+}
+
+const inScope = (hits: Hit[], keep: Set<number> | undefined): Hit[] => (keep ? hits.filter((h) => keep.has(h.rowid)) : hits);
+
+/** Vector hits of the scope only: the vector indexes hold every project, so other projects' hits are dropped here. */
+function scopeVectorHits(graph: Graph, hits: VectorHits | undefined, scope: ProjectScope | undefined): VectorHits | undefined {
+  if (!hits || !scope) return hits;
+  const entities = new Set(graph.entitiesInScope(hits.entity.map((h) => h.rowid), scope));
+  const facts = new Set(graph.factsInScope(hits.fact.map((h) => h.rowid), scope));
+  return {
+    episode: inScope(hits.episode, graph.episodesInScope(hits.episode.map((h) => h.rowid), scope)),
+    entity: inScope(hits.entity, entities),
+    fact: inScope(hits.fact, facts),
   };
 }
 
@@ -87,8 +108,8 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   const { text, limit, now } = opts;
   const recipe = opts.recipe ?? DEFAULT_RECIPE;
   const on = recipe.channels;
-  const vec = on.vector ? opts.vectorHits : undefined;
-  const lists = keyword ?? keywordLists(db, text, limit, recipe);
+  const vec = on.vector ? scopeVectorHits(graph, opts.vectorHits, opts.scope) : undefined;
+  const lists = keyword ?? keywordLists(db, text, limit, recipe, graph, opts.scope);
   const q = lists.analysis;
   const fused = fuseChannels(lists, vec, recipe, limit);
   const episodeHits = fused.episodes;
@@ -98,7 +119,13 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   for (const hit of fused.entities) if (!entityIds.includes(hit.rowid)) entityIds.push(hit.rowid);
   entityIds.splice(limit);
 
-  const facts = rankFacts(graph, entityIds, fused.facts, recipe.facts, { history: opts.history, now, limit, graph: on.graph });
+  const facts = rankFacts(graph, entityIds, fused.facts, recipe.facts, {
+    history: opts.history,
+    now,
+    limit,
+    graph: on.graph,
+    scope: opts.scope,
+  });
   const episodes = graph.episodesByRowids(episodeHits.map((h) => h.rowid));
   const episodeScore = new Map(episodeHits.map((h) => [h.rowid, h.score]));
   const channels: string[] = [];
@@ -125,7 +152,7 @@ function rankFacts(
   entityIds: number[],
   vectorFacts: Hit[],
   weights: RetrievalConfig['facts'],
-  o: { history?: boolean; now: number; limit: number; graph: boolean },
+  o: { history?: boolean; now: number; limit: number; graph: boolean; scope?: ProjectScope },
 ): FactView[] {
   const { seeds, perSeed, k, minConfidence, graph: graphWeight, vector: vectorWeight } = weights;
   const relevance = new Map<string, { fact: FactView; r: number }>();
@@ -137,7 +164,7 @@ function rankFacts(
   if (o.graph) {
     for (const [rank, id] of entityIds.slice(0, seeds).entries()) {
       // A fact between two seeds gets from both: it connects two things the question is about.
-      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed })) lend(f, graphWeight / (k + rank + 1));
+      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed, scope: o.scope })) lend(f, graphWeight / (k + rank + 1));
     }
   }
   for (const [rank, hit] of vectorFacts.entries()) {
@@ -154,9 +181,9 @@ function rankFacts(
  * Keyword candidates, each score multiplied by (1 + boost) for every boost that applies: the
  * episode mentions an entity the question names, or happened within a date it names.
  */
-export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig): Hit[] {
+export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   const { boosts, candidates } = recipe;
-  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * recipe.spread.fetch, recipe), recipe.spread);
+  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * recipe.spread.fetch, recipe, filter), recipe.spread);
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).
   const rows = all(

@@ -4,6 +4,7 @@
  */
 import type { Authority, MemoryConfig } from '../model/config.js';
 import type { EpisodeRecord, MemoryEvent } from '../model/events.js';
+import { projectOfSource } from '../model/project.js';
 import { priorState, stateAfterEvidence } from './confidence.js';
 import { indexEntity, indexEpisode, reindexEntitySummary, unindexEntity, unindexEpisode } from './fts.js';
 import { entityIdOf, entityKey, markIdUsed, numericId } from './ids.js';
@@ -44,6 +45,9 @@ export class GraphWrites {
       case 'entity.forget':
         this.forget(e.name, e.episodes, e.relationships);
         break;
+      case 'project.assign':
+        this.assignProject(e);
+        break;
     }
   }
 
@@ -52,8 +56,8 @@ export class GraphWrites {
     const time = ep.time!;
     run(
       this.db,
-      `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash, project)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         rowid,
         ep.id,
@@ -67,6 +71,8 @@ export class GraphWrites {
         time,
         Date.parse(time),
         ep.hash,
+        // A turn stored before projects existed belongs to a project named after its source.
+        ep.project === undefined ? projectOfSource(ep.source) : ep.project,
       ],
     );
     indexEpisode(this.db, rowid);
@@ -111,11 +117,19 @@ export class GraphWrites {
     const subject = this.upsertEntity(e.subject, e.at);
     const object = this.upsertEntity(e.object, e.at);
     const { alpha, beta } = priorState(e.prior, this.config.confidence);
+    // It held from its earliest evidence turn, not from when memory read it (an import of old chats is not news).
+    const first = all(
+      this.db,
+      'SELECT time, project FROM episodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY time_ms, rowid LIMIT 1',
+      [JSON.stringify(e.evidence ?? [])],
+    )[0];
+    const validFrom = first ? String(first.time) : e.at;
+    const project = e.project !== undefined ? e.project : first ? (first.project as string | null) : (e.by.project ?? null);
     run(
       this.db,
       `INSERT INTO relationships(rowid, id, subject_id, predicate, object_id, prior_kind, prior, alpha, beta,
-         authority, valid_from, last_reinforced_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         authority, valid_from, last_reinforced_ms, project, learned_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         numericId(e.id),
         e.id,
@@ -127,8 +141,10 @@ export class GraphWrites {
         alpha,
         beta,
         e.assertedBy ?? e.by.authority,
+        validFrom,
+        Date.parse(validFrom),
+        project,
         e.at,
-        Date.parse(e.at),
       ],
     );
     markIdUsed(this.db, 'rel', e.id);
@@ -163,6 +179,9 @@ export class GraphWrites {
     ]);
     const row = all(this.db, 'SELECT alpha, beta FROM relationships WHERE rowid = ?', [rowid])[0];
     if (!row) return;
+    // Decay runs from when the evidence held: a turn's own time, else the moment it was given.
+    const heldAt = episode === undefined ? undefined : scalar(this.db, 'SELECT time_ms FROM episodes WHERE id = ?', [episode]);
+    const reinforcedMs = heldAt === undefined || heldAt === null ? Date.parse(at) : Number(heldAt);
     const { alpha, beta } = stateAfterEvidence(
       { alpha: Number(row.alpha), beta: Number(row.beta) },
       authority,
@@ -175,7 +194,7 @@ export class GraphWrites {
         `UPDATE relationships SET alpha = ?, beta = ?, corroborated = 1,
            corroborated_by_non_agent = MAX(corroborated_by_non_agent, ?), last_reinforced_ms = MAX(last_reinforced_ms, ?)
          WHERE rowid = ?`,
-        [alpha, beta, authority === 'agent' ? 0 : 1, Date.parse(at), rowid],
+        [alpha, beta, authority === 'agent' ? 0 : 1, reinforcedMs, rowid],
       );
     } else {
       run(this.db, 'UPDATE relationships SET alpha = ?, beta = ? WHERE rowid = ?', [alpha, beta, rowid]);
@@ -196,6 +215,20 @@ export class GraphWrites {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
       run(this.db, 'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1 WHERE rowid = ?', [rowid]);
     }
+  }
+
+  /** Moves episodes (of a project, source or session) to another project, and the facts read from them with them. */
+  private assignProject(e: Extract<MemoryEvent, { type: 'project.assign' }>): void {
+    const sel = assignSelection(e);
+    if (!sel) return;
+    const moved = JSON.stringify(all(this.db, `SELECT id FROM episodes e WHERE ${sel.where}`, sel.params).map((r) => String(r.id)));
+    run(this.db, `UPDATE episodes AS e SET project = ? WHERE ${sel.where}`, [e.project, ...sel.params]);
+    run(
+      this.db,
+      `UPDATE relationships SET project = ? WHERE rowid IN (
+         SELECT relationship_rowid FROM evidence WHERE episode_id IN (SELECT value FROM json_each(?))) ${sel.rename ? 'OR project IS ?' : ''}`,
+      sel.rename ? [e.project, moved, e.from] : [e.project, moved],
+    );
   }
 
   private forget(name: string, episodes: string[], relationships: string[]): void {
@@ -220,4 +253,31 @@ export class GraphWrites {
       run(this.db, 'DELETE FROM entities WHERE id = ?', [entity]);
     }
   }
+}
+
+/**
+ * The episodes a project.assign selects, as a condition on `episodes e`; `rename`: it selects a
+ * whole project, so that project's facts without evidence move too. Undefined: it selects nothing.
+ */
+export function assignSelection(sel: {
+  from?: string | null;
+  source?: string;
+  session?: string;
+}): { where: string; params: unknown[]; rename: boolean } | undefined {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (sel.from !== undefined) {
+    clauses.push('e.project IS ?');
+    params.push(sel.from);
+  }
+  if (sel.source !== undefined) {
+    clauses.push('e.source = ?');
+    params.push(sel.source);
+  }
+  if (sel.session !== undefined) {
+    clauses.push('e.session = ?');
+    params.push(sel.session);
+  }
+  if (clauses.length === 0) return undefined;
+  return { where: clauses.join(' AND '), params, rename: sel.from !== undefined && sel.source === undefined && sel.session === undefined };
 }

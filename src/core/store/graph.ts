@@ -8,10 +8,17 @@ import { confidenceOf, effectiveConfidence } from './confidence.js';
 import type { MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { optimizeIndexes } from './fts.js';
-import { GraphWrites } from './graph-writes.js';
+import { assignSelection, GraphWrites } from './graph-writes.js';
 import { entityIdOf, nextId } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
 import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
+import type { ProjectScope } from '../model/project.js';
+
+/** A WHERE condition keeping the rows of a scope (ProjectScope) by their project column; TRUE without one. */
+export function scopeSql(column: string, scope: ProjectScope | undefined): { sql: string; params: unknown[] } {
+  if (!scope) return { sql: '1', params: [] };
+  return { sql: `(${column} IS NULL OR ${column} = ?)`, params: [scope.project] };
+}
 
 /** Scores and confidences as shown: four decimals. */
 export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -144,7 +151,87 @@ export class Graph {
       ref: (r.ref as string | null) ?? null,
       time: String(r.time),
       entities,
+      project: (r.project as string | null) ?? null,
     };
+  }
+
+  /**
+   * The entities of `ids` a scope sees, in order: those mentioned by a turn or holding a fact in
+   * it, and those of no project at all (neither mentioned nor related).
+   */
+  entitiesInScope(ids: number[], scope: ProjectScope | undefined): number[] {
+    if (!scope || ids.length === 0) return ids;
+    const seen = new Set(
+      all(
+        this.db,
+        `SELECT x.value AS id FROM json_each(?) x WHERE
+           EXISTS (SELECT 1 FROM mentions m JOIN episodes e ON e.rowid = m.episode_rowid
+                    WHERE m.entity_id = x.value AND (e.project IS NULL OR e.project = ?))
+        OR EXISTS (SELECT 1 FROM relationships r WHERE (r.subject_id = x.value OR r.object_id = x.value) AND (r.project IS NULL OR r.project = ?))
+        OR (NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = x.value)
+            AND NOT EXISTS (SELECT 1 FROM relationships r WHERE r.subject_id = x.value OR r.object_id = x.value))`,
+        [JSON.stringify(ids), scope.project, scope.project],
+      ).map((r) => Number(r.id)),
+    );
+    return ids.filter((id) => seen.has(id));
+  }
+
+  /** The episodes of `rowids` a scope sees, in order. */
+  episodesInScope(rowids: number[], scope: ProjectScope | undefined): Set<number> | undefined {
+    if (!scope) return undefined;
+    return new Set(
+      all(
+        this.db,
+        'SELECT rowid FROM episodes WHERE rowid IN (SELECT value FROM json_each(?)) AND (project IS NULL OR project = ?)',
+        [JSON.stringify(rowids), scope.project],
+      ).map((r) => Number(r.rowid)),
+    );
+  }
+
+  /** The project of a stored episode (null: global). */
+  episodeProject(id: string): string | null {
+    return (scalar(this.db, 'SELECT project FROM episodes WHERE id = ?', [id]) as string | null | undefined) ?? null;
+  }
+
+  /** Every project the memory holds (null: global), with its episodes and current facts, largest first. */
+  projects(): { project: string | null; episodes: number; relationships: number; last: string | null }[] {
+    return all(
+      this.db,
+      `SELECT project, SUM(n) AS n, SUM(r) AS r, MAX(last) AS last FROM (
+         SELECT project, COUNT(*) AS n, 0 AS r, MAX(time) AS last FROM episodes GROUP BY project
+         UNION ALL SELECT project, 0, COUNT(*), NULL FROM relationships WHERE valid_to IS NULL GROUP BY project)
+       GROUP BY project ORDER BY SUM(n) + SUM(r) DESC, project`,
+    ).map((r) => ({
+      project: (r.project as string | null) ?? null,
+      episodes: Number(r.n),
+      relationships: Number(r.r),
+      last: (r.last as string | null) ?? null,
+    }));
+  }
+
+  /** How many episodes and facts a project.assign with these selectors would move (graph-writes.ts assignProject). */
+  assignable(sel: { from?: string | null; source?: string; session?: string }): { episodes: number; relationships: number } {
+    const s = assignSelection(sel);
+    if (!s) return { episodes: 0, relationships: 0 };
+    const episodes = Number(scalar(this.db, `SELECT COUNT(*) FROM episodes e WHERE ${s.where}`, s.params));
+    const relationships = Number(
+      scalar(
+        this.db,
+        `SELECT COUNT(*) FROM relationships WHERE rowid IN (SELECT ev.relationship_rowid FROM evidence ev
+           JOIN episodes e ON e.id = ev.episode_id WHERE ${s.where}) ${s.rename ? 'OR project IS ?' : ''}`,
+        s.rename ? [...s.params, sel.from] : s.params,
+      ),
+    );
+    return { episodes, relationships };
+  }
+
+  /** The facts of `rowids` a scope sees. */
+  factsInScope(rowids: number[], scope: ProjectScope): number[] {
+    return all(
+      this.db,
+      'SELECT rowid FROM relationships WHERE rowid IN (SELECT value FROM json_each(?)) AND (project IS NULL OR project = ?)',
+      [JSON.stringify(rowids), scope.project],
+    ).map((r) => Number(r.rowid));
   }
 
   /** Episodes that mention this entity and nothing else: what forgetting it erases. */
@@ -174,14 +261,15 @@ export class Graph {
   }
 
   /** Relationships touching an entity, most recently reinforced first; ended ones only when history is asked for. */
-  factsOf(entityId: number, opts: { history?: boolean; now?: number; limit?: number } = {}): FactView[] {
+  factsOf(entityId: number, opts: { history?: boolean; now?: number; limit?: number; scope?: ProjectScope } = {}): FactView[] {
+    const inScope = scopeSql('r.project', opts.scope);
     const rows = all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
-       WHERE (r.subject_id = ? OR r.object_id = ?) ${opts.history ? '' : 'AND r.valid_to IS NULL'}
+       WHERE (r.subject_id = ? OR r.object_id = ?) ${opts.history ? '' : 'AND r.valid_to IS NULL'} AND ${inScope.sql}
        ORDER BY r.last_reinforced_ms DESC, r.rowid DESC LIMIT ?`,
-      [entityId, entityId, opts.limit ?? -1],
+      [entityId, entityId, ...inScope.params, opts.limit ?? -1],
     );
     return rows.map((r) => this.factView(r, opts.now));
   }
@@ -228,6 +316,8 @@ export class Graph {
       status,
       pinned,
       ended_reason: (r.ended_reason as string | null) ?? null,
+      project: (r.project as string | null) ?? null,
+      learned_at: String(r.learned_at ?? r.valid_from),
     };
   }
 }

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,6 +36,8 @@ CREATE TABLE episodes (
 CREATE INDEX episodes_session ON episodes(session, time_ms);
 CREATE INDEX episodes_time ON episodes(time_ms);
 CREATE INDEX episodes_source ON episodes(source);
+ALTER TABLE episodes ADD COLUMN project TEXT;
+CREATE INDEX episodes_project ON episodes(project, time_ms);
 
 CREATE TABLE mentions (episode_rowid INTEGER NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (episode_rowid, entity_id));
 CREATE INDEX mentions_entity ON mentions(entity_id);
@@ -62,6 +64,9 @@ CREATE TABLE relationships (
 );
 CREATE INDEX relationships_subject ON relationships(subject_id);
 CREATE INDEX relationships_object ON relationships(object_id);
+ALTER TABLE relationships ADD COLUMN project TEXT;
+ALTER TABLE relationships ADD COLUMN learned_at TEXT;
+CREATE INDEX relationships_project ON relationships(project);
 
 CREATE TABLE evidence (
   relationship_rowid INTEGER NOT NULL,
