@@ -103,11 +103,26 @@ test('an older journal migrates: turns without a project get one named after the
     {
       type: 'episodes.add',
       episodes: [
-        { id: 'ep_1', text: 'Dana works at Acme.', source: '/home/u/.claude/projects/-home-u-app/s.jsonl', time: at, hash: 'h1', authority: 'user' },
+        {
+          id: 'ep_1',
+          text: 'Dana works at Acme.',
+          source: '/home/u/.claude/projects/-home-u-app/s.jsonl',
+          time: at,
+          hash: 'h1',
+          authority: 'user',
+        },
         { id: 'ep_2', text: 'a note from the cli', source: 'cli', time: at, hash: 'h2', authority: 'user' },
       ],
     },
-    { type: 'relationship.assert', id: 'rel_1', subject: 'Dana', predicate: 'works at', object: 'Acme', prior: 'inferred', evidence: ['ep_1'] },
+    {
+      type: 'relationship.assert',
+      id: 'rel_1',
+      subject: 'Dana',
+      predicate: 'works at',
+      object: 'Acme',
+      prior: 'inferred',
+      evidence: ['ep_1'],
+    },
     { type: 'relationship.assert', id: 'rel_2', subject: 'Dana', predicate: 'likes', object: 'tea', prior: 'explicit' },
   ].map((e, i) => ({ ...e, seq: i + 1, at, by }));
   fs.writeFileSync(path.join(dir, JOURNAL_FILE), events.map((e) => JSON.stringify(e) + '\n').join(''));
@@ -137,6 +152,9 @@ test('an older journal migrates: turns without a project get one named after the
   m = await Memory.open(dir, { extract: false });
   assert.deepEqual(projects(), { ep_1: A, ep_2: null });
   assert.equal(m.fact('rel_1').project, A);
-  assert.deepEqual(m.query({ query: 'Dana', project: A }).episodes.map((e) => e.id), ['ep_1']);
+  assert.deepEqual(
+    m.query({ query: 'Dana', project: A }).episodes.map((e) => e.id),
+    ['ep_1'],
+  );
   m.close();
 });

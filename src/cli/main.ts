@@ -17,6 +17,7 @@ import type { ParsedFile } from '../core/ingest/transcripts.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { LIMITS } from '../core/model/limits.js';
 import { USAGE, UsageError } from './usage.js';
+import { chooseProject, runProject } from './project.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -49,6 +50,10 @@ const OPTIONS = {
   token: { type: 'string' },
   'token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  project: { type: 'string' },
+  global: { type: 'boolean' },
+  all: { type: 'boolean' },
+  from: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -70,8 +75,11 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const memory = resolveMemoryFolder(values.memory);
+  // Every command works in a project: what it writes lands there, what it reads sees it and the global memory.
+  const here = chooseProject(values);
+  const scope = values.all ? ('all' as const) : undefined;
   const connect = (): Promise<MemoryClient> =>
-    MemoryClient.connect({ memory, surface: 'cli', serviceScript: path.join(__dirname, 'service.js'), log: err });
+    MemoryClient.connect({ memory, surface: 'cli', ...here, serviceScript: path.join(__dirname, 'service.js'), log: err });
 
   const withClient = async <T>(fn: (c: MemoryClient) => Promise<T>): Promise<T> => {
     const client = await connect();
@@ -103,13 +111,15 @@ async function main(argv: string[]): Promise<number> {
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
       const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
-      const r = await withClient((c) => c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode }));
+      const r = await withClient((c) =>
+        c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode, scope }),
+      );
       print(r, () => render.renderQuery(r));
       return 0;
     }
     case 'search': {
       const query = one(args, 'TEXT', 'search sqlite');
-      const r = await withClient((c) => c.call('search', { query, limit: int(values.limit, 'limit') }));
+      const r = await withClient((c) => c.call('search', { query, limit: int(values.limit, 'limit'), scope }));
       print(r, () => render.renderEntities(r, query));
       return 0;
     }
@@ -123,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
           session: values.session,
           source: values.source,
           limit: int(values.limit, 'limit'),
+          scope,
         }),
       );
       print(r, () => render.renderEpisodes(r));
@@ -130,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'traverse': {
       const entity = one(args, 'ENTITY', 'traverse Recall --depth 2');
-      const r = await withClient((c) => c.call('traverse', { entity, depth: int(values.depth, 'depth'), history: values.history }));
+      const r = await withClient((c) => c.call('traverse', { entity, depth: int(values.depth, 'depth'), history: values.history, scope }));
       print(r, () => render.renderTraverse(r));
       return 0;
     }
@@ -193,6 +204,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'service':
       return service(args, values, memory, connect);
+    case 'project':
+      return runProject(args, values, here, withClient, out);
     case 'embeddings': {
       if (args.length > 1) throw new UsageError('embeddings takes one of: on, off, status.');
       const { runEmbeddings } = await import('./embeddings.js');
@@ -212,7 +225,15 @@ async function main(argv: string[]): Promise<number> {
       if (args.length) throw new UsageError('mcp takes no arguments; use --http [--port N] [--host H] [--token-file F] for HTTP.');
       const { runMcp } = await import('./mcp.js');
       return runMcp(
-        { memory, http: values.http, port: values.port, host: values.host, token: values.token, tokenFile: values['token-file'] },
+        {
+          memory,
+          http: values.http,
+          port: values.port,
+          host: values.host,
+          token: values.token,
+          tokenFile: values['token-file'],
+          ...here,
+        },
         err,
       );
     }

@@ -17,10 +17,16 @@ export interface McpCommandOptions {
   host?: string;
   token?: string;
   tokenFile?: string;
+  /** The project this server's connection works in (null: global): `--project`, else its working folder's. */
+  project?: string | null;
+  workspace?: string;
 }
 
 export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void): Promise<number> {
-  const memory = new LazyMemory(opts.memory, path.join(__dirname, 'service.js'), (m) => log(`recall mcp: ${m}`));
+  const memory = new LazyMemory(opts.memory, path.join(__dirname, 'service.js'), (m) => log(`recall mcp: ${m}`), {
+    project: opts.project,
+    workspace: opts.workspace,
+  });
   if (!opts.http) {
     const server = createMcpServer(memory);
     const transport = new RobustStdioTransport();

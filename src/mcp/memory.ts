@@ -14,10 +14,18 @@ export class LazyMemory implements MemoryAccess {
     private readonly memory: string,
     private readonly serviceScript: string,
     private readonly log: (msg: string) => void,
+    /** The project the connection works in: where notes land and what questions see (with global memory). */
+    private readonly where: { project?: string | null; workspace?: string } = {},
   ) {}
 
   async call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    this.client ??= MemoryClient.connect({ memory: this.memory, surface: 'mcp', serviceScript: this.serviceScript, log: this.log });
+    this.client ??= MemoryClient.connect({
+      memory: this.memory,
+      surface: 'mcp',
+      ...this.where,
+      serviceScript: this.serviceScript,
+      log: this.log,
+    });
     let client: MemoryClient;
     try {
       client = await this.client;

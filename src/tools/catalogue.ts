@@ -57,6 +57,12 @@ const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS) =>
     .optional()
     .describe(`How many results at most (default ${LIMIT_DEFAULTS[of]}, at most ${LIMITS[of]}).`);
 const question = () => z.string().min(1).max(LIMITS.queryChars);
+/** Which projects answer; the project itself is the connection's (its workspace), never the model's to name. */
+const scope = () =>
+  z
+    .enum(['project', 'all'])
+    .optional()
+    .describe("'project' (default): this project's memory and the user's own; 'all': every project's too.");
 
 // ---- output shapes (structuredContent) ---------------------------------------------------------
 
@@ -72,6 +78,7 @@ const episodeOut = z.object({
   time: z.string(),
   entities: z.array(z.string()),
   score: z.number().optional(),
+  project: z.string().nullable().optional(),
 });
 const entityOut = z.object({
   name: z.string(),
@@ -99,6 +106,8 @@ const factOut = z.object({
   ended_reason: z.string().nullable(),
   score: z.number().optional(),
   depth: z.number().optional(),
+  project: z.string().nullable().optional(),
+  learned_at: z.string().optional(),
 });
 
 /** Keeps each tool's name a literal, so ToolName is the union of the catalogue's names. */
@@ -125,9 +134,10 @@ export const TOOLS = [
     input: z.object({
       query: question().describe('The question, in natural language.'),
       limit: limit('query'),
+      scope: scope(),
     }),
     annotations: READ,
-    run: (m, a) => m.call('query', { query: a.query, limit: a.limit }),
+    run: (m, a) => m.call('query', { query: a.query, limit: a.limit, scope: a.scope }),
     text: (r) => render.renderQuery(r),
     structured: (r) => ({ facts: r.facts, entities: r.entities, episodes: r.episodes }),
     output: z.object({ facts: z.array(factOut), entities: z.array(entityOut), episodes: z.array(episodeOut) }),
@@ -145,9 +155,10 @@ export const TOOLS = [
     input: z.object({
       query: question().describe('A name or a few words describing the entity.'),
       limit: limit('search'),
+      scope: scope(),
     }),
     annotations: READ,
-    run: (m, a) => m.call('search', { query: a.query, limit: a.limit }),
+    run: (m, a) => m.call('search', { query: a.query, limit: a.limit, scope: a.scope }),
     text: (r, a) => render.renderEntities(r, a.query),
     structured: (r) => ({ entities: r }),
     output: z.object({ entities: z.array(entityOut) }),
@@ -169,10 +180,19 @@ export const TOOLS = [
       session: z.string().min(1).max(LIMITS.sessionChars).optional().describe('Only this session id.'),
       source: z.string().min(1).max(LIMITS.sourceChars).optional().describe('Only this source (file or surface).'),
       limit: limit('episodes'),
+      scope: scope(),
     }),
     annotations: READ,
     run: (m, a) =>
-      m.call('episodes', { query: a.query, since: a.since, until: a.until, session: a.session, source: a.source, limit: a.limit }),
+      m.call('episodes', {
+        query: a.query,
+        since: a.since,
+        until: a.until,
+        session: a.session,
+        source: a.source,
+        limit: a.limit,
+        scope: a.scope,
+      }),
     text: (r) => render.renderEpisodes(r),
     structured: (r) => ({ episodes: r }),
     output: z.object({ episodes: z.array(episodeOut) }),
@@ -197,9 +217,10 @@ export const TOOLS = [
         .optional()
         .describe(`How many hops (default ${LIMIT_DEFAULTS.depth}, at most ${LIMITS.depth}).`),
       min_confidence: z.number().min(0).max(1).optional().describe('Leave out facts below this effective confidence (0-1).'),
+      scope: scope(),
     }),
     annotations: READ,
-    run: (m, a) => m.call('traverse', { entity: a.entity, depth: a.depth, min_confidence: a.min_confidence }),
+    run: (m, a) => m.call('traverse', { entity: a.entity, depth: a.depth, min_confidence: a.min_confidence, scope: a.scope }),
     text: (r) => render.renderTraverse(r),
     structured: (r) => ({ root: r.root, facts: r.facts, entities: r.entities }),
     output: z.object({ root: entityOut, facts: z.array(factOut), entities: z.array(entityOut) }),
@@ -255,9 +276,9 @@ export const TOOLS = [
       'A bounded overview of long-term memory: the most connected entities and the most recent sessions. Use it ' +
       'at the start of a task to learn what memory covers before asking specific questions with recall_query.',
     userDescription: 'Summarise what Recall knows: top entities and recent sessions.',
-    input: z.object({ limit: limit('overview') }),
+    input: z.object({ limit: limit('overview'), scope: scope() }),
     annotations: READ,
-    run: (m, a) => m.call('overview', { limit: a.limit }),
+    run: (m, a) => m.call('overview', { limit: a.limit, scope: a.scope }),
     text: (r) =>
       [
         r.entities.length ? 'Top entities:' : 'No entities yet.',

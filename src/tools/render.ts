@@ -29,7 +29,14 @@ export function renderEpisode(e: EpisodeView, maxChars = 600): string {
 export function renderFact(f: FactView): string {
   const state = f.status === 'current' ? (f.pinned ? 'confirmed' : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
   const evidence = f.evidence.length ? `; evidence ${f.evidence.join(', ')}` : '';
-  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}${evidence})`;
+  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}, ${times(f)}${evidence})`;
+}
+
+/** When a fact held and when memory learned it: "held since 2025-03-04, learned 2026-12-01" (one date when they agree). */
+export function times(f: Pick<FactView, 'valid_from' | 'learned_at'>): string {
+  const held = f.valid_from.slice(0, 10);
+  const learned = (f.learned_at ?? f.valid_from).slice(0, 10);
+  return held === learned ? `since ${held}` : `held since ${held}, learned ${learned}`;
 }
 
 export function renderEntity(e: EntityView): string {

@@ -17,7 +17,18 @@ import * as reads from './reads.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, type ProjectAssignment } from './writes.js';
 
-export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, ProjectAssignment, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult };
+export type {
+  EmbeddedKind,
+  ForgetPlan,
+  MemoryStatus,
+  OpenReport,
+  ProjectAssignment,
+  QueryInput,
+  QueryResult,
+  ScopedRead,
+  StartedQuery,
+  TraverseResult,
+};
 
 export class Memory {
   private constructor(private readonly mem: JournaledGraph) {}
@@ -125,13 +136,21 @@ export class Memory {
     return reads.traverse(this.mem, input);
   }
 
-  overview(input: ScopedRead & { limit?: number } = {}): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
+  overview(input: ScopedRead & { limit?: number } = {}): {
+    entities: EntityView[];
+    sessions: { session: string; episodes: number; last: string }[];
+  } {
     return reads.overview(this.mem, input);
   }
 
   /** Page-by-page lists for tree views (retrieval/browse.ts). */
   browseHandlers(): ReturnType<typeof browseHandlers> {
     return browseHandlers(this.mem.graph);
+  }
+
+  /** Every project the memory holds (null: global), with its episodes and current facts. */
+  projects(): { project: string | null; episodes: number; relationships: number; last: string | null }[] {
+    return this.mem.graph.projects();
   }
 
   fact(id: string): FactView {

@@ -219,10 +219,12 @@ export function overview(
       GROUP BY session ORDER BY MAX(time_ms) DESC LIMIT ?`,
     [...inScope.params, limit],
   ).map((r) => ({ session: String(r.session), episodes: Number(r.n), last: String(r.last) }));
-  const entities = mem.graph.entitiesInScope(
-    top.map((r) => Number(r.id)),
-    scope,
-  ).slice(0, limit);
+  const entities = mem.graph
+    .entitiesInScope(
+      top.map((r) => Number(r.id)),
+      scope,
+    )
+    .slice(0, limit);
   return { entities: entities.map((id) => mem.graph.entityView(id)!), sessions };
 }
 

@@ -140,7 +140,11 @@ export function recordExtraction(
     const subject = validName(f.subject, 'subject');
     const object = validName(f.object, 'object');
     const predicate = validName(f.predicate, 'predicate').toLowerCase();
-    const { id, event } = facts.read({ subject, predicate, object }, input.episode, { assertedBy: 'agent', extractedBy: extractor, project });
+    const { id, event } = facts.read({ subject, predicate, object }, input.episode, {
+      assertedBy: 'agent',
+      extractedBy: extractor,
+      project,
+    });
     ids.push(id);
     if (event) events.push(event);
   }

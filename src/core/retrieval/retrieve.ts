@@ -68,7 +68,14 @@ export interface KeywordLists {
  * Runs the keyword channel for a question (BM25 over turns with the graph's boosts, entity
  * names) — the costly half of a query, which the service runs while the question is embedded.
  */
-export function keywordLists(db: Database, text: string, limit: number, recipe: RetrievalConfig, graph?: Graph, scope?: ProjectScope): KeywordLists {
+export function keywordLists(
+  db: Database,
+  text: string,
+  limit: number,
+  recipe: RetrievalConfig,
+  graph?: Graph,
+  scope?: ProjectScope,
+): KeywordLists {
   const on = recipe.channels;
   const analysis = on.keyword || on.graph ? analyseQuery(db, text, recipe) : { terms: [], named: [], dates: [] };
   // Another project's entity named in the question is not this project's: its name alone lends nothing.
@@ -79,7 +86,18 @@ export function keywordLists(db: Database, text: string, limit: number, recipe: 
   return {
     analysis,
     episodes: rankEpisodes(db, on.graph ? analysis : { ...analysis, named: [], dates: [] }, depth, recipe, { scope }),
-    entities: graph && scope ? inScope(entities, new Set(graph.entitiesInScope(entities.map((h) => h.rowid), scope))).slice(0, depth) : entities,
+    entities:
+      graph && scope
+        ? inScope(
+            entities,
+            new Set(
+              graph.entitiesInScope(
+                entities.map((h) => h.rowid),
+                scope,
+              ),
+            ),
+          ).slice(0, depth)
+        : entities,
   };
 }
 
@@ -88,10 +106,26 @@ const inScope = (hits: Hit[], keep: Set<number> | undefined): Hit[] => (keep ? h
 /** Vector hits of the scope only: the vector indexes hold every project, so other projects' hits are dropped here. */
 function scopeVectorHits(graph: Graph, hits: VectorHits | undefined, scope: ProjectScope | undefined): VectorHits | undefined {
   if (!hits || !scope) return hits;
-  const entities = new Set(graph.entitiesInScope(hits.entity.map((h) => h.rowid), scope));
-  const facts = new Set(graph.factsInScope(hits.fact.map((h) => h.rowid), scope));
+  const entities = new Set(
+    graph.entitiesInScope(
+      hits.entity.map((h) => h.rowid),
+      scope,
+    ),
+  );
+  const facts = new Set(
+    graph.factsInScope(
+      hits.fact.map((h) => h.rowid),
+      scope,
+    ),
+  );
   return {
-    episode: inScope(hits.episode, graph.episodesInScope(hits.episode.map((h) => h.rowid), scope)),
+    episode: inScope(
+      hits.episode,
+      graph.episodesInScope(
+        hits.episode.map((h) => h.rowid),
+        scope,
+      ),
+    ),
     entity: inScope(hits.entity, entities),
     fact: inScope(hits.fact, facts),
   };
@@ -164,7 +198,8 @@ function rankFacts(
   if (o.graph) {
     for (const [rank, id] of entityIds.slice(0, seeds).entries()) {
       // A fact between two seeds gets from both: it connects two things the question is about.
-      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed, scope: o.scope })) lend(f, graphWeight / (k + rank + 1));
+      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed, scope: o.scope }))
+        lend(f, graphWeight / (k + rank + 1));
     }
   }
   for (const [rank, hit] of vectorFacts.entries()) {

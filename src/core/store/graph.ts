@@ -180,11 +180,10 @@ export class Graph {
   episodesInScope(rowids: number[], scope: ProjectScope | undefined): Set<number> | undefined {
     if (!scope) return undefined;
     return new Set(
-      all(
-        this.db,
-        'SELECT rowid FROM episodes WHERE rowid IN (SELECT value FROM json_each(?)) AND (project IS NULL OR project = ?)',
-        [JSON.stringify(rowids), scope.project],
-      ).map((r) => Number(r.rowid)),
+      all(this.db, 'SELECT rowid FROM episodes WHERE rowid IN (SELECT value FROM json_each(?)) AND (project IS NULL OR project = ?)', [
+        JSON.stringify(rowids),
+        scope.project,
+      ]).map((r) => Number(r.rowid)),
     );
   }
 

@@ -46,6 +46,10 @@ const MALLOC_TUNING: Record<string, string> = {
 export interface ClientOptions {
   memory: string;
   surface: Surface;
+  /** The project this client works in (null: the person's global memory); absent: none known. */
+  project?: string | null;
+  /** The folder that project was derived from. */
+  workspace?: string;
   /** Start the service when none answers (default true). */
   autostart?: boolean;
   /** The service bundle to start; defaults to service.js beside this bundle. */
@@ -131,7 +135,8 @@ export class MemoryClient extends EventEmitter {
       this.attach(await this.connectOrStart());
       try {
         const challenge = newChallenge();
-        const hello = await this.send('hello', { surface: this.opts.surface, challenge });
+        const { project, workspace } = this.opts;
+        const hello = await this.send('hello', { surface: this.opts.surface, challenge, project, workspace });
         if (!ownerProven(lockPath(this.opts.memory), hello, challenge)) {
           // Whatever listens there cannot show the owner's secret: tell it nothing more.
           this.socket?.destroy();

@@ -18,6 +18,9 @@ const count = optional(z.number());
 const flag = optional(z.boolean());
 const none = z.object({});
 const page = { offset: count, limit: count };
+/** A project key, or null for the global memory: null is kept (it is not "not given"). */
+const project = z.string().nullable().optional();
+const scoped = { project, scope: optional(z.enum(['project', 'all'])) };
 
 const episode = z.object({
   text,
@@ -29,12 +32,13 @@ const episode = z.object({
   time: optional(text),
   entities: optional(texts),
   authority: optional(z.enum(AUTHORITIES)),
+  project,
 });
 
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
 
 const PARAMS: ParamSchemas = {
-  hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text) }),
+  hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text), project, workspace: optional(text) }),
   ping: none,
   remember: episode,
   ingest: z.object({ episodes: z.array(episode) }),
@@ -44,6 +48,7 @@ const PARAMS: ParamSchemas = {
     object: text,
     evidence: optional(texts),
     prior: optional(z.enum(PRIOR_KINDS)),
+    project,
   }),
   extracted: z.object({
     episode: text,
@@ -53,8 +58,8 @@ const PARAMS: ParamSchemas = {
   correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),
   'forget.plan': z.object({ entity: text }),
   forget: z.object({ entity: text }),
-  query: z.object({ query: text, limit: count, history: flag, mode: optional(z.enum(RETRIEVAL_MODES)) }),
-  search: z.object({ query: text, limit: count }),
+  query: z.object({ query: text, limit: count, history: flag, mode: optional(z.enum(RETRIEVAL_MODES)), ...scoped }),
+  search: z.object({ query: text, limit: count, ...scoped }),
   episodes: z.object({
     query: optional(text),
     since: optional(text),
@@ -62,10 +67,11 @@ const PARAMS: ParamSchemas = {
     session: optional(text),
     source: optional(text),
     limit: count,
+    ...scoped,
   }),
-  traverse: z.object({ entity: text, depth: count, min_confidence: count, history: flag }),
+  traverse: z.object({ entity: text, depth: count, min_confidence: count, history: flag, ...scoped }),
   fact: z.object({ id: text }),
-  overview: z.object({ limit: count }),
+  overview: z.object({ limit: count, ...scoped }),
   status: none,
   export: z.object({ history: flag }),
   shutdown: none,
@@ -75,6 +81,8 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object(page),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  'project.list': none,
+  'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

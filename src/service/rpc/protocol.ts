@@ -8,7 +8,7 @@ import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { ForgetPlan, MemoryStatus, QueryResult, TraverseResult } from '../../core/memory/memory.js';
+import type { ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';
@@ -56,7 +56,8 @@ export interface ServiceStatus extends MemoryStatus {
 export interface Methods {
   // challenge/proof: the service shows it owns the folder (proof.ts) before a client sends anything else.
   hello: {
-    params: { surface: Surface; client?: string; challenge?: string };
+    /** project: the connection's project key (null: the person's global memory); workspace: its root folder. */
+    params: { surface: Surface; client?: string; challenge?: string; project?: string | null; workspace?: string };
     result: { version: string; pid: number; memory: string; proof?: string };
   };
   ping: { params: Record<string, never>; result: { ok: true } };
@@ -66,7 +67,7 @@ export interface Methods {
     result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] };
   };
   relate: {
-    params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind };
+    params: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind; project?: string | null };
     /** duplicate: the triple was already current; that fact is returned (with any new evidence added). */
     result: { id: string; duplicate: boolean };
   };
@@ -78,16 +79,20 @@ export interface Methods {
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
   forget: { params: { entity: string }; result: ForgetPlan };
-  query: { params: { query: string; limit?: number; history?: boolean; mode?: RetrievalMode }; result: QueryResult };
-  search: { params: { query: string; limit?: number }; result: EntityView[] };
+  // Reads see the connection's project and the global memory unless scope is 'all' (or `project` names another).
+  query: { params: ScopedRead & { query: string; limit?: number; history?: boolean; mode?: RetrievalMode }; result: QueryResult };
+  search: { params: ScopedRead & { query: string; limit?: number }; result: EntityView[] };
   episodes: {
-    params: { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number };
+    params: ScopedRead & { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number };
     result: EpisodeView[];
   };
-  traverse: { params: { entity: string; depth?: number; min_confidence?: number; history?: boolean }; result: TraverseResult };
+  traverse: {
+    params: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean };
+    result: TraverseResult;
+  };
   fact: { params: { id: string }; result: FactView };
   overview: {
-    params: { limit?: number };
+    params: ScopedRead & { limit?: number };
     result: { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] };
   };
   status: { params: Record<string, never>; result: ServiceStatus };
@@ -107,6 +112,17 @@ export interface Methods {
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */
   'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+
+  /** The projects the memory holds (null: the global memory), and the connection's own. */
+  'project.list': {
+    params: Record<string, never>;
+    result: {
+      current: string | null;
+      projects: { project: string | null; episodes: number; relationships: number; last: string | null }[];
+    };
+  };
+  /** A person moves memories to another project (null: global): a project renamed, or a source's or session's. */
+  'project.assign': { params: ProjectAssignment; result: { episodes: number; relationships: number } };
 }
 
 export type Method = keyof Methods;
@@ -118,7 +134,15 @@ export type ResultOf<M extends Method> = Methods[M]['result'];
  * `rid` beside `method` (a client-made id, at most 100 characters): the same rid sent again gets
  * the first answer and is not applied twice (recent-writes.ts).
  */
-export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'extracted', 'correct', 'forget']);
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
+  'remember',
+  'ingest',
+  'relate',
+  'extracted',
+  'correct',
+  'forget',
+  'project.assign',
+]);
 
 /** Pushed to every client after a write. */
 export interface ChangedNotification {

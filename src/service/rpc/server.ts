@@ -45,6 +45,10 @@ type Handlers = { [M in Method]: (params: ParamsOf<M>, by: Provenance) => Result
 
 const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
+/** A read without its own project sees the connection's. */
+const inProject = <P extends { project?: string | null }>(p: P, by: Provenance): P =>
+  p.project !== undefined || by.project === undefined ? p : { ...p, project: by.project };
+
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
   const idleExitMs = opts.idleExitMs ?? 10 * 60_000;
@@ -129,12 +133,12 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
-    query: (p) => vectors.query(memory, p),
-    search: (p) => memory.search(p),
-    episodes: (p) => memory.episodes(p),
-    traverse: (p) => memory.traverse(p),
+    query: (p, by) => vectors.query(memory, inProject(p, by)),
+    search: (p, by) => memory.search(inProject(p, by)),
+    episodes: (p, by) => memory.episodes(inProject(p, by)),
+    traverse: (p, by) => memory.traverse(inProject(p, by)),
     fact: (p) => memory.fact(p.id),
-    overview: (p) => memory.overview(p),
+    overview: (p, by) => memory.overview(inProject(p, by)),
     status: () => ({
       ...memory.status(),
       ...vectors.status(),
@@ -158,6 +162,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.sessions': (p) => browse.sessions(p),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
+    'project.list': (_p, by) => ({ current: by.project ?? null, projects: memory.projects() }),
+    'project.assign': (p, by) => memory.assignProject(p, by),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
@@ -221,7 +227,9 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       const checked = checkParams('hello', params);
       if (!checked.ok) return failWith(checked.error);
       conn.surface = checked.params.surface;
-      conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface };
+      const { project } = checked.params;
+      // The connection's project is where its writes land and what its reads see; said once, like the surface.
+      conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface, ...(project !== undefined ? { project } : {}) };
     }
     if (!conn.provenance) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
     const rid = WRITE_METHODS.has(method) && typeof msg.rid === 'string' && msg.rid.length <= 100 ? msg.rid : undefined;
