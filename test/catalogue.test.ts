@@ -60,7 +60,7 @@ for (const tool of catalogue) {
     assert.deepEqual(Object.keys(props).sort(), Object.keys(tool.input.shape).sort());
     for (const [name, prop] of Object.entries(props)) {
       assert.ok(typeof prop.description === 'string' && prop.description.length > 0, `${tool.name}.${name} is described for the model`);
-      if (prop.type === 'string') assert.equal(typeof prop.maxLength, 'number', `${tool.name}.${name} has a maximum length`);
+      if (prop.type === 'string' && !prop.enum) assert.equal(typeof prop.maxLength, 'number', `${tool.name}.${name} has a maximum length`);
       if (prop.type === 'integer' || prop.type === 'number') {
         assert.equal(typeof prop.maximum, 'number', `${tool.name}.${name} has a maximum`);
         assert.equal(typeof prop.minimum, 'number', `${tool.name}.${name} has a minimum`);

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { locomoSection, scaleSection, writeDocsSection } from './docs.js';
 import { runLocomoBench } from './locomo.js';
 import { runScaleBench } from './scale.js';
+import { projectsSection, runProjectsBench } from './projects.js';
 
 export interface BenchValues {
   data?: string;
@@ -21,11 +22,13 @@ export interface BenchValues {
 }
 
 const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--json] [--write-docs]
-node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]`;
+node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
+node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
 export async function runBench(args: string[], values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const [suite] = args;
   if (suite === 'scale') return scale(values, out, err);
+  if (suite === 'projects') return projects(values, out, err);
   if (suite !== 'locomo') throw new Error('bench needs a suite: locomo or scale.');
   if (!values.data) throw new Error('bench locomo needs --data FILE (a LoCoMo JSON file, e.g. ../shared/data/locomo-dev.json).');
   const k = values.k === undefined ? 10 : Number(values.k);
@@ -78,6 +81,28 @@ async function scale(values: BenchValues, out: (s: string) => void, err: (s: str
     const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
     writeDocsSection('scale', scaleSection(r, `node dist/bench.js scale --episodes ${episodes}${model}`));
     err('docs/BENCHMARKS.md: section scale written');
+  }
+  out(JSON.stringify(r));
+  return 0;
+}
+
+async function projects(values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (!values.data) throw new Error('bench projects needs --data FILE (a LoCoMo JSON file: each conversation is one project).');
+  const r = await runProjectsBench({ dataFile: values.data, log: err });
+  if (!values.json) {
+    out(`Projects: ${r.projects} projects, ${r.episodes} turns, ${r.questions} questions (keyword mode)`);
+    for (const [name, f] of [
+      ['before (scope all)', r.before],
+      ['after (scope project)', r.after],
+    ] as const) {
+      out(
+        `  ${name}: top-5 from another project ${f.wrong_project_top5}, questions with any ${f.questions_with_bleed}, recall@10 ${f['recall@10']}, p50 ${f.query_p50_ms} ms`,
+      );
+    }
+  }
+  if (values['write-docs']) {
+    writeDocsSection('projects', projectsSection(r, `node dist/bench.js projects --data ${values.data}`));
+    err('docs/BENCHMARKS.md: section projects written');
   }
   out(JSON.stringify(r));
   return 0;

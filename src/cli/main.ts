@@ -18,6 +18,7 @@ import { batchEpisodes } from '../core/ingest/batches.js';
 import { LIMITS } from '../core/model/limits.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
+import { projectOfFolder } from '../core/model/project.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -107,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ingest':
-      return ingest(args, values, connect);
+      return ingest(args, values, connect, values.project === undefined && !values.global);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
       const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
@@ -247,7 +248,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** Each file is read, stored and reported on its own: one bad file neither hides nor blocks the others. */
-async function ingest(files: string[], values: Values, connect: () => Promise<MemoryClient>): Promise<number> {
+async function ingest(files: string[], values: Values, connect: () => Promise<MemoryClient>, byFile: boolean): Promise<number> {
   if (files.length === 0)
     throw new UsageError('ingest needs at least one FILE (a chat transcript or export; see README "Transcript formats").');
   const failed: { file: string; error: string }[] = [];
@@ -259,7 +260,13 @@ async function ingest(files: string[], values: Values, connect: () => Promise<Me
   const parsed: ({ file: string } & ParsedFile)[] = [];
   for (const file of files) {
     try {
-      parsed.push({ file, ...readTranscriptFile(file) });
+      const read = readTranscriptFile(file);
+      // A transcript that says where it was held belongs to that folder's project, unless the command named one.
+      if (byFile && read.cwd) {
+        const project = projectOfFolder(read.cwd);
+        for (const e of read.episodes) e.project ??= project;
+      }
+      parsed.push({ file, ...read });
     } catch (e) {
       fail(file, e);
     }

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import { readTranscriptFile } from '../core/ingest/files.js';
 import { MemoryError } from '../core/model/errors.js';
 import type { EpisodeInput } from '../core/model/events.js';
-import { chatSource, SOURCE_KEYS, WORKSPACE_SOURCES, type Source, type SourceKey } from './chat-sources.js';
+import { chatSource, SOURCE_KEYS, transcriptProject, WORKSPACE_SOURCES, type Source, type SourceKey } from './chat-sources.js';
 import type { RecallExtension } from './ctx.js';
 import { FolderWatcher } from './folder-watcher.js';
 import { ingestInBatches } from './ingest-batches.js';
@@ -172,7 +172,9 @@ export class AutoIngest implements vscode.Disposable {
       opts.onFile?.(file);
       let episodes: EpisodeInput[];
       try {
-        episodes = readTranscriptFile(file, { allowEmpty: true }).episodes;
+        const read = readTranscriptFile(file, { allowEmpty: true });
+        const project = transcriptProject(source.key, read.cwd);
+        episodes = project === undefined ? read.episodes : read.episodes.map((e) => ({ ...e, project }));
       } catch (err) {
         this.skip(totals, file, err);
         await seen.record(file, stamp); // read again when it changes, not at every pass

@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { projectOfFolder } from '../core/model/project.js';
 import type { RecallExtension } from './ctx.js';
 import { TRANSCRIPT_PATTERNS, type TranscriptPattern } from './transcript-files.js';
 
@@ -23,6 +24,17 @@ export interface Source extends TranscriptPattern {
   watch: { folder: string; glob: string };
   /** Where the stamps of stored files are kept: a workspace's own sessions per workspace, the others globally. */
   state: vscode.Memento;
+}
+
+/**
+ * The project a transcript's turns belong to. This workspace's own sessions (Copilot Chat,
+ * SpecStory) are the connection's, the workspace's (undefined); a transcript that names its folder
+ * (Claude Code, Codex) is that folder's project; any other is named after its source.
+ */
+export function transcriptProject(key: SourceKey, cwd: string | undefined): string | undefined {
+  if (WORKSPACE_SOURCES.includes(key)) return undefined;
+  if (cwd) return projectOfFolder(cwd);
+  return `source:${key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
 }
 
 /** Extension ids of the Cline family: same task layout under their globalStorage folders. */

@@ -6,6 +6,7 @@
  * went away, so the views stay live.
  */
 import * as vscode from 'vscode';
+import { deriveProject } from '../core/model/project.js';
 import { MemoryClient } from '../service/rpc/client.js';
 import type { Method, ParamsOf, ResultOf, Surface } from '../service/rpc/protocol.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
@@ -19,6 +20,16 @@ export interface ServiceConnectionOptions {
   log: vscode.LogOutputChannel;
   /** Reconnect by itself after the service went away (to keep receiving change notifications). */
   stayConnected?: boolean;
+  /** The project this connection works in; default: the open workspace's (workspaceProject). */
+  project?: () => { project?: string | null; workspace?: string };
+}
+
+/** The open workspace's project (its first folder's, project.ts); none without a folder on disk. */
+export function workspaceProject(): { project?: string; workspace?: string } {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (!folder) return {};
+  const p = deriveProject(folder.uri.fsPath);
+  return { project: p.key, workspace: p.root };
 }
 
 export class ServiceConnection implements MemoryAccess, vscode.Disposable {
@@ -88,6 +99,7 @@ export class ServiceConnection implements MemoryAccess, vscode.Disposable {
       const pending = MemoryClient.connect({
         memory,
         surface: this.opts.surface,
+        ...(this.opts.project ?? workspaceProject)(),
         serviceScript: this.opts.serviceScript,
         log: (m) => this.opts.log.info(`[${this.opts.surface}] ${m}`),
       }).then(

@@ -8,13 +8,16 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RecallExtension } from './ctx.js';
 import { MCP_PROVIDER_ID, MCP_SERVER_LABEL } from './ids.js';
+import { workspaceProject } from './connection.js';
 
 export function mcpServerDefinition(ctx: RecallExtension): vscode.McpStdioServerDefinition {
   const version = String(ctx.extension.extension.packageJSON?.version ?? '0');
+  // The server's cwd is not the workspace: the workspace's project is passed, so a chat sees this project's memory.
+  const { project } = workspaceProject();
   return new vscode.McpStdioServerDefinition(
     MCP_SERVER_LABEL,
     process.execPath,
-    [ctx.cliScript, '--memory', ctx.memory, 'mcp'],
+    [ctx.cliScript, '--memory', ctx.memory, 'mcp', ...(project ? ['--project', project] : [])],
     { ELECTRON_RUN_AS_NODE: '1' },
     version,
   );
@@ -27,6 +30,7 @@ export function registerMcpProvider(ctx: RecallExtension): void {
   }
   const changed = ctx.push(new vscode.EventEmitter<void>());
   ctx.push(ctx.onDidChangeFolder(() => changed.fire()));
+  ctx.push(vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()));
   ctx.push(
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
       onDidChangeMcpServerDefinitions: changed.event,

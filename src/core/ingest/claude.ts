@@ -70,7 +70,9 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
   const fallbackSession = sessionFromSource(source);
   const { values, bad } = stream;
   skipped += bad;
+  let cwd: string | undefined;
   for (const { value: event, line } of values) {
+    if (cwd === undefined && isObj(event) && typeof event.cwd === 'string' && event.cwd) cwd = event.cwd;
     const turn = isObj(event) ? turnOf(event) : undefined;
     if (!turn) {
       skipped++;
@@ -88,7 +90,7 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
       source,
     });
   }
-  return { format: 'claude-code', episodes, skipped };
+  return { format: 'claude-code', episodes, skipped, ...(cwd ? { cwd } : {}) };
 }
 
 function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefined {

@@ -29,6 +29,7 @@ export function parseCodexRollout(content: string, source: string, stream: JsonS
   let skipped = bad;
   let session = sessionFromSource(source);
   let time: string | undefined;
+  let cwd: string | undefined;
   const episodes: EpisodeInput[] = [];
   for (const { value, line } of values) {
     if (!isObj(value)) {
@@ -38,6 +39,7 @@ export function parseCodexRollout(content: string, source: string, stream: JsonS
     if (value.type === 'session_meta' && isObj(value.payload)) {
       if (typeof value.payload.id === 'string') session = value.payload.id;
       time = toIsoTime(value.payload.timestamp) ?? time;
+      if (typeof value.payload.cwd === 'string' && value.payload.cwd) cwd = value.payload.cwd;
       continue;
     }
     if (line === 1 && typeof value.id === 'string' && 'instructions' in value) {
@@ -58,7 +60,7 @@ export function parseCodexRollout(content: string, source: string, stream: JsonS
     }
     episodes.push(roleTurn(message.role, text, { session, source, time: lineTime, ref: `line ${line}` }));
   }
-  return { format: 'codex', episodes, skipped };
+  return { format: 'codex', episodes, skipped, ...(cwd ? { cwd } : {}) };
 }
 
 function userText(role: string, text: string): string {

@@ -10,6 +10,8 @@ export interface ParsedFile {
   episodes: EpisodeInput[];
   /** Lines or blocks that were not turns (tool noise, blank roles), counted so nothing vanishes silently. */
   skipped: number;
+  /** The folder the conversation was held in, when the file says (Claude Code, Codex): its project is the turns'. */
+  cwd?: string;
 }
 
 const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);

@@ -133,3 +133,9 @@ export function scopeOf(project: string | null | undefined, scope: 'project' | '
   if (scope === 'all' || project === undefined) return undefined;
   return { project };
 }
+
+/** The project of a folder a transcript names (its cwd): derived when the folder is here, else the folder itself. */
+export function projectOfFolder(folder: string): string {
+  const abs = path.resolve(folder);
+  return fs.existsSync(abs) ? deriveProject(abs).key : `dir:${abs}`;
+}

@@ -142,7 +142,8 @@ export class GraphWrites {
         beta,
         e.assertedBy ?? e.by.authority,
         validFrom,
-        Date.parse(validFrom),
+        // A person asserting it now is fresh word that it holds; a reading of a turn is as old as the turn.
+        Date.parse(e.assertedBy === undefined ? e.at : validFrom),
         project,
         e.at,
       ],
