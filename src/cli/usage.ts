@@ -9,7 +9,9 @@ const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS): string =>
 
 export const USAGE = `recall — long-term memory for coding agents
 
-usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else ~/.recall)
+usage: recall [--memory DIR] [--project NAME | --global] COMMAND   (default memory: $RECALL_HOME, else ~/.recall)
+       every command works in a project: --project NAME, --global (the person's own memory), else the
+       current folder's (its git remote, else its path); reads see it and the global memory, --all every project
 
   remember TEXT|- [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
   ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
@@ -33,6 +35,10 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
+  project [list|current]               the memory's projects; * marks the current one
+  project assign TARGET|--global (--from P | --source S | --session ID)    move memories to a project
+  project rename OLD NEW               e.g. project rename source:claude-code github.com/me/app
+  bench projects --data FILE [--write-docs] [--json]   cross-project bleed, LoCoMo conversations as projects
   bench scale --episodes N [--model-path DIR] [--write-docs] [--json]   speed and size on a synthetic memory of N episodes
 `;
 
