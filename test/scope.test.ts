@@ -158,3 +158,19 @@ test('an older journal migrates: turns without a project get one named after the
   );
   m.close();
 });
+
+test("the sessions view lists the current project's sessions first, then global ones, then the others", async () => {
+  const m = await Memory.open(folder(), { extract: false });
+  m.remember({ text: 'alpha work', session: 'a1', time: '2025-01-01T00:00:00Z' }, personIn(A));
+  m.remember({ text: 'a global note', session: 'g1', time: '2025-02-01T00:00:00Z' }, personIn(null));
+  m.remember({ text: 'beta work', session: 'b1', time: '2025-03-01T00:00:00Z' }, personIn(B));
+  const order = (project?: string | null) =>
+    m
+      .browseHandlers()
+      .sessions({ project })
+      .sessions.map((s) => `${s.session}:${s.project}`);
+  assert.deepEqual(order(A), [`a1:${A}`, 'g1:null', `b1:${B}`]);
+  assert.deepEqual(order(B), [`b1:${B}`, 'g1:null', `a1:${A}`]);
+  assert.deepEqual(order(), [`b1:${B}`, 'g1:null', `a1:${A}`], 'no project: most recent first');
+  m.close();
+});

@@ -51,7 +51,7 @@ export class EpisodesTree extends PagedTree<Node> {
         const item = new vscode.TreeItem(s.session ?? '(no session)', vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.key;
         const dates = day(s.first) === day(s.last) ? day(s.last) : `${day(s.first)} – ${day(s.last)}`;
-        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}`;
+        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${s.project ? ` · ${projectLabel(s.project)}` : ''}`;
         item.tooltip = `Session ${s.session ?? '(none)'}: ${s.episodes} episode(s), ${s.first.slice(0, 16).replace('T', ' ')} to ${s.last.slice(0, 16).replace('T', ' ')}`;
         item.accessibilityInformation = { label: `Session ${s.session ?? '(none)'}, ${item.description}` };
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
@@ -69,3 +69,6 @@ export class EpisodesTree extends PagedTree<Node> {
 }
 
 const sessionKey = (session: string | null): string => (session === null ? 's0' : `s/${session}`);
+
+/** A project key as a person reads it: `github.com/me/app` is `app`, `dir:/home/me/notes` is `notes`. */
+const projectLabel = (key: string): string => key.replace(/\/+$/, '').split(/[/:]/).pop() || key;

@@ -19,6 +19,8 @@ export interface SessionSummary {
   episodes: number;
   first: string;
   last: string;
+  /** Its project (null: global); a session's turns share one. */
+  project?: string | null;
 }
 
 /** Which slice of a list: skip `offset`, take at most `limit`. */
@@ -41,7 +43,7 @@ export function browseHandlers(graph: Graph) {
     types: () => browseTypes(graph),
     entities: (p: PageRequest & { type?: string }) => browseEntities(graph, p),
     facts: (p: PageRequest & { entity: string }) => browseFacts(graph, p),
-    sessions: (p: PageRequest) => browseSessions(graph, p),
+    sessions: (p: PageRequest & { project?: string | null }) => browseSessions(graph, p),
     sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(graph, p),
     episodesById: (p: { ids: string[] }) => browseEpisodesById(graph, p),
   };
@@ -87,16 +89,18 @@ export function browseFacts(graph: Graph, p: PageRequest & { entity: string }): 
   return { total, facts: rows.map((r) => graph.factById(String(r.id), now)).filter((f): f is FactView => f !== undefined) };
 }
 
-/** Sessions, most recent first. */
-export function browseSessions(graph: Graph, p: PageRequest): BrowsePage<'sessions', SessionSummary> {
+/** Sessions: the current project's first (when one is given), then global ones, then the rest; most recent first within each. */
+export function browseSessions(graph: Graph, p: PageRequest & { project?: string | null }): BrowsePage<'sessions', SessionSummary> {
   const { offset, limit } = page(p);
   const total = Number(scalar(graph.db, 'SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes'));
   const sessions = all(
     graph.db,
-    `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms FROM episodes
-      GROUP BY session ORDER BY MAX(time_ms) DESC, session LIMIT ? OFFSET ?`,
-    [limit, offset],
+    `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms, MAX(project) AS project FROM episodes
+      GROUP BY session ORDER BY ${p.project === undefined ? '' : 'MAX(project IS ?) DESC, MAX(project IS NULL) DESC,'} MAX(time_ms) DESC, session
+      LIMIT ? OFFSET ?`,
+    p.project === undefined ? [limit, offset] : [p.project, limit, offset],
   ).map((r) => ({
+    project: (r.project as string | null) ?? null,
     session: r.session === null || r.session === undefined ? null : String(r.session),
     episodes: Number(r.n),
     first: new Date(Number(r.first_ms)).toISOString(),

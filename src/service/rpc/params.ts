@@ -78,7 +78,7 @@ const PARAMS: ParamSchemas = {
   'browse.types': none,
   'browse.entities': z.object({ type: optional(text), ...page }),
   'browse.facts': z.object({ entity: text, ...page }),
-  'browse.sessions': z.object(page),
+  'browse.sessions': z.object({ ...page, project }),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
   'project.list': none,

@@ -107,7 +107,7 @@ export interface Methods {
   /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
   'browse.facts': { params: PageRequest & { entity: string }; result: BrowsePage<'facts', FactView> };
   /** Sessions, most recent first. */
-  'browse.sessions': { params: PageRequest; result: BrowsePage<'sessions', SessionSummary> };
+  'browse.sessions': { params: PageRequest & { project?: string | null }; result: BrowsePage<'sessions', SessionSummary> };
   /** The episodes of one session (null: those without one), oldest first. */
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */

@@ -159,7 +159,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.types': () => browse.types(),
     'browse.entities': (p) => browse.entities(p),
     'browse.facts': (p) => browse.facts(p),
-    'browse.sessions': (p) => browse.sessions(p),
+    'browse.sessions': (p, by) => browse.sessions(inProject(p, by)),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
     'project.list': (_p, by) => ({ current: by.project ?? null, projects: memory.projects() }),
