@@ -69,7 +69,11 @@ fs.writeFileSync(path.join(dirs.folder, 'README.md'), '# e2e workspace\n');
 // anything below fail to stop them.
 const serviceEnv = { ...process.env, RECALL_HOME: dirs.home, RECALL_IDLE_EXIT_MS: '120000' };
 const cli = (...args) =>
-  execFileSync(process.execPath, [path.join(h.REPO, 'dist/cli.js'), '--memory', dirs.home, ...args], { encoding: 'utf8', env: serviceEnv });
+  // The person's own (global) memory, read across every project: what the test seeds is seen from the workspace's project too.
+  execFileSync(process.execPath, [path.join(h.REPO, 'dist/cli.js'), '--memory', dirs.home, '--global', '--all', ...args], {
+    encoding: 'utf8',
+    env: serviceEnv,
+  });
 const cliJson = (...args) => JSON.parse(cli(...args, '--json'));
 
 // ------------------------------------------------------------------------------------------------
