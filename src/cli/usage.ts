@@ -9,7 +9,7 @@ const limit = (of: keyof typeof LIMIT_DEFAULTS & keyof typeof LIMITS): string =>
 
 export const USAGE = `recall — long-term memory for coding agents
 
-usage: recall [--memory DIR] [--project NAME | --global] COMMAND   (default memory: $RECALL_HOME, else ~/.recall)
+usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else ~/.recall)
        every command works in a project: --project NAME, --global (the person's own memory), else the
        current folder's (its git remote, else its path); reads see it and the global memory, --all every project
 
