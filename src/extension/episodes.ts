@@ -9,6 +9,7 @@ import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import { day } from './present.js';
+import { workspaceProject } from './connection.js';
 import type { SessionSummary } from './source.js';
 
 interface SessionNode {
@@ -51,7 +52,7 @@ export class EpisodesTree extends PagedTree<Node> {
         const item = new vscode.TreeItem(s.session ?? '(no session)', vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.key;
         const dates = day(s.first) === day(s.last) ? day(s.last) : `${day(s.first)} – ${day(s.last)}`;
-        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${s.project ? ` · ${projectLabel(s.project)}` : ''}`;
+        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${s.project && s.project !== workspaceProject().project ? ` · ${projectLabel(s.project)}` : ''}`;
         item.tooltip = `Session ${s.session ?? '(none)'}: ${s.episodes} episode(s), ${s.first.slice(0, 16).replace('T', ' ')} to ${s.last.slice(0, 16).replace('T', ' ')}`;
         item.accessibilityInformation = { label: `Session ${s.session ?? '(none)'}, ${item.description}` };
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
