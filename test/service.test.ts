@@ -165,9 +165,14 @@ test('params are checked at the service door: a malformed request gets invalid_i
         'query',
         { query: 42 },
         /"query"/,
-        /query takes \{ query: string, limit\?: number, history\?: boolean, mode\?: "keyword" \| "vector" \| "hybrid" \}/,
+        /query takes \{ query: string, limit\?: number, history\?: boolean, mode\?: "keyword" \| "vector" \| "hybrid", project\?: string, scope\?: "project" \| "all" \}/,
       ],
-      ['search', { query: 'x', limit: '5' }, /"limit"/, /search takes \{ query: string, limit\?: number \}/],
+      [
+        'search',
+        { query: 'x', limit: '5' },
+        /"limit"/,
+        /search takes \{ query: string, limit\?: number, project\?: string, scope\?: "project" \| "all" \}/,
+      ],
       [
         'ingest',
         { episodes: [{ text: 'fine' }, { text: ['not', 'text'] }] },
