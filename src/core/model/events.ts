@@ -12,6 +12,8 @@ export interface Provenance {
   session?: string;
   /** The client's id for the write request, so a retry replayed after a restart is not applied twice. */
   rid?: string;
+  /** The person behind a shared event (config `sync.author`, else git's user.email); set when it leaves this memory. */
+  author?: string;
 }
 
 export interface EpisodeInput {
@@ -63,4 +65,8 @@ export type MemoryEvent = EventBody & {
   /** ISO time the event was recorded. */
   at: string;
   by: Provenance;
+  /** The memory that wrote it, when that is another one (team sync); absent: this memory. */
+  origin?: string;
+  /** Its seq in that memory: with `origin`, what makes applying it twice impossible. */
+  originSeq?: number;
 };

@@ -8,7 +8,6 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
-import { numericId } from '../../core/store/ids.js';
 import { Memory } from '../../core/memory/memory.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
@@ -42,8 +41,6 @@ interface ConnectedClient {
 
 /** What the service does for each method, typed by the protocol: params checked, result as promised. */
 type Handlers = { [M in Method]: (params: ParamsOf<M>, by: Provenance) => ResultOf<M> | Promise<ResultOf<M>> };
-
-const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
@@ -122,9 +119,19 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     correct: (p, by) => memory.correct(p, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
+      // Rowids are read while the rows still exist: a new-style id does not carry its rowid.
+      const before = memory.forgetPlan(p.entity);
+      const episodeRowids = memory.rowidsOf(
+        'ep',
+        before.episodes.map((e) => e.id),
+      );
+      const factRowids = memory.rowidsOf(
+        'rel',
+        before.relationships.map((f) => f.id),
+      );
       const plan = memory.forget(p.entity, by);
-      vectors.removed('episode', rowidsOf(plan.episodes.map((e) => e.id)));
-      vectors.removed('fact', rowidsOf(plan.relationships.map((f) => f.id)));
+      vectors.removed('episode', episodeRowids);
+      vectors.removed('fact', factRowids);
       vectors.reconcile('entity');
       return plan;
     },
