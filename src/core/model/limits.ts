@@ -46,3 +46,11 @@ export const LIMIT_DEFAULTS = {
   page: 200,
   depth: 1,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;
+
+/** Team sync's pace (src/sync): events per round trip, how often to look without a wake-up, how long to wait before retrying at most. */
+export const SYNC_LIMITS = {
+  batch: 1000,
+  pollMs: 5_000,
+  retryMinMs: 500,
+  retryMaxMs: 30_000,
+} as const;
