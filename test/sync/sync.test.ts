@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { MemoryClient } from '../../src/service/rpc/client';
-import { alive, cleanupMemories, ROOT, servicePid, tmpMemory, waitFor } from '../helpers';
+import { alive, cleanupMemories, recall, recallOk, ROOT, servicePid, tmpMemory, waitFor } from '../helpers';
 import { findPgBin, startPostgres, type PgServer } from './postgres';
 
 const bin = findPgBin();
@@ -188,4 +188,28 @@ test('a service killed in the middle of a pull resumes it cleanly: nothing doubl
   const episodes = (await b.person.call('export', {})).episodes;
   assert.equal(new Set(episodes.map((e) => e.text)).size, 2000);
   assert.deepEqual(await normalised(b), await normalised(a));
+});
+
+test('recall sync --postgres stores the connection without its password; status shows the backlog and cursors', { skip }, async () => {
+  const dir = tmpMemory('cli');
+  const withPassword = pg.url.replace('recall@', 'recall:s3cret-pw@');
+  const on = await recall(dir, ['sync', '--postgres', withPassword, '--author', 'cli@team.example', '--json']);
+  assert.equal(on.code, 0, on.stderr);
+  assert.match(on.stderr, /password was not stored/);
+  const config = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
+  assert.ok(!config.includes('s3cret-pw'), 'no password in config.json');
+  assert.equal(JSON.parse(config).sync.postgres, pg.url);
+  assert.match(fs.readFileSync(path.join(dir, 'memory-id'), 'utf8'), /^[a-z0-9]{12}\n$/);
+  await recallOk(dir, ['remember', 'the CLI shares this note']);
+  const status = JSON.parse(await recallOk(dir, ['sync', 'status', '--json']));
+  assert.equal(status.author, 'cli@team.example');
+  assert.equal(typeof status.backlog, 'number');
+  assert.match(await recallOk(dir, ['status']), /^sync +postgres:\/\/recall@127\.0\.0\.1:\d+\/postgres as cli@team\.example/m);
+  const bad = await recall(dir, ['sync', '--postgres', 'postgres://recall@127.0.0.1:1/postgres']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Cannot reach postgres:\/\/recall@127\.0\.0\.1:1\/postgres: .*Nothing was changed/);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).sync.postgres, pg.url);
+  const off = await recall(dir, ['sync', 'off']);
+  assert.equal(off.code, 0, off.stderr);
+  assert.match(off.stdout, /^sync off/);
 });
