@@ -15,9 +15,13 @@ const SECRET = 'recall.sync.password';
 
 /** Loads the password, applies the setting, and follows its changes. Call once, before the service starts. */
 export async function registerSync(ctx: RecallExtension): Promise<void> {
-  const secrets = ctx.extension.secrets;
-  const password = await secrets.get(SECRET);
-  if (password) process.env.RECALL_SYNC_PASSWORD = password;
+  try {
+    const password = await ctx.extension.secrets.get(SECRET);
+    if (password) process.env.RECALL_SYNC_PASSWORD = password;
+  } catch (err) {
+    // No keyring (some remote or headless setups): sync still works with the variable set by hand.
+    ctx.log.warn(`sync: SecretStorage is unavailable (${(err as Error).message})`);
+  }
   await apply(ctx);
   ctx.push(
     vscode.workspace.onDidChangeConfiguration((e) => {

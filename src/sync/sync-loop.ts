@@ -100,7 +100,8 @@ export class SyncLoop {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.server?.close();
+    // A server gone silent must not hold up the service's exit.
+    await Promise.race([this.server?.close(), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.server = undefined;
   }
 
