@@ -30,7 +30,8 @@ const options = {
   format: 'cjs',
   target: 'node20',
   sourcemap: true,
-  external: ['vscode'],
+  // pg's optional native binding is never used (the pure-JS client is).
+  external: ['vscode', 'pg-native'],
   define: { RECALL_VERSION: JSON.stringify(pkg.version) },
   logLevel: 'warning',
   // The embedder (service bundle): WASM onnxruntime, sharp stubbed, ort-wasm files beside dist/.

@@ -33,6 +33,8 @@ export default tseslint.config(
             rooms('core/retrieval', 'core/ingest', 'core/memory'),
             rooms('core/ingest', 'core/store', 'core/retrieval', 'core/vectors', 'core/memory'),
             rooms('core/vectors', 'core/retrieval', 'core/ingest', 'core/memory'),
+            rooms('core', 'sync'),
+            rooms('sync', 'extension', 'cli', 'mcp', 'tools', 'bench'),
           ],
         },
       ],

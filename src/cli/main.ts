@@ -19,6 +19,7 @@ import { LIMITS } from '../core/model/limits.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
 import { projectOfFolder } from '../core/model/project.js';
+import { renderSync, runSync } from './sync.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -55,6 +56,9 @@ const OPTIONS = {
   global: { type: 'boolean' },
   all: { type: 'boolean' },
   from: { type: 'string' },
+  postgres: { type: 'string' },
+  author: { type: 'string' },
+  share: { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -189,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
           `service       pid ${r.service_pid}, up since ${r.service_started}, ${r.clients} client(s), version ${r.version}`,
           `journal       ${r.journal_bytes} bytes; snapshot ${r.snapshot_bytes} bytes (${r.events_since_snapshot} event(s) since)`,
           ...(r.recovered ? [`recovered     ${r.recovered}`] : []),
+          `sync          ${renderSync(r.sync)}`,
         ].join('\n'),
       );
       return 0;
@@ -215,6 +220,20 @@ async function main(argv: string[]): Promise<number> {
         modelPath: values['model-path'],
         model: values.model,
         allowDownload: values['allow-download'],
+        json: values.json,
+        memory,
+        connect,
+        out,
+        err,
+      });
+    }
+    case 'sync': {
+      if (args.length > 1) throw new UsageError('sync takes one of: status, off (or --postgres URL).');
+      return runSync({
+        action: args[0],
+        postgres: values.postgres,
+        author: values.author,
+        projects: values.share,
         json: values.json,
         memory,
         connect,

@@ -31,6 +31,9 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        turn vector search on (a local model folder, or a hub model fetched
                                        once into the memory folder when --allow-download is given) or off
   service (start|stop|status) [--json]
+  sync [status|off] [--postgres URL [--author EMAIL] [--share PROJECT]...] [--json]
+                                       share this memory through a team's PostgreSQL (password from
+                                       $RECALL_SYNC_PASSWORD or $PGPASSWORD, never stored); status: backlog, cursors
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--write-docs] [--json]

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { updateServiceConfig } from '../service/config-file.js';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
 import { AutoIngest } from './auto-ingest.js';
+import { registerSync } from './sync.js';
 import { registerCommands } from './commands.js';
 import { RecallExtension } from './ctx.js';
 import { registerFactDecorations } from './decorations.js';
@@ -75,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   // Settings a person set win over config.json; a change needs the service to restart.
   await applyServiceConfig(ctx, true);
+  await registerSync(ctx);
   http.apply();
   void ctx.connectIfRunning();
   ctx.log.info(`activated in ${Date.now() - started} ms`);

@@ -71,4 +71,5 @@ export const SETTINGS = {
   autoIngestSpecstory: 'autoIngest.specstory',
   extractionLanguageModel: 'extraction.languageModel',
   extractionModelFamily: 'extraction.modelFamily',
+  syncUrl: 'sync.url',
 } as const;

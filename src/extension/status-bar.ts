@@ -75,7 +75,7 @@ export class StatusBar implements vscode.Disposable {
       clearTimeout(this.pollTimer);
       this.pollTimer = setTimeout(() => void this.update(), 1000);
     } else if (s && state === 'connected') {
-      this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}`;
+      this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}${s.sync?.backlog ? ` · $(cloud-upload) ${s.sync.backlog}` : ''}`;
       this.item.backgroundColor = undefined;
     } else {
       this.item.text = '$(database) Recall';
@@ -96,6 +96,10 @@ export class StatusBar implements vscode.Disposable {
         `${s.episodes} episodes · ${s.entities} entities · ${s.current_relationships} current facts (${s.relationships} in all)\n\n`,
       );
       md.appendMarkdown(`Size on disk: ${size} · last write ${s.last_write ? s.last_write.slice(0, 16).replace('T', ' ') : 'never'}\n\n`);
+      if (s.sync)
+        md.appendMarkdown(
+          `Team sync: ${s.sync.connected ? 'connected' : `not connected${s.sync.last_error ? ` (${s.sync.last_error})` : ''}`} · ${s.sync.backlog} to push, ${s.sync.behind} to pull\n\n`,
+        );
       md.appendMarkdown(
         s.embedder.startsWith('ready')
           ? `Embeddings: ${s.embedder.slice('ready: '.length)} · ${s.vectors} vectors, ${s.embedding_pending} waiting · search ${s.vector_search}\n\n`

@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ConfigOverride } from '../core/model/config.js';
 import type { EmbeddingSettings } from './embeddings/vector-channel.js';
+import type { SyncSettings } from '../sync/config.js';
 
-export type ServiceConfig = ConfigOverride & { embeddings?: EmbeddingSettings };
+export type ServiceConfig = ConfigOverride & { embeddings?: EmbeddingSettings; sync?: SyncSettings };
 
 type Json = Record<string, unknown>;
 

@@ -46,8 +46,8 @@ Promise.resolve()
     });
     const memory = resolveMemoryFolder(values.memory);
     const idle = values['idle-exit-ms'] ?? process.env.RECALL_IDLE_EXIT_MS;
-    const { embeddings, ...config } = readServiceConfig(memory);
-    return runService({ memory, idleExitMs: idle ? Number(idle) : undefined, config, embeddings, log });
+    const { embeddings, sync, ...config } = readServiceConfig(memory);
+    return runService({ memory, idleExitMs: idle ? Number(idle) : undefined, config, embeddings, sync, log });
   })
   .then(
     () => closeStartFd(),

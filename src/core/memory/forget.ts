@@ -2,7 +2,7 @@
  * Forgetting, the one deliberate erasure, in two steps: what would go (nothing changes), then
  * erasing it from the graph and the journal alike.
  */
-import type { Provenance } from '../model/events.js';
+import type { MemoryEvent, Provenance } from '../model/events.js';
 import type { EntityView, FactView } from '../model/views.js';
 import { entityKey } from '../store/ids.js';
 import type { JournaledGraph } from './journaled-graph.js';
@@ -36,22 +36,44 @@ export function forget(mem: JournaledGraph, name: string, by: Provenance): Forge
   const episodes = plan.episodes.map((e) => e.id);
   const relationships = plan.relationships.map((r) => r.id);
   mem.commit([{ type: 'entity.forget', name: plan.entity.name, episodes, relationships }], by);
+  eraseFromJournal(mem, plan.entity.name, episodes, relationships);
+  return plan;
+}
+
+/**
+ * Rewrites the journal without what a forget erased, then compacts and snapshots so no copy
+ * remains. An event another memory wrote keeps its place as an empty stub: how far that
+ * memory's events were applied must survive a rebuild, or the next pull would bring them back.
+ */
+export function eraseFromJournal(mem: JournaledGraph, name: string, episodes: string[], relationships: string[]): void {
   const goneEpisodes = new Set(episodes);
   const goneRelationships = new Set(relationships);
-  const key = entityKey(plan.entity.name);
+  const key = entityKey(name);
+  const drop = (e: MemoryEvent): MemoryEvent | null =>
+    e.origin === undefined
+      ? null
+      : {
+          seq: e.seq,
+          at: e.at,
+          by: { authority: e.by.authority },
+          origin: e.origin,
+          originSeq: e.originSeq,
+          type: 'episodes.add',
+          episodes: [],
+        };
   mem.journal.rewrite((e) => {
     switch (e.type) {
       case 'episodes.add': {
         const kept = e.episodes.filter((ep) => !goneEpisodes.has(ep.id));
         if (kept.length === e.episodes.length) return e;
-        return kept.length ? { ...e, episodes: kept } : null;
+        return kept.length ? { ...e, episodes: kept } : drop(e);
       }
       case 'relationship.assert':
       case 'relationship.evidence':
       case 'relationship.correct':
-        return goneRelationships.has(e.id) ? null : e;
+        return goneRelationships.has(e.id) ? drop(e) : e;
       case 'entity.upsert':
-        return entityKey(e.name) === key ? null : e;
+        return entityKey(e.name) === key ? drop(e) : e;
       default:
         return e;
     }
@@ -59,5 +81,4 @@ export function forget(mem: JournaledGraph, name: string, by: Provenance): Forge
   // Dropped events leave gaps in seq; renumbering would only hide what happened.
   mem.graph.compactAfterErasure();
   mem.snapshot();
-  return plan;
 }

@@ -9,6 +9,7 @@ import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
 import { registerRanking } from '../retrieval/ranking.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
+import { readOrigin } from '../store/ids.js';
 import { Journal } from '../store/journal.js';
 import {
   compareWithSnapshot,
@@ -98,6 +99,9 @@ export class JournaledGraph {
     }
     registerRanking(db);
     const graph = new Graph(db, config);
+    // Before replay: shared events name this memory's old ids as ep_<origin>_N.
+    const origin = readOrigin(folder);
+    if (origin) graph.setMeta('origin', origin);
     const events = tail ?? readLogged(journal, 0, log, skipped);
     atomically(db, () => graph.applyAll(events));
     if (kept) {
@@ -145,6 +149,36 @@ export class JournaledGraph {
     });
     this.eventsSinceSnapshot += events.length;
     return events;
+  }
+
+  /**
+   * Appends events another memory wrote (team sync), each with its origin and originSeq, and
+   * applies them as a replay would; one already applied (by origin and originSeq) is skipped,
+   * so pulling the same events twice, or again after a crash, changes nothing.
+   */
+  commitRemote(incoming: MemoryEvent[]): MemoryEvent[] {
+    const seen = new Map<string, number>();
+    let seq = this.seq;
+    const events: MemoryEvent[] = [];
+    for (const e of incoming) {
+      if (e.origin === undefined || e.originSeq === undefined) continue;
+      const applied = seen.get(e.origin) ?? this.graph.originSeq(e.origin);
+      if (e.originSeq <= applied) continue;
+      seen.set(e.origin, e.originSeq);
+      events.push({ ...e, seq: ++seq });
+    }
+    if (events.length === 0) return [];
+    atomically(this.db, () => {
+      this.graph.applyAll(events);
+      this.journal.append(events);
+    });
+    this.eventsSinceSnapshot += events.length;
+    return events;
+  }
+
+  /** This memory's origin id (set when it is first shared), else undefined. */
+  get origin(): string | undefined {
+    return this.graph.getMeta('origin');
   }
 
   /** Position of the last event: grows with every write. */

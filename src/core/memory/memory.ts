@@ -6,7 +6,8 @@
  * replay, commit, snapshot), writes.ts, forget.ts, reads.ts, validate.ts and names.ts.
  */
 import { resolveConfig, type ConfigOverride, type MemoryConfig, type PriorKind } from '../model/config.js';
-import type { EpisodeInput, Provenance } from '../model/events.js';
+import type { EpisodeInput, MemoryEvent, Provenance } from '../model/events.js';
+import { rowidOf } from '../store/ids.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
 import type { VectorHits } from '../retrieval/fusion.js';
@@ -14,6 +15,7 @@ import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
+import { applyRemote, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, type ProjectAssignment } from './writes.js';
 
@@ -25,6 +27,7 @@ export type {
   ProjectAssignment,
   QueryInput,
   QueryResult,
+  RemoteApplied,
   ScopedRead,
   StartedQuery,
   TraverseResult,
@@ -164,6 +167,39 @@ export class Memory {
   /** The whole memory as plain data. Without history, ended facts are left out. */
   export(input: { history?: boolean } = {}): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
     return reads.exportAll(this.mem, input);
+  }
+
+  // ---- sharing (team sync) ----------------------------------------------------------------
+
+  /** This memory's origin id once it is shared (ids it mints then carry it), else undefined. */
+  get origin(): string | undefined {
+    return this.mem.origin;
+  }
+
+  /** Events another memory wrote, applied in order; ones already applied are skipped. */
+  applyRemote(events: MemoryEvent[]): RemoteApplied {
+    return applyRemote(this.mem, events);
+  }
+
+  /** How far another memory's events are applied here (its seq). */
+  originSeq(origin: string): number {
+    return this.mem.graph.originSeq(origin);
+  }
+
+  /** Journal events from a byte position, the position after them, and the journal's generation (a rewrite starts a new one). */
+  journalFrom(position: number): { events: MemoryEvent[]; position: number; generation: number } {
+    const j = this.mem.journal;
+    const from = position > j.position ? 0 : position;
+    return { events: j.readFrom(from).events, position: j.position, generation: j.generation };
+  }
+
+  get journalGeneration(): number {
+    return this.mem.journal.generation;
+  }
+
+  /** Local rowids of episode or relationship ids (any spelling); unknown ids are left out. */
+  rowidsOf(prefix: 'ep' | 'rel', ids: string[]): number[] {
+    return ids.flatMap((id) => rowidOf(this.mem.db, prefix, id) ?? []);
   }
 
   // ---- persistence ------------------------------------------------------------------------

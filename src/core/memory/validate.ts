@@ -9,6 +9,7 @@ import type { EpisodeInput, EpisodeRecord, Provenance } from '../model/events.js
 import { LIMITS } from '../model/limits.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { Graph } from '../store/graph.js';
+import { isId } from '../store/ids.js';
 
 /** Characters of an entity name, predicate or extractor name. */
 const MAX_NAME_CHARS = 200;
@@ -67,8 +68,7 @@ export function projectOf(project: unknown, by: Provenance): string | null {
 }
 
 export function requireFact(graph: Graph, id: string): void {
-  if (typeof id !== 'string' || !/^rel_\d+$/.test(id))
-    throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
+  if (!isId('rel', id)) throw invalid(`"${String(id)}" is not a relationship id.`, 'Ids look like rel_12; `recall query` shows them.');
   if (!graph.relationshipExists(id)) throw notFound(`No relationship "${id}".`, 'Ids look like rel_12; `recall query` shows them.');
 }
 

@@ -34,6 +34,7 @@ export const SETTING_DEFAULTS = {
   'autoIngest.specstory': true,
   'extraction.languageModel': false,
   'extraction.modelFamily': '',
+  'sync.url': '',
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -14,6 +14,8 @@ export interface Provenance {
   rid?: string;
   /** The connection's project (project.ts key); null: the person's own (global) memory; absent: none known. */
   project?: string | null;
+  /** The person behind a shared event (config `sync.author`, else git's user.email); set when it leaves this memory. */
+  author?: string;
 }
 
 export interface EpisodeInput {
@@ -79,4 +81,8 @@ export type MemoryEvent = EventBody & {
   /** ISO time the event was recorded. */
   at: string;
   by: Provenance;
+  /** The memory that wrote it, when that is another one (team sync); absent: this memory. */
+  origin?: string;
+  /** Its seq in that memory: with `origin`, what makes applying it twice impossible. */
+  originSeq?: number;
 };

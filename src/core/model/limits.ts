@@ -49,3 +49,11 @@ export const LIMIT_DEFAULTS = {
 
 /** How many more entity and vector hits a query scoped to a project fetches: other projects' are dropped after the fetch. */
 export const SCOPE_OVERFETCH = 4;
+
+/** Team sync's pace (src/sync): events per round trip, how often to look without a wake-up, how long to wait before retrying at most. */
+export const SYNC_LIMITS = {
+  batch: 1000,
+  pollMs: 5_000,
+  retryMinMs: 500,
+  retryMaxMs: 30_000,
+} as const;

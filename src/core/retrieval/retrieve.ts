@@ -10,7 +10,7 @@
  * the query's recipe (recipes.ts).
  */
 import { round, type Graph } from '../store/graph.js';
-import { numericId as rowidOf } from '../store/ids.js';
+import { rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { bm25Episodes, keywordEntities, type EpisodeFilter, type Hit } from './keyword.js';
@@ -170,7 +170,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   return {
     facts,
     entities: entityIds.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined),
-    episodes: episodes.map((e) => ({ ...e, score: round(episodeScore.get(rowidOf(e.id)) ?? 0) })),
+    episodes: episodes.map((e) => ({ ...e, score: round(episodeScore.get(rowidOf(db, 'ep', e.id) ?? 0) ?? 0) })),
     channels,
   };
 }

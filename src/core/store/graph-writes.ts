@@ -7,7 +7,7 @@ import type { EpisodeRecord, MemoryEvent } from '../model/events.js';
 import { projectOfSource } from '../model/project.js';
 import { priorState, stateAfterEvidence } from './confidence.js';
 import { indexEntity, indexEpisode, reindexEntitySummary, unindexEntity, unindexEpisode } from './fts.js';
-import { entityIdOf, entityKey, markIdUsed, numericId } from './ids.js';
+import { aliasId, entityIdOf, entityKey, markIdUsed, ownNumber, resolveId, rowidForNew, rowidOf } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -52,7 +52,10 @@ export class GraphWrites {
   }
 
   private addEpisode(ep: EpisodeRecord): void {
-    const rowid = numericId(ep.id);
+    // The same turn stored by two memories (a shared transcript): one row, the other id names it.
+    const same = scalar(this.db, 'SELECT id FROM episodes WHERE hash = ?', [ep.hash]);
+    if (same !== undefined) return aliasId(this.db, ep.id, String(same));
+    const rowid = rowidForNew(this.db, 'ep', ep.id);
     const time = ep.time!;
     run(
       this.db,
@@ -80,7 +83,7 @@ export class GraphWrites {
       const entity = this.upsertEntity(name, time);
       run(this.db, 'INSERT OR IGNORE INTO mentions(episode_rowid, entity_id) VALUES (?, ?)', [rowid, entity]);
     }
-    markIdUsed(this.db, 'ep', ep.id);
+    markIdUsed(this.db, 'ep', rowid);
     if (ep.redactions) setMeta(this.db, 'redactions', Number(getMeta(this.db, 'redactions') ?? 0) + ep.redactions);
   }
 
@@ -125,13 +128,14 @@ export class GraphWrites {
     )[0];
     const validFrom = first ? String(first.time) : e.at;
     const project = e.project !== undefined ? e.project : first ? (first.project as string | null) : (e.by.project ?? null);
+    const rowid = rowidForNew(this.db, 'rel', e.id);
     run(
       this.db,
       `INSERT INTO relationships(rowid, id, subject_id, predicate, object_id, prior_kind, prior, alpha, beta,
          authority, valid_from, last_reinforced_ms, project, learned_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        numericId(e.id),
+        rowid,
         e.id,
         subject,
         e.predicate,
@@ -148,7 +152,7 @@ export class GraphWrites {
         e.at,
       ],
     );
-    markIdUsed(this.db, 'rel', e.id);
+    markIdUsed(this.db, 'rel', rowid);
   }
 
   /**
@@ -157,7 +161,10 @@ export class GraphWrites {
    */
   private evidenceAuthority(episodeId: string, extractedBy: string | undefined): Authority {
     if (extractedBy !== undefined) return 'agent';
-    return (scalar(this.db, 'SELECT authority FROM episodes WHERE id = ?', [episodeId]) as Authority | undefined) ?? 'agent';
+    return (
+      (scalar(this.db, 'SELECT authority FROM episodes WHERE id = ?', [resolveId(this.db, 'ep', episodeId)]) as Authority | undefined) ??
+      'agent'
+    );
   }
 
   /** Stores one piece of evidence and moves the fact's confidence state by it (confidence.ts). */
@@ -169,10 +176,12 @@ export class GraphWrites {
     at: string,
     note?: string,
   ): void {
-    const rowid = numericId(relId);
+    const rowid = rowidOf(this.db, 'rel', relId);
+    // A fact forgotten here before this evidence arrived from elsewhere: nothing to hold it.
+    if (rowid === undefined) return;
     run(this.db, 'INSERT INTO evidence(relationship_rowid, episode_id, polarity, authority, at, note) VALUES (?, ?, ?, ?, ?, ?)', [
       rowid,
-      episode ?? null,
+      episode === undefined ? null : resolveId(this.db, 'ep', episode),
       polarity,
       authority,
       at,
@@ -204,7 +213,21 @@ export class GraphWrites {
 
   /** A person's verdict: wrong ends the fact at once; confirm pins it (and reopens it if it had been ended). */
   private correctFact(relId: string, verdict: 'wrong' | 'confirm', authority: Authority, at: string, reason?: string): void {
-    const rowid = numericId(relId);
+    const rowid = rowidOf(this.db, 'rel', relId);
+    if (rowid === undefined) return;
+    // Verdicts meet out of order across memories: each is kept as evidence, the latest decides.
+    const decided = scalar(this.db, 'SELECT MAX(at) FROM evidence WHERE relationship_rowid = ? AND episode_id IS NULL', [rowid]);
+    if (typeof decided === 'string' && decided > at) {
+      this.recordEvidence(
+        relId,
+        undefined,
+        verdict === 'wrong' ? -1 : 1,
+        authority,
+        at,
+        reason ?? (verdict === 'wrong' ? 'marked wrong' : 'confirmed'),
+      );
+      return;
+    }
     if (verdict === 'wrong') {
       this.recordEvidence(relId, undefined, -1, authority, at, reason ?? 'marked wrong');
       run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
@@ -233,18 +256,25 @@ export class GraphWrites {
   }
 
   private forget(name: string, episodes: string[], relationships: string[]): void {
-    for (const id of relationships) {
-      run(this.db, 'DELETE FROM evidence WHERE relationship_rowid = ?', [numericId(id)]);
-      run(this.db, 'DELETE FROM relationships WHERE id = ?', [id]);
-      markIdUsed(this.db, 'rel', id);
+    for (const [prefix, ids] of [
+      ['ep', episodes],
+      ['rel', relationships],
+    ] as const)
+      for (const id of ids) markIdUsed(this.db, prefix, ownNumber(this.db, id) ?? 0);
+    for (const cited of relationships) {
+      const rowid = rowidOf(this.db, 'rel', cited);
+      if (rowid === undefined) continue;
+      run(this.db, 'DELETE FROM evidence WHERE relationship_rowid = ?', [rowid]);
+      run(this.db, 'DELETE FROM relationships WHERE rowid = ?', [rowid]);
     }
-    for (const id of episodes) {
-      const rowid = numericId(id);
+    for (const cited of episodes) {
+      const rowid = rowidOf(this.db, 'ep', cited);
+      if (rowid === undefined) continue;
+      const id = resolveId(this.db, 'ep', cited);
       unindexEpisode(this.db, rowid);
       run(this.db, 'DELETE FROM episodes WHERE rowid = ?', [rowid]);
       run(this.db, 'DELETE FROM mentions WHERE episode_rowid = ?', [rowid]);
       run(this.db, 'DELETE FROM evidence WHERE episode_id = ?', [id]);
-      markIdUsed(this.db, 'ep', id);
     }
     const entity = entityIdOf(this.db, name);
     if (entity !== undefined) {

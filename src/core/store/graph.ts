@@ -9,7 +9,7 @@ import type { MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
-import { entityIdOf, nextId } from './ids.js';
+import { entityIdOf, nextId, resolveId } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
 import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
 import type { ProjectScope } from '../model/project.js';
@@ -59,6 +59,11 @@ export class Graph {
     return nextId(this.db, prefix, offset);
   }
 
+  /** How far another memory's events have been applied here (its seq), 0 when none. */
+  originSeq(origin: string): number {
+    return Number(this.getMeta(`origin_seq:${origin}`) ?? 0);
+  }
+
   // ---- writing ----------------------------------------------------------------------------
 
   apply(e: MemoryEvent): void {
@@ -67,7 +72,11 @@ export class Graph {
 
   /** Applies events in order and records the last one's position and time. */
   applyAll(events: MemoryEvent[]): void {
-    for (const e of events) this.writes.apply(e);
+    for (const e of events) {
+      this.writes.apply(e);
+      // How far each other memory's events are applied: kept with the state they produced.
+      if (e.origin !== undefined) this.setMeta(`origin_seq:${e.origin}`, e.originSeq ?? 0);
+    }
     const last = events[events.length - 1];
     if (last) {
       this.setMeta('seq', last.seq);
@@ -111,11 +120,11 @@ export class Graph {
   }
 
   episodeExists(id: string): boolean {
-    return scalar(this.db, 'SELECT 1 FROM episodes WHERE id = ?', [id]) !== undefined;
+    return scalar(this.db, 'SELECT 1 FROM episodes WHERE id = ?', [resolveId(this.db, 'ep', id)]) !== undefined;
   }
 
   relationshipExists(id: string): boolean {
-    return scalar(this.db, 'SELECT 1 FROM relationships WHERE id = ?', [id]) !== undefined;
+    return scalar(this.db, 'SELECT 1 FROM relationships WHERE id = ?', [resolveId(this.db, 'rel', id)]) !== undefined;
   }
 
   counts(): { episodes: number; entities: number; relationships: number; current_relationships: number } {
@@ -278,7 +287,7 @@ export class Graph {
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.id = ?`,
-      [id],
+      [resolveId(this.db, 'rel', id)],
     )[0];
     return r ? this.factView(r, now) : undefined;
   }

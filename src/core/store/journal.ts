@@ -17,6 +17,8 @@ export interface JournalReadResult {
 export class Journal {
   private fd: number;
   private size: number;
+  /** Grows with every rewrite: a byte position read before one means nothing after it. */
+  generation = 0;
 
   private constructor(
     readonly path: string,
@@ -106,6 +108,7 @@ export class Journal {
     writeFileDurably(this.path, body);
     this.fd = fs.openSync(this.path, fs.constants.O_RDWR | fs.constants.O_APPEND, 0o600);
     this.size = body.length;
+    this.generation++;
   }
 
   close(): void {

@@ -3,6 +3,7 @@
  * `Methods` is the single list of what a client may ask and what it gets back: the client is typed
  * by it, the server's handlers are typed by it, and params.ts checks each request against it.
  */
+import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
@@ -50,6 +51,8 @@ export interface ServiceStatus extends MemoryStatus {
   skipped_journal_lines: number;
   clients: number;
   version: string;
+  /** Team sync, when config.json has a "sync" section: cursors, backlog, last error. */
+  sync?: SyncStatus;
 }
 
 /** Every method of the service, with its params and its result. */
@@ -146,7 +149,8 @@ export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
 
 /** Pushed to every client after a write. */
 export interface ChangedNotification {
-  method: Method;
+  /** The write's method, or 'sync' when events pulled from the team's log changed the memory. */
+  method: Method | 'sync';
   seq: number;
 }
 

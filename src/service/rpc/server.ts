@@ -8,7 +8,6 @@ import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
-import { numericId } from '../../core/store/ids.js';
 import { Memory } from '../../core/memory/memory.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
@@ -20,6 +19,9 @@ import { VERSION } from './version.js';
 import { proveOwnership } from './proof.js';
 import { lastRecovery, removeLeftovers } from '../../core/store/recovery.js';
 import { appliedBeforeRestart, RecentWrites } from './recent-writes.js';
+import { resolveSync, type SyncSettings } from '../../sync/config.js';
+import { ensureOrigin } from '../../core/store/ids.js';
+import { SyncLoop } from '../../sync/sync-loop.js';
 
 export interface ServiceOptions {
   memory: string;
@@ -31,6 +33,8 @@ export interface ServiceOptions {
   /** The dense channel (config.json "embeddings"); off when absent. */
   embeddings?: EmbeddingSettings;
   log?: (msg: string) => void;
+  /** Team sync (config.json "sync"); off when absent. */
+  sync?: SyncSettings;
 }
 
 /** One client's socket, and who it said it is (hello) once it has. */
@@ -42,8 +46,6 @@ interface ConnectedClient {
 
 /** What the service does for each method, typed by the protocol: params checked, result as promised. */
 type Handlers = { [M in Method]: (params: ParamsOf<M>, by: Provenance) => ResultOf<M> | Promise<ResultOf<M>> };
-
-const rowidsOf = (ids: string[]): number[] => ids.map(numericId);
 
 /** A read without its own project sees the connection's. */
 const inProject = <P extends { project?: string | null }>(p: P, by: Provenance): P =>
@@ -64,7 +66,10 @@ export async function runService(opts: ServiceOptions): Promise<void> {
 
   const started = new Date().toISOString();
   let memory: Memory;
+  const syncConfig = resolveSync(opts.sync);
   try {
+    // A shared memory mints ids carrying its origin from its first write on.
+    if (syncConfig) ensureOrigin(opts.memory);
     memory = await Memory.open(opts.memory, opts.config, log);
   } catch (err) {
     releaseLock(lockPath(opts.memory));
@@ -83,6 +88,18 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     { ids: (kind, after) => memory.embeddingIds(kind, after), texts: (kind, ids) => memory.embeddingTexts(kind, ids) },
     log,
   );
+  // Events pulled from the team's log: their vectors follow, and clients hear the memory changed.
+  const sync =
+    syncConfig &&
+    new SyncLoop(memory, syncConfig, log, (applied) => {
+      vectors.removed('episode', applied.erasedRowids.episodes);
+      vectors.removed('fact', applied.erasedRowids.relationships);
+      if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) vectors.reconcile('entity');
+      vectors.catchUp();
+      const note = { jsonrpc: '2.0', method: 'changed', params: { method: 'sync', seq: memory.seq } };
+      for (const other of connections) send(other, note);
+      scheduleIdleWork();
+    });
   let snapshotTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
@@ -126,9 +143,19 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     correct: (p, by) => memory.correct(p, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
+      // Rowids are read while the rows still exist: a new-style id does not carry its rowid.
+      const before = memory.forgetPlan(p.entity);
+      const episodeRowids = memory.rowidsOf(
+        'ep',
+        before.episodes.map((e) => e.id),
+      );
+      const factRowids = memory.rowidsOf(
+        'rel',
+        before.relationships.map((f) => f.id),
+      );
       const plan = memory.forget(p.entity, by);
-      vectors.removed('episode', rowidsOf(plan.episodes.map((e) => e.id)));
-      vectors.removed('fact', rowidsOf(plan.relationships.map((f) => f.id)));
+      vectors.removed('episode', episodeRowids);
+      vectors.removed('fact', factRowids);
       vectors.reconcile('entity');
       return plan;
     },
@@ -150,6 +177,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       clients: connections.size,
       version: VERSION,
       ...lastRecovery(opts.memory),
+      ...(sync ? { sync: sync.status() } : {}),
     }),
     export: (p) => memory.export(p),
     shutdown: () => {
@@ -245,6 +273,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
+        sync?.kick(); // and leaves for the team's log in the background
         const note = { jsonrpc: '2.0', method: 'changed', params: { method, seq: memory.seq } };
         for (const other of connections) send(other, note);
       }
@@ -291,6 +320,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   armIdleExit();
   // The model loads after the service answers: a client never waits for it.
   vectors.start().catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
+  sync?.start();
 
   const shutdown = async (why: string): Promise<void> => {
     if (stopping) return;
@@ -300,6 +330,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     clearTimeout(idleTimer);
     server.close();
     for (const c of connections) c.socket.destroy();
+    await sync?.close();
     try {
       vectors.close();
       memory.close({ snapshot: true });
