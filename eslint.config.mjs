@@ -33,6 +33,13 @@ export default tseslint.config(
             rooms('core/retrieval', 'core/ingest', 'core/memory'),
             rooms('core/ingest', 'core/store', 'core/retrieval', 'core/vectors', 'core/memory'),
             rooms('core/vectors', 'core/retrieval', 'core/ingest', 'core/memory'),
+            // core/anchors (code anchors against a workspace) sees only the model; memory uses it.
+            rooms('core/anchors', 'core/store', 'core/retrieval', 'core/ingest', 'core/vectors', 'core/memory'),
+            rooms('core/model', 'core/anchors'),
+            rooms('core/store', 'core/anchors'),
+            rooms('core/retrieval', 'core/anchors'),
+            rooms('core/ingest', 'core/anchors'),
+            rooms('core/vectors', 'core/anchors'),
           ],
         },
       ],

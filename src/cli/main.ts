@@ -16,6 +16,7 @@ import { readTranscriptFile } from '../core/ingest/files.js';
 import type { ParsedFile } from '../core/ingest/transcripts.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { LIMITS } from '../core/model/limits.js';
+import { workspaceRoot } from '../core/anchors/workspace.js';
 import { USAGE, UsageError } from './usage.js';
 
 const OPTIONS = {
@@ -71,7 +72,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const memory = resolveMemoryFolder(values.memory);
   const connect = (): Promise<MemoryClient> =>
-    MemoryClient.connect({ memory, surface: 'cli', serviceScript: path.join(__dirname, 'service.js'), log: err });
+    MemoryClient.connect({
+      memory,
+      surface: 'cli',
+      workspace: workspaceRoot(process.cwd()),
+      serviceScript: path.join(__dirname, 'service.js'),
+      log: err,
+    });
 
   const withClient = async <T>(fn: (c: MemoryClient) => Promise<T>): Promise<T> => {
     const client = await connect();

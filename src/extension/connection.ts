@@ -88,6 +88,8 @@ export class ServiceConnection implements MemoryAccess, vscode.Disposable {
       const pending = MemoryClient.connect({
         memory,
         surface: this.opts.surface,
+        // The first folder of the window: where facts' code anchors are taken and checked.
+        workspace: vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath,
         serviceScript: this.opts.serviceScript,
         log: (m) => this.opts.log.info(`[${this.opts.surface}] ${m}`),
       }).then(

@@ -2,6 +2,7 @@
  * The MCP server's way to the memory: a service client that connects on first use, as the `mcp`
  * surface (so everything it writes is the agent's word), and reconnects after the service went away.
  */
+import { workspaceRoot } from '../core/anchors/workspace.js';
 import { MemoryError } from '../core/model/errors.js';
 import { MemoryClient } from '../service/rpc/client.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
@@ -17,7 +18,13 @@ export class LazyMemory implements MemoryAccess {
   ) {}
 
   async call<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    this.client ??= MemoryClient.connect({ memory: this.memory, surface: 'mcp', serviceScript: this.serviceScript, log: this.log });
+    this.client ??= MemoryClient.connect({
+      memory: this.memory,
+      surface: 'mcp',
+      workspace: workspaceRoot(process.cwd()),
+      serviceScript: this.serviceScript,
+      log: this.log,
+    });
     let client: MemoryClient;
     try {
       client = await this.client;

@@ -52,6 +52,8 @@ export function forget(mem: JournaledGraph, name: string, by: Provenance): Forge
         return goneRelationships.has(e.id) ? null : e;
       case 'entity.upsert':
         return entityKey(e.name) === key ? null : e;
+      case 'anchors.set':
+        return goneEpisodes.has(e.target) || goneRelationships.has(e.target) ? null : e;
       default:
         return e;
     }

@@ -12,6 +12,7 @@ import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } fro
 import { queryTerms } from '../retrieval/text.js';
 import { round } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
+import { withCode } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { requireEntity } from './names.js';
 import { boundLimit, normaliseTime, requireFact, requireText } from './validate.js';
@@ -34,6 +35,8 @@ export interface QueryInput {
   limit?: number;
   history?: boolean;
   mode?: RetrievalMode;
+  /** The asker's workspace root: where the facts' code anchors are checked when their own root is not on this machine. */
+  workspace?: string;
 }
 
 /** A query whose keyword and graph half has run; `finish` fuses in the vector hits (`vectorDepth` of each kind). */
@@ -67,10 +70,8 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
         'Ask without mode (keyword + graph), or see `recall status` for why.',
       );
     }
-    return {
-      query: text,
-      ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword),
-    };
+    const found = retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe }, keyword);
+    return { query: text, ...found, facts: withCode(mem.db, found.facts, input.workspace, recipe.staleCode) };
   };
   return { vectorDepth: fusionDepth(limit, recipe), finish };
 }

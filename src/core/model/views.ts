@@ -1,4 +1,5 @@
 /** What readers get back: the shapes of episodes, entities and facts as every surface shows them. */
+import type { CodeStatus } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
 
 export interface EpisodeView {
@@ -43,4 +44,6 @@ export interface FactView {
   pinned: boolean;
   ended_reason: string | null;
   score?: number;
+  /** Whether the code the fact names is as it was (absent when it names none, or was not checked). */
+  code?: CodeStatus;
 }

@@ -44,6 +44,9 @@ export class GraphWrites {
       case 'entity.forget':
         this.forget(e.name, e.episodes, e.relationships);
         break;
+      case 'anchors.set':
+        run(this.db, 'INSERT OR REPLACE INTO anchors(target, anchors) VALUES (?, ?)', [e.target, JSON.stringify(e.anchors)]);
+        break;
     }
   }
 
@@ -199,6 +202,7 @@ export class GraphWrites {
   }
 
   private forget(name: string, episodes: string[], relationships: string[]): void {
+    for (const id of [...episodes, ...relationships]) run(this.db, 'DELETE FROM anchors WHERE target = ?', [id]);
     for (const id of relationships) {
       run(this.db, 'DELETE FROM evidence WHERE relationship_rowid = ?', [numericId(id)]);
       run(this.db, 'DELETE FROM relationships WHERE id = ?', [id]);

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,4 +78,7 @@ CREATE INDEX evidence_episode ON evidence(episode_id);
 CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes", text, speaker, tokenize=porter);
 -- docid = entities.id
 CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
+
+-- target = an episode or fact id; anchors = its CodeAnchor[] as JSON (core/model/code-anchors.ts).
+CREATE TABLE anchors (target TEXT PRIMARY KEY, anchors TEXT NOT NULL);
 `;

@@ -46,6 +46,8 @@ const MALLOC_TUNING: Record<string, string> = {
 export interface ClientOptions {
   memory: string;
   surface: Surface;
+  /** This client's workspace root (absolute): where the service takes and checks code anchors. */
+  workspace?: string;
   /** Start the service when none answers (default true). */
   autostart?: boolean;
   /** The service bundle to start; defaults to service.js beside this bundle. */
@@ -131,7 +133,7 @@ export class MemoryClient extends EventEmitter {
       this.attach(await this.connectOrStart());
       try {
         const challenge = newChallenge();
-        const hello = await this.send('hello', { surface: this.opts.surface, challenge });
+        const hello = await this.send('hello', { surface: this.opts.surface, challenge, workspace: this.opts.workspace });
         if (!ownerProven(lockPath(this.opts.memory), hello, challenge)) {
           // Whatever listens there cannot show the owner's secret: tell it nothing more.
           this.socket?.destroy();

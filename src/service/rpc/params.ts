@@ -34,7 +34,7 @@ const episode = z.object({
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
 
 const PARAMS: ParamSchemas = {
-  hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text) }),
+  hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text), workspace: optional(text) }),
   ping: none,
   remember: episode,
   ingest: z.object({ episodes: z.array(episode) }),

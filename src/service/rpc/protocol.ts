@@ -56,7 +56,8 @@ export interface ServiceStatus extends MemoryStatus {
 export interface Methods {
   // challenge/proof: the service shows it owns the folder (proof.ts) before a client sends anything else.
   hello: {
-    params: { surface: Surface; client?: string; challenge?: string };
+    /** workspace: the client's workspace root (absolute); facts' code anchors are taken and checked there. */
+    params: { surface: Surface; client?: string; challenge?: string; workspace?: string };
     result: { version: string; pid: number; memory: string; proof?: string };
   };
   ping: { params: Record<string, never>; result: { ok: true } };
