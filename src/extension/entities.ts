@@ -132,10 +132,12 @@ export class EntitiesTree extends PagedTree<Node> {
         item.tooltip = present.factTooltip(f);
         item.resourceUri = present.factUri(f, node.key);
         const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
-        item.iconPath = new vscode.ThemeIcon(
-          f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left',
-        );
-        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}`;
+        const stale = f.status === 'current' && (f.code?.status === 'changed' || f.code?.status === 'gone');
+        item.iconPath = stale
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+          : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');
+        // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm.
+        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}`;
         item.accessibilityInformation = { label: `${present.factTriple(f)}, ${present.factDescription(f)}` };
         return item;
       }

@@ -146,7 +146,7 @@ export class AnchorChecker {
 
   constructor(
     private readonly fallbackRoot?: string,
-    private readonly budget = { files: LIMITS.anchorFilesPerAnswer, ms: LIMITS.anchorCheckMs },
+    private readonly budget: { files: number; ms: number } = { files: LIMITS.anchorFilesPerAnswer, ms: LIMITS.anchorCheckMs },
   ) {
     this.deadline = Date.now() + budget.ms;
   }
