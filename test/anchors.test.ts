@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFile } from 'node:child_process';
+import * as net from 'node:net';
 import { after, test } from 'node:test';
 import { findCodeRefs } from '../src/core/anchors/detect';
 import { AnchorChecker, anchorsIn } from '../src/core/anchors/resolve';
@@ -10,9 +12,14 @@ import { workspaceRoot } from '../src/core/anchors/workspace';
 import { Memory } from '../src/core/memory/memory';
 import { MemoryError } from '../src/core/model/errors';
 import { renderFact } from '../src/tools/render';
+import { socketPath } from '../src/service/rpc/paths';
+import { CLI, cleanupMemories, tmpMemory } from './helpers';
 
 const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+after(async () => {
+  await cleanupMemories();
+  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+});
 const tmp = (prefix: string): string => {
   const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   dirs.push(d);
@@ -213,4 +220,44 @@ test('memory: a person fact naming code anchors itself; without a workspace noth
   const other = m.relate({ subject: 'cutoff', predicate: 'is in', object: 'settle', evidence: [plain] }, person).id;
   assert.equal(m.fact(other, root).code, undefined);
   m.close();
+});
+
+/** The built CLI run from `cwd`: its workspace is the git repository around it. */
+function recallIn(cwd: string, memory: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [CLI, '--memory', memory, ...args],
+      { cwd, env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' } },
+      (err, out, e) => (err ? reject(new Error(`recall ${args.join(' ')}: ${e}`)) : resolve(out)),
+    ),
+  );
+}
+
+test('service: the CLI anchors in its git root, answers say changed after an edit, `correct --confirm` clears it', async () => {
+  const root = workspace();
+  const memory = tmpMemory('anchors');
+  const here = path.join(root, 'src/pay'); // a sub-folder: the workspace is the repository around it
+  const ep = JSON.parse(await recallIn(here, memory, ['remember', 'the refund window is in src/pay/refund.ts', '--json'])).id;
+  const id = JSON.parse(
+    await recallIn(here, memory, ['relate', 'refund window', 'is set in', 'refund module', '--evidence', ep, '--json']),
+  ).id;
+  assert.match(await recallIn(root, memory, ['query', 'where is the refund window set']), /✓ code unchanged \(src\/pay\/refund\.ts\)/);
+  edit(path.join(root, 'src/pay/refund.ts'), (t) => t.replace('30', '45'));
+  const answer = await recallIn(root, memory, ['query', 'where is the refund window set']);
+  assert.match(
+    answer,
+    new RegExp(`${id}: refund window —is set in→ refund module .*⚠ code changed since \\d{4}-\\d\\d-\\d\\d \\(src/pay/refund\\.ts\\)`),
+  );
+  await recallIn(root, memory, ['correct', '--confirm', id]);
+  assert.match(await recallIn(root, memory, ['query', 'where is the refund window set']), /✓ code unchanged \(src\/pay\/refund\.ts\)/);
+
+  // A workspace must be an absolute path: said otherwise, hello is refused with a hint.
+  const reply = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(socketPath(memory));
+    socket.on('error', reject);
+    socket.on('data', (d) => (resolve(String(d)), socket.end()));
+    socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hello', params: { surface: 'cli', workspace: 'src/pay' } }) + '\n');
+  });
+  assert.match(JSON.parse(reply).error.message, /workspace "src\/pay" is not an absolute path/);
 });

@@ -135,8 +135,8 @@ const cache = new Map<string, Cached>();
 const CACHE_ENTRIES = 10_000;
 
 /**
- * Checks anchors for one answer: at most `files` distinct files and `ms` milliseconds; past
- * either, an anchor is "unchecked". `fallbackRoot` (the reader's workspace) is used when an
+ * Checks anchors for one answer: at most `files` distinct files and, past the first few files,
+ * `ms` milliseconds; beyond either, an anchor is "unchecked". `fallbackRoot` (the reader's workspace) is used when an
  * anchor's own root is not on this machine.
  */
 export class AnchorChecker {
@@ -166,7 +166,8 @@ export class AnchorChecker {
     if (root === undefined) return {};
     const abs = path.join(root, anchor.path);
     if (!this.files.has(abs)) {
-      if (this.files.size >= this.budget.files || Date.now() > this.deadline) return {};
+      const late = this.files.size >= LIMITS.anchorFilesAlways && Date.now() > this.deadline;
+      if (this.files.size >= this.budget.files || late) return {};
       this.files.add(abs);
     }
     let st: fs.Stats;

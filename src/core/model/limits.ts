@@ -39,6 +39,8 @@ export const LIMITS = {
   anchorsPerText: 10,
   /** Files one answer checks its facts' anchors against; past it an anchor is "unchecked". */
   anchorFilesPerAnswer: 64,
+  /** Files one answer checks whatever the time, so a busy machine still gets the first facts' state. */
+  anchorFilesAlways: 8,
   /** Milliseconds one answer spends checking anchors before the rest are "unchecked". */
   anchorCheckMs: 150,
   /** Bytes of a file that can be anchored to and checked (a bigger one is not read). */
