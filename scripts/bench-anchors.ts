@@ -32,7 +32,9 @@ const texts = files.map((f) => {
 const ms = (t: bigint): string => (Number(process.hrtime.bigint() - t) / 1e6).toFixed(1);
 let t = process.hrtime.bigint();
 const anchors = texts.flatMap((text) => anchorsIn(text, root, new Date().toISOString()));
-console.log(`take: ${anchors.length} anchors (${anchors.filter((a) => a.symbol).length} symbols) from ${texts.length} texts in ${ms(t)} ms`);
+console.log(
+  `take: ${anchors.length} anchors (${anchors.filter((a) => a.symbol).length} symbols) from ${texts.length} texts in ${ms(t)} ms`,
+);
 
 for (const run of ['cold', 'warm', 'warm']) {
   t = process.hrtime.bigint();
