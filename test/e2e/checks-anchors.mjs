@@ -46,12 +46,15 @@ export async function checkAnchors({ check, h, dirs, ui }) {
     assert.ok(line, `the anchored fact is not in the answer:\n${r.text}`);
     return line;
   };
+  let thingWasOpen = true;
   const factRow = (re) => ui.waitRow('Entities', new RegExp(`^lives in → payments module ${re.source}`), 20000);
 
   await check('code anchors: a fact whose evidence names a workspace file says its code is unchanged (tool answer, tree)', async () => {
     assert.match(await ask(), /✓ code unchanged \(src\/pay\/settle\.ts `settleCutoff`\)/);
     // Only its type opened (relate makes a "thing"): opening every type would push rows later checks read out of view.
-    await ui.expand(await ui.waitRow('Entities', /^thing \d+$/));
+    const thing = await ui.waitRow('Entities', /^thing \d+$/);
+    thingWasOpen = (await thing.getAttribute('aria-expanded')) === 'true';
+    await ui.expand(thing);
     const entity = await ui.waitRow('Entities', /^Settlement cutoff \d+ facts?/, 10000).catch(async () => {
       await ui.expandTypes(); // typed otherwise by the extractor: look everywhere
       return ui.waitRow('Entities', /^Settlement cutoff \d+ facts?/);
@@ -93,6 +96,9 @@ export async function checkAnchors({ check, h, dirs, ui }) {
     assert.doesNotMatch(await row.innerHTML(), /codicon-warning/);
     assert.match(await ask(), /✓ code unchanged \(src\/pay\/settle\.ts `settleCutoff`\)/);
     const entity = await ui.waitRow('Entities', /^Settlement cutoff \d+ facts?/);
-    if ((await entity.getAttribute('aria-expanded')) === 'true') await entity.click(); // leave the tree as it was
+    // Leave the tree as it was: later checks read rows that must stay in view.
+    if ((await entity.getAttribute('aria-expanded')) === 'true') await entity.click();
+    const thing = await ui.waitRow('Entities', /^thing \d+$/);
+    if (!thingWasOpen && (await thing.getAttribute('aria-expanded')) === 'true') await thing.click();
   });
 }
