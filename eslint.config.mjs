@@ -35,6 +35,13 @@ export default tseslint.config(
             rooms('core/vectors', 'core/retrieval', 'core/ingest', 'core/memory'),
             rooms('core', 'sync'),
             rooms('sync', 'extension', 'cli', 'mcp', 'tools', 'bench'),
+            // core/anchors (code anchors against a workspace) sees only the model; memory uses it.
+            rooms('core/anchors', 'core/store', 'core/retrieval', 'core/ingest', 'core/vectors', 'core/memory'),
+            rooms('core/model', 'core/anchors'),
+            rooms('core/store', 'core/anchors'),
+            rooms('core/retrieval', 'core/anchors'),
+            rooms('core/ingest', 'core/anchors'),
+            rooms('core/vectors', 'core/anchors'),
           ],
         },
       ],

@@ -16,6 +16,7 @@ import { readTranscriptFile } from '../core/ingest/files.js';
 import type { ParsedFile } from '../core/ingest/transcripts.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { LIMITS } from '../core/model/limits.js';
+import { workspaceRoot } from '../core/anchors/workspace.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
 import { projectOfFolder } from '../core/model/project.js';
@@ -84,7 +85,14 @@ async function main(argv: string[]): Promise<number> {
   const here = chooseProject(values);
   const scope = values.all ? ('all' as const) : undefined;
   const connect = (): Promise<MemoryClient> =>
-    MemoryClient.connect({ memory, surface: 'cli', ...here, serviceScript: path.join(__dirname, 'service.js'), log: err });
+    MemoryClient.connect({
+      memory,
+      surface: 'cli',
+      ...here,
+      workspace: here.workspace ?? workspaceRoot(process.cwd()),
+      serviceScript: path.join(__dirname, 'service.js'),
+      log: err,
+    });
 
   const withClient = async <T>(fn: (c: MemoryClient) => Promise<T>): Promise<T> => {
     const client = await connect();

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { MemoryError } from '../core/model/errors.js';
 import type { AutoIngest } from './auto-ingest.js';
 import type { RecallExtension } from './ctx.js';
-import { addFact, confirmFact, forgetEntity, markWrong } from './corrections.js';
+import { addFact, confirmFact, forgetEntity, markWrong, reconfirmFact } from './corrections.js';
 import type { EntitiesTree } from './entities.js';
 import type { EpisodeDocuments } from './episode-document.js';
 import type { EpisodesTree } from './episodes.js';
@@ -35,6 +35,7 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     search: () => search(ctx, parts),
     markWrong: (arg) => markWrong(ctx, arg),
     confirm: (arg) => confirmFact(ctx, arg),
+    reconfirm: (arg) => reconfirmFact(ctx, arg),
     addFact: (arg) => addFact(ctx, arg),
     forgetEntity: (arg) => forgetEntity(ctx, arg),
     importConversations: (arg) => importConversations(ctx, arg),

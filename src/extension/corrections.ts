@@ -61,6 +61,24 @@ export async function confirmFact(ctx: RecallExtension, arg?: unknown): Promise<
   );
 }
 
+/** The code a fact names changed or is gone: a person looks, and re-confirms it (its anchors move to the code as it is). */
+export async function reconfirmFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
+  const stale = (f: FactView): boolean => f.code?.status === 'changed' || f.code?.status === 'gone';
+  const fact = await resolveFact(ctx, arg, 'Recall: Re-confirm Fact Against Code', stale);
+  if (!fact) return;
+  if (!fact.code) {
+    void vscode.window.showInformationMessage(`"${factTriple(fact)}" names no code in this workspace; use Confirm Fact instead.`);
+    return;
+  }
+  const was = fact.code.status;
+  const done = await ctx.human.call('correct', { id: fact.id, verdict: 'confirm', reason: 're-confirmed against the code' });
+  ctx.log.info(`re-confirmed against the code: ${done.id} ${factTriple(done)} (was ${was}, now ${done.code?.status ?? 'no anchors'})`);
+  ctx.memoryChanged(0);
+  void vscode.window.showInformationMessage(
+    `Re-confirmed: "${factTriple(done)}" now points at the code as it is${was === 'gone' ? ' (anchors whose code is gone were dropped)' : ''}.`,
+  );
+}
+
 export async function addFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const title = 'Recall: Add a Fact';
   const name = (v: string): string | undefined => (!v.trim() ? 'Required.' : v.length > 200 ? 'At most 200 characters.' : undefined);

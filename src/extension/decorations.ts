@@ -18,6 +18,14 @@ export function registerFactDecorations(): vscode.Disposable {
           color: new vscode.ThemeColor('disabledForeground'),
         };
       }
+      const code = q.get('code');
+      if (code === 'changed' || code === 'gone') {
+        return {
+          badge: '⚠',
+          tooltip: code === 'changed' ? 'The code it names changed since it was learned' : 'The code it names is gone (renamed or deleted)',
+          color: new vscode.ThemeColor('list.warningForeground'),
+        };
+      }
       if (q.get('pinned') === '1') return { badge: '✓', tooltip: 'Confirmed by a person' };
       return undefined;
     },

@@ -39,8 +39,21 @@ export interface EvidenceNode {
 export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode<Node>;
 
 export class EntitiesTree extends PagedTree<Node> {
+  private codeTimer: NodeJS.Timeout | undefined;
+
   constructor(ctx: RecallExtension) {
     super(VIEWS.entities, 'Entities', ctx);
+    // Facts show whether the code they name changed: a saved, deleted or renamed file may change that.
+    const codeChanged = (): void => {
+      clearTimeout(this.codeTimer);
+      this.codeTimer = setTimeout(() => this.refresh(), CODE_REFRESH_MS);
+    };
+    ctx.push(
+      vscode.workspace.onDidSaveTextDocument((d) => d.uri.scheme === 'file' && codeChanged()),
+      vscode.workspace.onDidDeleteFiles(codeChanged),
+      vscode.workspace.onDidRenameFiles(codeChanged),
+      { dispose: () => clearTimeout(this.codeTimer) },
+    );
   }
 
   /** A node for an entity found elsewhere (search), so the view can reveal it. */
@@ -132,10 +145,12 @@ export class EntitiesTree extends PagedTree<Node> {
         item.tooltip = present.factTooltip(f);
         item.resourceUri = present.factUri(f, node.key);
         const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
-        item.iconPath = new vscode.ThemeIcon(
-          f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left',
-        );
-        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}`;
+        const stale = f.status === 'current' && (f.code?.status === 'changed' || f.code?.status === 'gone');
+        item.iconPath = stale
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+          : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');
+        // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm.
+        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}`;
         item.accessibilityInformation = { label: `${present.factTriple(f)}, ${present.factDescription(f)}` };
         return item;
       }
@@ -148,6 +163,9 @@ export class EntitiesTree extends PagedTree<Node> {
     }
   }
 }
+
+/** Saves come in bursts (Save All): one refresh after they settle. */
+const CODE_REFRESH_MS = 500;
 
 const typeNode = (type: string, count: number, expand: boolean): TypeNode => ({ kind: 'type', key: `t/${type}`, type, count, expand });
 

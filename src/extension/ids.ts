@@ -31,6 +31,7 @@ export const COMMANDS = {
   restartService: 'recall.restartService',
   refresh: 'recall.refresh',
   showLog: 'recall.showLog',
+  reconfirm: 'recall.reconfirmFact',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',

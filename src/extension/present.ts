@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import { citation } from '../tools/render.js';
+import { citation, renderCode } from '../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from './ids.js';
 
 export const pct = (x: number): string => `${Math.round(x * 100)}%`;
@@ -31,6 +31,7 @@ export function factDescription(f: FactView): string {
   const parts = [pct(f.effective_confidence), f.authority, f.prior];
   if (f.pinned) parts.unshift('confirmed');
   if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
+  if (f.code?.status === 'changed' || f.code?.status === 'gone') parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
 }
 
@@ -43,12 +44,14 @@ export function factTooltip(f: FactView): vscode.MarkdownString {
   if (f.valid_to) md.appendMarkdown(` to ${minute(f.valid_to)}`);
   if (f.ended_reason) md.appendMarkdown(`  \nReason: ${esc(f.ended_reason)}`);
   md.appendMarkdown(`  \nEvidence: ${f.evidence.length ? f.evidence.map((e) => `\`${e}\``).join(', ') : 'none'}`);
+  if (f.code) md.appendMarkdown(`  \n${esc(renderCode(f.code))}`);
   return md;
 }
 
 /** Lets a FileDecorationProvider dim ended facts and badge confirmed ones. */
 export function factUri(f: FactView, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: FACT_SCHEME, path: `/${path}/${f.id}`, query: `status=${f.status}&pinned=${f.pinned ? 1 : 0}` });
+  const code = f.code ? `&code=${f.code.status}` : '';
+  return vscode.Uri.from({ scheme: FACT_SCHEME, path: `/${path}/${f.id}`, query: `status=${f.status}&pinned=${f.pinned ? 1 : 0}${code}` });
 }
 
 export function entityDescription(e: EntityView): string {

@@ -2,6 +2,7 @@
  * The MCP server's way to the memory: a service client that connects on first use, as the `mcp`
  * surface (so everything it writes is the agent's word), and reconnects after the service went away.
  */
+import { workspaceRoot } from '../core/anchors/workspace.js';
 import { MemoryError } from '../core/model/errors.js';
 import { MemoryClient } from '../service/rpc/client.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
@@ -23,6 +24,7 @@ export class LazyMemory implements MemoryAccess {
       memory: this.memory,
       surface: 'mcp',
       ...this.where,
+      workspace: this.where.workspace ?? workspaceRoot(process.cwd()),
       serviceScript: this.serviceScript,
       log: this.log,
     });

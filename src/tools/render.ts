@@ -3,6 +3,7 @@
  * coordinates (id, session, source reference, time, speaker, score): nothing is shown that
  * cannot be cited.
  */
+import type { AnchorCheck, AnchorStatus, CodeStatus } from '../core/model/code-anchors.js';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory/memory.js';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
@@ -29,7 +30,8 @@ export function renderEpisode(e: EpisodeView, maxChars = 600): string {
 export function renderFact(f: FactView): string {
   const state = f.status === 'current' ? (f.pinned ? 'confirmed' : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
   const evidence = f.evidence.length ? `; evidence ${f.evidence.join(', ')}` : '';
-  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}, ${times(f)}${evidence})`;
+  const code = f.code ? `  ${renderCode(f.code)}` : '';
+  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}, ${times(f)}${evidence})${code}`;
 }
 
 /** When a fact held and when memory learned it: "held since 2025-03-04, learned 2026-12-01" (one date when they agree). */
@@ -37,6 +39,31 @@ export function times(f: Pick<FactView, 'valid_from' | 'learned_at'>): string {
   const held = f.valid_from.slice(0, 10);
   const learned = (f.learned_at ?? f.valid_from).slice(0, 10);
   return held === learned ? `since ${held}` : `held since ${held}, learned ${learned}`;
+}
+
+/** Whether the code a fact names is as it was: "⚠ code changed since 2026-11-30 (src/pay/settle.ts)". */
+export function renderCode(c: CodeStatus): string {
+  const where = (s: AnchorStatus): string => {
+    const places = c.anchors.filter((a) => a.status === s).map(anchorPlace);
+    return `(${places.slice(0, 3).join(', ')}${places.length > 3 ? `, +${places.length - 3}` : ''})`;
+  };
+  switch (c.status) {
+    case 'gone':
+      return `⚠ code gone ${where('gone')}: renamed or deleted since this was learned`;
+    case 'changed':
+      return `⚠ code changed since ${c.changedAt?.slice(0, 10) ?? 'it was learned'} ${where('changed')}`;
+    case 'unchecked':
+      return `code not checked ${where('unchecked')}`;
+    case 'current':
+      return `✓ code unchanged ${where('current')}`;
+  }
+}
+
+export function anchorPlace(a: AnchorCheck): string {
+  if (a.symbol) return `${a.path} \`${a.symbol}\``;
+  if (a.startLine !== undefined)
+    return `${a.path}:${a.startLine}${a.endLine !== undefined && a.endLine !== a.startLine ? `-${a.endLine}` : ''}`;
+  return a.path;
 }
 
 export function renderEntity(e: EntityView): string {

@@ -18,6 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
+import { checkAnchors } from './checks-anchors.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -819,6 +820,13 @@ try {
       /Recall: 9 turn\(s\) from 2 chat session file\(s\) \(Copilot Chat 2, SpecStory 0\): 0 new, 9 already there\./,
       30000,
     );
+  });
+
+  await checkAnchors({
+    check,
+    h,
+    dirs,
+    ui: { page, invokeTools, waitRow, expand, expandTypes, waitNotification, runCommandOpeningPick, quickInput },
   });
 
   await check('Forget Entity… asks twice (modal, listing what goes) and then erases it', async () => {

@@ -74,6 +74,8 @@ export function eraseFromJournal(mem: JournaledGraph, name: string, episodes: st
         return goneRelationships.has(e.id) ? drop(e) : e;
       case 'entity.upsert':
         return entityKey(e.name) === key ? drop(e) : e;
+      case 'anchors.set':
+        return goneEpisodes.has(e.target) || goneRelationships.has(e.target) ? drop(e) : e;
       default:
         return e;
     }

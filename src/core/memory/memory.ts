@@ -12,6 +12,7 @@ import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
 import type { VectorHits } from '../retrieval/fusion.js';
 import type { RetrievalConfig } from '../retrieval/recipes.js';
+import { withCode } from './anchors.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
@@ -55,21 +56,26 @@ export class Memory {
   // ---- writing ----------------------------------------------------------------------------
 
   /** Stores one note or observation. The authority comes from the caller's surface. */
-  remember(input: EpisodeInput, by: Provenance): { id: string; duplicate: boolean } {
-    return ingest(this.mem, [input], by).results[0]!;
+  remember(input: EpisodeInput, by: Provenance, workspace?: string): { id: string; duplicate: boolean } {
+    return ingest(this.mem, [input], by, workspace).results[0]!;
   }
 
   /** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */
-  ingest(inputs: EpisodeInput[], by: Provenance): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
-    return ingest(this.mem, inputs, by);
+  ingest(
+    inputs: EpisodeInput[],
+    by: Provenance,
+    workspace?: string,
+  ): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
+    return ingest(this.mem, inputs, by, workspace);
   }
 
   /** Asserts a fact (subject, predicate, object); only a person may. */
   relate(
     input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind; project?: string | null },
     by: Provenance,
+    workspace?: string,
   ): { id: string; duplicate: boolean } {
-    return relate(this.mem, input, by);
+    return relate(this.mem, input, by, workspace);
   }
 
   /** A person moves memories to another project: a project renamed, or a source's or session's turns (and their facts). */
@@ -91,8 +97,8 @@ export class Memory {
   }
 
   /** A person's correction: only human authority may call this. */
-  correct(input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance): FactView {
-    return correct(this.mem, input, by);
+  correct(input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance, workspace?: string): FactView {
+    return withCode(this.mem.db, [correct(this.mem, input, by, workspace)], workspace)[0]!;
   }
 
   /** Step one of forgetting: what would go. Nothing changes. */
@@ -135,8 +141,12 @@ export class Memory {
     return reads.episodes(this.mem, input);
   }
 
-  traverse(input: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean }): TraverseResult {
-    return reads.traverse(this.mem, input);
+  traverse(
+    input: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean },
+    workspace?: string,
+  ): TraverseResult {
+    const t = reads.traverse(this.mem, input);
+    return { ...t, facts: withCode(this.mem.db, t.facts, workspace) };
   }
 
   overview(input: ScopedRead & { limit?: number } = {}): {
@@ -156,8 +166,13 @@ export class Memory {
     return this.mem.graph.projects();
   }
 
-  fact(id: string): FactView {
-    return reads.fact(this.mem, id);
+  /** Facts as read: with whether the code they name is as it was (`code`). */
+  withCode<F extends FactView>(facts: F[], workspace?: string): F[] {
+    return withCode(this.mem.db, facts, workspace);
+  }
+
+  fact(id: string, workspace?: string): FactView {
+    return withCode(this.mem.db, [reads.fact(this.mem, id)], workspace)[0]!;
   }
 
   status(): MemoryStatus {

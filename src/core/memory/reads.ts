@@ -13,6 +13,7 @@ import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } fro
 import { queryTerms } from '../retrieval/text.js';
 import { round, scopeSql } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
+import { withCode } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { requireEntity } from './names.js';
 import { boundLimit, normaliseTime, requireFact, requireText } from './validate.js';
@@ -39,6 +40,8 @@ export interface QueryInput {
   project?: string | null;
   /** 'project' (default when a project is known): that project and global memory; 'all': every project. */
   scope?: 'project' | 'all';
+  /** The asker's workspace root: where the facts' code anchors are checked when their own root is not on this machine. */
+  workspace?: string;
 }
 
 /** The scope of a read: checked, then resolved (project.ts scopeOf). */
@@ -87,10 +90,8 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
         'Ask without mode (keyword + graph), or see `recall status` for why.',
       );
     }
-    return {
-      query: text,
-      ...retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe, scope }, keyword),
-    };
+    const found = retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe, scope }, keyword);
+    return { query: text, ...found, facts: withCode(mem.db, found.facts, input.workspace, recipe.staleCode) };
   };
   return { vectorDepth: fusionDepth(limit, recipe) * (scope ? SCOPE_OVERFETCH : 1), finish };
 }

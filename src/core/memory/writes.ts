@@ -10,6 +10,7 @@ import type { FactView } from '../model/views.js';
 import { extract } from '../ingest/extract.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
+import { episodeAnchorEvents, factAnchorEvents, reanchorEvents } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { episodeRecord, projectOf, requireFact, requireHuman, validName } from './validate.js';
 
@@ -25,6 +26,7 @@ export function ingest(
   mem: JournaledGraph,
   inputs: EpisodeInput[],
   by: Provenance,
+  workspace?: string,
 ): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
   if (!Array.isArray(inputs) || inputs.length === 0) throw invalid('Nothing to store: give at least one episode.');
   const records: EpisodeRecord[] = [];
@@ -41,7 +43,11 @@ export function ingest(
     records.push(record);
     results.push({ id: record.id, duplicate: false });
   }
-  if (records.length > 0) mem.commit([{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records)], by);
+  if (records.length > 0)
+    mem.commit(
+      [{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records), ...episodeAnchorEvents(records, workspace)],
+      by,
+    );
   return { added: records.length, skipped: inputs.length - records.length, results };
 }
 
@@ -83,6 +89,7 @@ export function relate(
   mem: JournaledGraph,
   input: { subject: string; predicate: string; object: string; evidence?: string[]; prior?: PriorKind; project?: string | null },
   by: Provenance,
+  workspace?: string,
 ): { id: string; duplicate: boolean } {
   requireHuman(by, 'assert a fact directly');
   const project = projectOf(input.project, by);
@@ -108,7 +115,13 @@ export function relate(
     return { id: held, duplicate: true };
   }
   const id = mem.graph.nextId('rel');
-  mem.commit([{ type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence, project }], by);
+  mem.commit(
+    [
+      { type: 'relationship.assert', id, subject, predicate, object, prior, evidence: input.evidence, project },
+      ...factAnchorEvents(mem.db, { id, subject, object, evidence: input.evidence }, workspace),
+    ],
+    by,
+  );
   return { id, duplicate: false };
 }
 
@@ -165,11 +178,14 @@ export function correct(
   mem: JournaledGraph,
   input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string },
   by: Provenance,
+  workspace?: string,
 ): FactView {
   requireHuman(by, 'correct a fact');
   if (input.verdict !== 'wrong' && input.verdict !== 'confirm') throw invalid('A correction is either "wrong" or "confirm".');
   requireFact(mem.graph, input.id);
-  mem.commit([{ type: 'relationship.correct', id: input.id, verdict: input.verdict, reason: input.reason }], by);
+  // Confirming re-takes the fact's code anchors at the code as it is now: the person vouches for it.
+  const anchors = input.verdict === 'confirm' ? reanchorEvents(mem.db, input.id, workspace) : [];
+  mem.commit([...anchors, { type: 'relationship.correct', id: input.id, verdict: input.verdict, reason: input.reason }], by);
   return mem.graph.factById(input.id)!;
 }
 

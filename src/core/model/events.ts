@@ -2,6 +2,7 @@
  * The journal's vocabulary. State is a fold over these events (DESIGN.md), so every change to
  * the memory is one of them, carrying its id, time and provenance.
  */
+import type { CodeAnchor } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
 
 export interface Provenance {
@@ -73,7 +74,9 @@ export type EventBody =
       from?: string | null;
       source?: string;
       session?: string;
-    };
+    }
+  /** Where an episode or fact points into the code; replaces the target's anchors (an empty list: a fact's own, none). */
+  | { type: 'anchors.set'; target: string; anchors: CodeAnchor[] };
 
 export type MemoryEvent = EventBody & {
   /** Position in the journal, 1-based and dense. */

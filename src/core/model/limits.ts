@@ -35,6 +35,18 @@ export const LIMITS = {
   mcpMessageBytes: 4 * 1024 * 1024,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
+  /** Code anchors kept from one text (an episode, a fact's names). */
+  anchorsPerText: 10,
+  /** Files one answer checks its facts' anchors against; past it an anchor is "unchecked". */
+  anchorFilesPerAnswer: 64,
+  /** Files one answer checks whatever the time, so a busy machine still gets the first facts' state. */
+  anchorFilesAlways: 8,
+  /** Milliseconds one answer spends checking anchors before the rest are "unchecked". */
+  anchorCheckMs: 150,
+  /** Bytes of a file that can be anchored to and checked (a bigger one is not read). */
+  anchorFileBytes: 2 * 1024 * 1024,
+  /** Lines a symbol anchor's hash covers at most, from its definition down. */
+  anchorSymbolLines: 80,
 } as const;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */

@@ -1,4 +1,5 @@
 /** What readers get back: the shapes of episodes, entities and facts as every surface shows them. */
+import type { CodeStatus } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
 
 export interface EpisodeView {
@@ -49,4 +50,6 @@ export interface FactView {
   project?: string | null;
   /** When memory learned it (valid_from is when it held). */
   learned_at?: string;
+  /** Whether the code the fact names is as it was (absent when it names none, or was not checked). */
+  code?: CodeStatus;
 }

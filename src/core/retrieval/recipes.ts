@@ -69,6 +69,8 @@ export interface RetrievalConfig {
     readonly vector: number;
     readonly minConfidence: number;
   };
+  /** A fact whose code changed or is gone since it was anchored (core/anchors) has its score multiplied by this. */
+  readonly staleCode: number;
 }
 
 function frozen<T extends object>(value: T): T {
@@ -89,6 +91,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
+  staleCode: 0.5,
 });
 
 /** BM25 and the graph: the offline floor, no embedding model needed. */

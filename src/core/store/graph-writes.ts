@@ -48,6 +48,9 @@ export class GraphWrites {
       case 'project.assign':
         this.assignProject(e);
         break;
+      case 'anchors.set':
+        run(this.db, 'INSERT OR REPLACE INTO anchors(target, anchors) VALUES (?, ?)', [e.target, JSON.stringify(e.anchors)]);
+        break;
     }
   }
 
@@ -256,6 +259,7 @@ export class GraphWrites {
   }
 
   private forget(name: string, episodes: string[], relationships: string[]): void {
+    for (const id of [...episodes, ...relationships]) run(this.db, 'DELETE FROM anchors WHERE target = ?', [id]);
     for (const [prefix, ids] of [
       ['ep', episodes],
       ['rel', relationships],

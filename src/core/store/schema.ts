@@ -83,4 +83,7 @@ CREATE INDEX evidence_episode ON evidence(episode_id);
 CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes", text, speaker, tokenize=porter);
 -- docid = entities.id
 CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
+
+-- target = an episode or fact id; anchors = its CodeAnchor[] as JSON (core/model/code-anchors.ts).
+CREATE TABLE anchors (target TEXT PRIMARY KEY, anchors TEXT NOT NULL);
 `;

@@ -48,7 +48,7 @@ export interface ClientOptions {
   surface: Surface;
   /** The project this client works in (null: the person's global memory); absent: none known. */
   project?: string | null;
-  /** The folder that project was derived from. */
+  /** The workspace root (absolute) that project was derived from: code anchors are taken and checked there. */
   workspace?: string;
   /** Start the service when none answers (default true). */
   autostart?: boolean;

@@ -59,7 +59,7 @@ export interface ServiceStatus extends MemoryStatus {
 export interface Methods {
   // challenge/proof: the service shows it owns the folder (proof.ts) before a client sends anything else.
   hello: {
-    /** project: the connection's project key (null: the person's global memory); workspace: its root folder. */
+    /** project: the connection's project key (null: the person's global memory); workspace: its root folder, where facts' code anchors are taken and checked. */
     params: { surface: Surface; client?: string; challenge?: string; project?: string | null; workspace?: string };
     result: { version: string; pid: number; memory: string; proof?: string };
   };

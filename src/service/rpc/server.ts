@@ -5,8 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import type { ConfigOverride } from '../../core/model/config.js';
-import { MemoryError } from '../../core/model/errors.js';
+import { invalid, MemoryError } from '../../core/model/errors.js';
 import type { Provenance } from '../../core/model/events.js';
 import { Memory } from '../../core/memory/memory.js';
 import { collectGarbage } from '../collect-garbage.js';
@@ -42,10 +43,14 @@ interface ConnectedClient {
   socket: net.Socket;
   surface?: Surface;
   provenance?: Provenance;
+  /** The client's workspace root (hello), where code anchors are taken and checked. */
+  workspace?: string;
 }
 
 /** What the service does for each method, typed by the protocol: params checked, result as promised. */
-type Handlers = { [M in Method]: (params: ParamsOf<M>, by: Provenance) => ResultOf<M> | Promise<ResultOf<M>> };
+type Handlers = {
+  [M in Method]: (params: ParamsOf<M>, by: Provenance, conn: { workspace?: string }) => ResultOf<M> | Promise<ResultOf<M>>;
+};
 
 /** A read without its own project sees the connection's. */
 const inProject = <P extends { project?: string | null }>(p: P, by: Provenance): P =>
@@ -136,11 +141,11 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const handlers: Handlers = {
     hello: (p) => ({ version: VERSION, pid: process.pid, memory: opts.memory, ...proveOwnership(lock.holder, p.challenge) }),
     ping: () => ({ ok: true }),
-    remember: (p, by) => memory.remember(p, by),
-    ingest: (p, by) => memory.ingest(p.episodes, by),
-    relate: (p, by) => memory.relate(p, by),
+    remember: (p, by, c) => memory.remember(p, by, c.workspace),
+    ingest: (p, by, c) => memory.ingest(p.episodes, by, c.workspace),
+    relate: (p, by, c) => memory.relate(p, by, c.workspace),
     extracted: (p, by) => memory.recordExtraction(p, by),
-    correct: (p, by) => memory.correct(p, by),
+    correct: (p, by, c) => memory.correct(p, by, c.workspace),
     'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
       // Rowids are read while the rows still exist: a new-style id does not carry its rowid.
@@ -160,11 +165,11 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
-    query: (p, by) => vectors.query(memory, inProject(p, by)),
+    query: (p, by, c) => vectors.query(memory, { ...inProject(p, by), workspace: c.workspace }),
     search: (p, by) => memory.search(inProject(p, by)),
     episodes: (p, by) => memory.episodes(inProject(p, by)),
-    traverse: (p, by) => memory.traverse(inProject(p, by)),
-    fact: (p) => memory.fact(p.id),
+    traverse: (p, by, c) => memory.traverse(inProject(p, by), c.workspace),
+    fact: (p, _by, c) => memory.fact(p.id, c.workspace),
     overview: (p, by) => memory.overview(inProject(p, by)),
     status: () => ({
       ...memory.status(),
@@ -186,7 +191,10 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     },
     'browse.types': () => browse.types(),
     'browse.entities': (p) => browse.entities(p),
-    'browse.facts': (p) => browse.facts(p),
+    'browse.facts': (p, _by, c) => {
+      const page = browse.facts(p);
+      return { ...page, facts: memory.withCode(page.facts, c.workspace) };
+    },
     'browse.sessions': (p, by) => browse.sessions(inProject(p, by)),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
@@ -196,18 +204,18 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
   /** Runs one method: its params checked against the protocol (invalid_input when they do not fit), then its handler. */
-  const dispatch = async <M extends Method>(method: M, params: unknown, by: Provenance): Promise<ResultOf<M>> => {
+  const dispatch = async <M extends Method>(method: M, params: unknown, by: Provenance, conn: ConnectedClient): Promise<ResultOf<M>> => {
     const checked = checkParams(method, params);
     if (!checked.ok) throw checked.error;
-    return handlers[method](checked.params, by);
+    return handlers[method](checked.params, by, conn);
   };
 
   /**
    * A write whose request id was applied before a restart: run again only where that is
    * harmless (a stored turn or a current fact is found, not added), else answer without applying.
    */
-  const againAfterRestart = async (method: Method, params: unknown, by: Provenance): Promise<unknown> => {
-    if (method === 'remember' || method === 'ingest' || method === 'relate') return dispatch(method, params, by);
+  const againAfterRestart = async (method: Method, params: unknown, by: Provenance, conn: ConnectedClient): Promise<unknown> => {
+    if (method === 'remember' || method === 'ingest' || method === 'relate') return dispatch(method, params, by, conn);
     if (method === 'correct') {
       const checked = checkParams('correct', params);
       if (!checked.ok) throw checked.error;
@@ -254,8 +262,14 @@ export async function runService(opts: ServiceOptions): Promise<void> {
         );
       const checked = checkParams('hello', params);
       if (!checked.ok) return failWith(checked.error);
+      const workspace = checked.params.workspace;
+      if (workspace !== undefined && !path.isAbsolute(workspace))
+        return failWith(
+          invalid(`The workspace "${workspace}" is not an absolute path.`, 'Send the workspace root as an absolute path, or none.'),
+        );
       conn.surface = checked.params.surface;
       const { project } = checked.params;
+      conn.workspace = workspace;
       // The connection's project is where its writes land and what its reads see; said once, like the surface.
       conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface, ...(project !== undefined ? { project } : {}) };
     }
@@ -266,10 +280,10 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       const result = rid
         ? await recentWrites.answer(
             rid,
-            () => dispatch(method, params, by),
-            () => againAfterRestart(method, params, by),
+            () => dispatch(method, params, by, conn),
+            () => againAfterRestart(method, params, by, conn),
           )
-        : await dispatch(method, params, by);
+        : await dispatch(method, params, by, conn);
       if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
