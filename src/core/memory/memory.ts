@@ -9,6 +9,7 @@ import { resolveConfig, type ConfigOverride, type MemoryConfig, type PriorKind }
 import type { EpisodeInput, Provenance } from '../model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
+import { brief, type Brief, type BriefInput } from './brief.js';
 import type { VectorHits } from '../retrieval/fusion.js';
 import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
@@ -17,7 +18,18 @@ import * as reads from './reads.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, StartedQuery, TraverseResult } from './reads.js';
 import { citeEvidence, correct, ingest, recordExtraction, relate } from './writes.js';
 
-export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
+export type {
+  Brief,
+  BriefInput,
+  EmbeddedKind,
+  ForgetPlan,
+  MemoryStatus,
+  OpenReport,
+  QueryInput,
+  QueryResult,
+  StartedQuery,
+  TraverseResult,
+};
 
 export class Memory {
   private constructor(private readonly mem: JournaledGraph) {}
@@ -120,6 +132,11 @@ export class Memory {
 
   overview(input: { limit?: number } = {}): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
     return reads.overview(this.mem, input);
+  }
+
+  /** What an agent should know before a task: confirmed facts, decisions, preferences (brief.ts). */
+  brief(input: BriefInput = {}): Brief {
+    return brief(this.mem, input);
   }
 
   /** Page-by-page lists for tree views (retrieval/browse.ts). */

@@ -35,7 +35,14 @@ export const LIMITS = {
   mcpMessageBytes: 4 * 1024 * 1024,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
+  /** Tokens of one brief (recall_brief, `recall brief`), counted as characters / 4 (core/memory/brief.ts). */
+  brief: 2000,
+  /** Facts of each kind a brief weighs before it picks (a hub of thousands must not be read whole). */
+  briefCandidates: 100,
 } as const;
+
+/** Smallest brief budget, in tokens: the header and one line fit. */
+export const BRIEF_MIN_TOKENS = 60;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */
 export const LIMIT_DEFAULTS = {
@@ -45,4 +52,5 @@ export const LIMIT_DEFAULTS = {
   overview: 10,
   page: 200,
   depth: 1,
+  brief: 300,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;

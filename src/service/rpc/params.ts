@@ -75,6 +75,7 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object(page),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  brief: z.object({ project: optional(text), budget_tokens: count }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

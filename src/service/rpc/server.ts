@@ -158,6 +158,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.sessions': (p) => browse.sessions(p),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
+    brief: (p) => memory.brief({ project: p.project, budgetTokens: p.budget_tokens }),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
