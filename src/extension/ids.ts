@@ -31,6 +31,7 @@ export const COMMANDS = {
   restartService: 'recall.restartService',
   refresh: 'recall.refresh',
   showLog: 'recall.showLog',
+  addInstructions: 'recall.addInstructions',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',
@@ -71,4 +72,5 @@ export const SETTINGS = {
   autoIngestSpecstory: 'autoIngest.specstory',
   extractionLanguageModel: 'extraction.languageModel',
   extractionModelFamily: 'extraction.modelFamily',
+  chatToolSurface: 'chat.toolSurface',
 } as const;
