@@ -2,6 +2,7 @@
 // (issue 14 parts 3-5). Called from extension.e2e.mjs:
 //   checksInstructionsOffer(env) right after the workbench is ready (the first-run prompt shows
 //     when the extension activates),
+//   checksToolSurface(env) before the MCP server check,
 //   checksBriefChatTools(env) near the end (it marks a fact of its own wrong).
 // env: { check, page, h, dirs, invokeTools, cli, cliJson }.
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const INSTRUCTIONS = '.github/instructions/recall.instructions.md';
+/** Every catalogue tool, as VS Code lists the native ones. */
 const TOOL_NAMES = [
   'recall_query',
   'recall_search',
@@ -37,7 +39,7 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
     assert.ok(!fs.existsSync(file), 'written before the person answered');
     await h.screenshot(page, 'recall-instructions-offer');
     await toast.locator('.monaco-button', { hasText: 'Add File' }).click();
-    const text = fs.readFileSync(await h.waitForFile(file, { timeoutMs: 15000 }), 'utf8');
+    const text = await h.waitForFile(file, { timeoutMs: 15000 });
     assert.match(text, /^---\napplyTo: '\*\*'\n/);
     assert.match(text, /call #recallBrief/);
     assert.match(text, /call #recallQuery/);
@@ -55,7 +57,7 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
     await run();
     box = await dialog(/Add \.github\/instructions\/recall\.instructions\.md/);
     await box.locator('.monaco-button', { hasText: /^Add$/ }).click();
-    assert.match(fs.readFileSync(await h.waitForFile(file, { timeoutMs: 15000 }), 'utf8'), /#recallBrief/);
+    assert.match(await h.waitForFile(file, { timeoutMs: 15000 }), /#recallBrief/);
   });
 }
 
@@ -122,30 +124,37 @@ export async function checksBriefChatTools({ check, page, h, dirs, invokeTools, 
     assert.equal(stored?.id, id);
     assert.equal(stored.authority, 'user', 'the person typed it');
   });
+}
 
+/**
+ * Each tool once (recall.chat.toolSurface). Runs before the MCP check, which offers the server
+ * definition by the same setting and then sets it back to "native"; it leaves the setting at "mcp".
+ */
+export async function checksToolSurface({ check, h, invokeTools }) {
   const recallTools = (tools) => tools.filter((t) => /recall_[a-z]+$/.test(t));
-  const settle = async (surface, want) => {
+  const settle = async (calls, want, what) => {
     let tools = [];
     await h
       .waitFor(
         async () => {
-          const run = await invokeTools([{ setting: 'recall.chat.toolSurface', value: surface }]);
-          tools = recallTools(run.tools);
+          tools = recallTools((await invokeTools(calls)).tools);
           return want(tools);
         },
-        { timeoutMs: 60000, intervalMs: 2000, what: `the ${surface} tool set alone` },
+        { timeoutMs: 60000, intervalMs: 2000, what },
       )
       .catch((e) => {
         throw new Error(`${e.message}; recall tools seen: ${tools.join(', ')}`);
       });
     return tools;
   };
-  await check('each tool once: chat sees the native tools or the MCP server’s, never both (recall.chat.toolSurface)', async () => {
-    const native = await settle('native', (t) => t.length === TOOL_NAMES.length && !t.some((n) => n.startsWith('mcp_')));
-    assert.deepEqual([...native].sort(), [...TOOL_NAMES].sort());
-    const mcp = await settle('mcp', (t) => t.length > 0 && t.every((n) => n.startsWith('mcp_')));
+  await check('each tool once: chat sees the native tools (default) or the MCP server’s (toolSurface "mcp"), never both', async () => {
+    const native = recallTools((await invokeTools([])).tools);
+    assert.deepEqual([...native].sort(), [...TOOL_NAMES].sort(), 'by default: the native tools, each once, and no MCP copies');
+    const mcp = await settle(
+      [{ setting: 'recall.chat.toolSurface', value: 'mcp' }],
+      (t) => t.length === TOOL_NAMES.length && t.every((n) => n.startsWith('mcp_')),
+      'the MCP tool set alone',
+    );
     assert.deepEqual([...mcp].sort(), TOOL_NAMES.map((n) => `mcp_recall_memory_${n}`).sort());
-    const back = await settle('native', (t) => t.length === TOOL_NAMES.length && !t.some((n) => n.startsWith('mcp_')));
-    assert.equal(new Set(back).size, back.length);
   });
 }

@@ -18,7 +18,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { checksBriefChatTools, checksInstructionsOffer } from './checks-brief.mjs';
+import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -550,6 +550,7 @@ try {
     }
   });
 
+  await checksToolSurface({ check, h, invokeTools });
   await check("the MCP server from Recall's provider starts and its recall_query answers through VS Code", async () => {
     // Chat sees one tool set (recall.chat.toolSurface): the server definition is offered under "mcp".
     const run = await invokeTools([
