@@ -46,7 +46,11 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
   });
 
   await check('Recall: Add Instructions for Copilot… asks in a dialog; Cancel writes nothing, Add writes the file', async () => {
+    // The first check opened the file; with it open and deleted underneath, the command did not show its
+    // dialog in one run (cause not found), so the editor is closed first.
+    await h.runCommand(page, 'View: Close All Editors').catch(() => {});
     fs.rmSync(file, { force: true });
+    await h.sleep(1000);
     const run = () => h.runCommand(page, 'Recall: Add Instructions for Copilot…').catch(() => {});
     await run();
     let box = await dialog(/Add \.github\/instructions\/recall\.instructions\.md to workspace\?/);
