@@ -49,6 +49,8 @@ export function toolContributions(catalogue) {
       icon: `$(${t.icon})`,
       tags: t.annotations.readOnlyHint ? ['recall', 'memory'] : ['recall', 'memory', 'write'],
       inputSchema,
+      // Hidden while chat uses the MCP server's copies instead (recall.chat.toolSurface): each tool once.
+      when: "config.recall.chat.toolSurface != 'mcp'",
     };
   });
 }

@@ -110,7 +110,7 @@ test("every bound and default a tool states is the memory's (core/model/limits.t
 });
 
 test('reads are readOnlyHint: true; recall_remember, the one write, is not', () => {
-  const reads = ['recall_query', 'recall_search', 'recall_episodes', 'recall_traverse', 'recall_status', 'recall_overview'];
+  const reads = ['recall_query', 'recall_search', 'recall_episodes', 'recall_traverse', 'recall_status', 'recall_overview', 'recall_brief'];
   for (const t of listed) {
     if (t.name === 'recall_remember') {
       assert.equal(t.annotations?.readOnlyHint, false);

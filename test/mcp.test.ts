@@ -21,7 +21,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { LIMITS } from '../src/core/model/limits';
+import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../src/core/model/limits';
 import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'transcripts');
@@ -33,6 +33,7 @@ const TOOL_NAMES = [
   'recall_status',
   'recall_overview',
   'recall_remember',
+  'recall_brief',
 ];
 const ENV: Record<string, string> = { ...(process.env as Record<string, string>), RECALL_IDLE_EXIT_MS: '60000' };
 delete ENV.RECALL_MCP_TOKEN;
@@ -240,7 +241,7 @@ function toolSuite(
     return text;
   }
 
-  test(`${transportName}: tools/list has the seven tools; server says who it is and when to use memory`, async () => {
+  test(`${transportName}: tools/list has every catalogue tool; server says who it is and when to use memory`, async () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     assert.equal(client.getServerVersion()?.name, 'recall');
     assert.match(client.getInstructions() ?? '', /recall_query/);
@@ -335,6 +336,23 @@ function toolSuite(
     assert.match(text, /Top entities:[\s\S]*Recent sessions:[\s\S]*ci-flakes: 5 episode\(s\)/);
     const bounded = await ok('recall_overview', { limit: 1 });
     assert.equal(bounded.data.entities.length, 1);
+  });
+
+  test(`${transportName}: recall_brief cites the person's note and real facts, within its budget`, async () => {
+    const { noteId } = getSeed();
+    const { data, text } = await ok('recall_brief', {});
+    assert.match(text, /^Recall brief \(/);
+    assert.ok(text.includes(`[${noteId}] `), `the person's note is briefed:\n${text}`);
+    assert.equal(data.tokens, Math.ceil(text.length / 4));
+    assert.ok(data.tokens <= LIMIT_DEFAULTS.brief, `${data.tokens} tokens`);
+    for (const id of text.match(/\[rel_[^\]]+\]/g) ?? [])
+      assert.ok(
+        data.facts.some((f: any) => `[${f.id}]` === id),
+        `${id} in facts`,
+      );
+    const small = await ok('recall_brief', { budget_tokens: BRIEF_MIN_TOKENS });
+    assert.ok(small.data.tokens <= BRIEF_MIN_TOKENS, small.text);
+    await fails('recall_brief', { budget_tokens: BRIEF_MIN_TOKENS - 1 }, /Invalid arguments for recall_brief[\s\S]*budget_tokens/);
   });
 
   test(`${transportName}: recall_remember stores at agent authority, is found again, and is idempotent`, async () => {

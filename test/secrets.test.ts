@@ -42,6 +42,7 @@ test('no secret survives into export, CLI answers or any MCP tool result', async
       recall_status: {},
       recall_overview: { limit: 50 },
       recall_remember: { text: `agent saw ${SAMPLES[1]!.secret} in a log` },
+      recall_brief: { budget_tokens: 2000 },
     };
     assert.deepEqual(Object.keys(calls).sort(), TOOLS.map((t) => t.name).sort(), 'every tool is exercised');
     for (const [name, args] of Object.entries(calls)) {

@@ -60,6 +60,7 @@ const OPTIONS = {
   postgres: { type: 'string' },
   author: { type: 'string' },
   share: { type: 'string', multiple: true },
+  tokens: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -268,6 +269,13 @@ async function main(argv: string[]): Promise<number> {
     case 'bench': {
       const { runBench } = await import('./bench.js');
       return runBench(args, values, out, err);
+    }
+    case 'brief': {
+      // Plain text on stdout: a Claude Code SessionStart hook adds it to the session's context.
+      if (args.length) throw new UsageError('brief takes no arguments; use --tokens N for its size.');
+      const r = await withClient((c) => c.call('brief', { budget_tokens: int(values.tokens, 'tokens') }));
+      print(r, () => r.text);
+      return 0;
     }
     default:
       throw new UsageError(`Unknown command "${command}". Run \`recall --help\` for the list.`);

@@ -26,6 +26,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
   forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
   status [--json]                      counts, memory folder, service
+  brief [--tokens N] [--json]          what matters before a task: confirmed facts, decisions, preferences
+                                       (--tokens: default ${LIMIT_DEFAULTS.brief}, at most ${LIMITS.brief}); for a SessionStart hook
   export [--out FILE] [--history]      the whole memory as JSON
   embeddings [on|off|status] [--model-path DIR | --model ID] [--allow-download] [--json]
                                        turn vector search on (a local model folder, or a hub model fetched

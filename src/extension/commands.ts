@@ -14,6 +14,7 @@ import type { EpisodesTree } from './episodes.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, type CommandKey } from './ids.js';
 import { importConversations } from './importer.js';
+import { addInstructions } from './instructions.js';
 import type { MoreNode } from './paging.js';
 import { searchMemory } from './pickers.js';
 import { factTriple } from './present.js';
@@ -49,6 +50,7 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
       ctx.memoryChanged(0);
     },
     showLog: () => ctx.log.show(),
+    addInstructions: () => addInstructions(ctx),
     loadMore: (node) => (node as MoreNode<unknown>).load(),
     openEpisode: (id) => parts.documents.open(String(id)),
   };

@@ -18,6 +18,8 @@ import { HttpTransport } from './http.js';
 import { LmExtractor } from './lm-extractor.js';
 import { registerLmTools } from './lm-tools.js';
 import { registerMcpProvider } from './mcp-provider.js';
+import { answerChat, registerChatParticipant } from './chat-participant.js';
+import { offerInstructions } from './instructions.js';
 import { StatusBar } from './status-bar.js';
 
 let current: RecallExtension | undefined;
@@ -31,6 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   registerMcpProvider(ctx);
   registerLmTools(ctx);
+  registerChatParticipant(ctx);
+  registerTestHooks(ctx);
   const http = ctx.push(new HttpTransport(ctx));
   const entities = ctx.push(new EntitiesTree(ctx));
   const episodes = ctx.push(new EpisodesTree(ctx));
@@ -79,6 +83,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await registerSync(ctx);
   http.apply();
   void ctx.connectIfRunning();
+  // Asks (a notification, never a silent write) once; not awaited: activation does not wait on a person.
+  void offerInstructions(ctx).catch((err: Error) => ctx.log.error(`instructions offer: ${err.message}`));
   ctx.log.info(`activated in ${Date.now() - started} ms`);
 }
 
@@ -101,6 +107,30 @@ async function applyServiceConfig(ctx: RecallExtension, explicitOnly: boolean): 
       () => ctx.restartService('settings changed'),
     )
     .then(undefined, (err: Error) => ctx.log.error(`restart after a settings change failed: ${err.message}`));
+}
+
+/**
+ * For the e2e only (RECALL_E2E_HOOKS=1): code-server without Copilot cannot send a chat request, so
+ * `recall._test.chat` runs the @recall handler with a recording stream and writes what it streamed.
+ */
+function registerTestHooks(ctx: RecallExtension): void {
+  if (process.env.RECALL_E2E_HOOKS !== '1') return;
+  ctx.push(
+    vscode.commands.registerCommand('recall._test.chat', async (req: { prompt: string; command?: string; out: string }) => {
+      const streamed: { markdown: string[]; buttons: vscode.Command[] } = { markdown: [], buttons: [] };
+      const result = await answerChat(
+        ctx,
+        { prompt: req.prompt, command: req.command },
+        {
+          markdown: (v) => void streamed.markdown.push(typeof v === 'string' ? v : v.value),
+          button: (c) => void streamed.buttons.push(c),
+          progress: () => {},
+        },
+      );
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(req.out, JSON.stringify({ ...streamed, result }, null, 2));
+    }),
+  );
 }
 
 export function deactivate(): void {

@@ -32,6 +32,7 @@ export const COMMANDS = {
   refresh: 'recall.refresh',
   showLog: 'recall.showLog',
   reconfirm: 'recall.reconfirmFact',
+  addInstructions: 'recall.addInstructions',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',
@@ -73,4 +74,5 @@ export const SETTINGS = {
   extractionLanguageModel: 'extraction.languageModel',
   extractionModelFamily: 'extraction.modelFamily',
   syncUrl: 'sync.url',
+  chatToolSurface: 'chat.toolSurface',
 } as const;

@@ -32,6 +32,7 @@ const INVOCATION_MESSAGES: Record<ToolName, (input: Input) => string> = {
   recall_status: () => 'Checking Recall',
   recall_overview: () => 'Reading what Recall knows about',
   recall_remember: () => 'Remembering a note in Recall',
+  recall_brief: () => 'Reading the Recall brief',
 };
 
 export function invocationMessage(name: string, input: Input): string {

@@ -5,7 +5,7 @@
  * handler (one memory-service call) and renderers (text for the model, structured content).
  */
 import { z } from 'zod';
-import { LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
+import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
 import * as render from './render.js';
 
@@ -317,6 +317,38 @@ export const TOOLS = [
     text: (r) => (r.duplicate ? `Already remembered as ${r.id}.` : `Remembered as ${r.id}.`),
     structured: (r) => ({ id: r.id, duplicate: r.duplicate }),
     output: z.object({ id: z.string(), duplicate: z.boolean() }),
+  }),
+  tool({
+    name: 'recall_brief',
+    title: 'Brief before a task',
+    toolReferenceName: 'recallBrief',
+    icon: 'checklist',
+    description:
+      'Call this once at the start of a task. Returns, within a small token budget, what long-term memory says ' +
+      "matters most here: facts a person confirmed, recent decisions (and the person's own notes), what the " +
+      'person prefers, and facts held with high confidence, each with its id (rel_… or ep_…) to cite. It is a ' +
+      'starting point, not an answer: ask recall_query when a question depends on the past.',
+    userDescription: 'What Recall says matters before a task: confirmed facts, decisions, preferences.',
+    input: z.object({
+      budget_tokens: z
+        .number()
+        .int()
+        .min(BRIEF_MIN_TOKENS)
+        .max(LIMITS.brief)
+        .optional()
+        .describe(`Size of the brief in tokens (default ${LIMIT_DEFAULTS.brief}, at most ${LIMITS.brief}).`),
+    }),
+    annotations: READ,
+    run: (m, a) => m.call('brief', { budget_tokens: a.budget_tokens }),
+    text: (r) => r.text,
+    structured: (r) => ({ text: r.text, tokens: r.tokens, facts: r.facts, notes: r.notes, left_out: r.left_out }),
+    output: z.object({
+      text: z.string(),
+      tokens: z.number(),
+      facts: z.array(factOut.extend({ kind: z.string() })),
+      notes: z.array(episodeOut),
+      left_out: z.number(),
+    }),
   }),
 ] as const;
 

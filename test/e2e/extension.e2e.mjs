@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
 import { checkAnchors } from './checks-anchors.mjs';
+import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -414,12 +415,19 @@ try {
   h.writeUserSettings(dirs.userDataDir, { ...h.DEFAULT_SETTINGS, 'workbench.secondarySideBar.defaultVisibility': 'hidden' });
   cs = await h.startCodeServer({
     ...dirs,
-    env: { RECALL_HOME: dirs.home, RECALL_IDLE_EXIT_MS: '120000', DRIVER_REQUEST: process.env.DRIVER_REQUEST_FILE, DRIVER_LM_LOG: lmLog },
+    env: {
+      RECALL_HOME: dirs.home,
+      RECALL_IDLE_EXIT_MS: '120000',
+      DRIVER_REQUEST: process.env.DRIVER_REQUEST_FILE,
+      DRIVER_LM_LOG: lmLog,
+      RECALL_E2E_HOOKS: '1',
+    },
   });
   step(`code-server up at ${cs.url}`);
   ({ page, close: closeBrowser } = await h.launchBrowser());
   await h.openWorkbench(page, cs.url);
   step('workbench ready');
+  await checksInstructionsOffer({ check, page, h, dirs });
 
   // ---- the views ----
   await check('the Recall activity-bar container shows the seeded entities (Entities view)', async () => {
@@ -524,7 +532,6 @@ try {
     toolRun = await invokeTools([
       { tool: 'recall_query', input: { query: 'Why did we choose sql.js for storage?' } },
       { tool: 'recall_query', input: { query: 'Where is Recall deployed? Kubernetes' } },
-      { tool: '/^mcp_.*recall_query$/', input: { query: 'Why did we choose sql.js for storage?' }, timeoutMs: 45000 },
     ]);
     const [why, where] = toolRun.results;
     assert.ok(why.ok, why.error);
@@ -548,8 +555,15 @@ try {
     }
   });
 
+  await checksToolSurface({ check, h, invokeTools });
   await check("the MCP server from Recall's provider starts and its recall_query answers through VS Code", async () => {
-    const mcp = toolRun?.results?.[2];
+    // Chat sees one tool set (recall.chat.toolSurface): the server definition is offered under "mcp".
+    const run = await invokeTools([
+      { setting: 'recall.chat.toolSurface', value: 'mcp' },
+      { tool: '/^mcp_.*recall_query$/', input: { query: 'Why did we choose sql.js for storage?' }, timeoutMs: 45000 },
+      { setting: 'recall.chat.toolSurface', value: 'native' },
+    ]);
+    const mcp = run.results[1];
     assert.ok(mcp, 'no MCP result');
     assert.ok(mcp.ok, mcp.error);
     assert.match(mcp.tool, /^mcp_recall_memory_recall_query$/, 'tool prefixed from the server label "Recall memory"');
@@ -1009,6 +1023,8 @@ try {
       await invokeTools([{ setting: 'recall.autoIngest.cline', value: false }]);
     },
   );
+
+  await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
 
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });

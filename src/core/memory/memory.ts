@@ -10,6 +10,7 @@ import type { EpisodeInput, MemoryEvent, Provenance } from '../model/events.js';
 import { rowidOf } from '../store/ids.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
+import { brief, type Brief, type BriefInput } from './brief.js';
 import type { VectorHits } from '../retrieval/fusion.js';
 import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { withCode } from './anchors.js';
@@ -21,6 +22,8 @@ import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, S
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, type ProjectAssignment } from './writes.js';
 
 export type {
+  Brief,
+  BriefInput,
   EmbeddedKind,
   ForgetPlan,
   MemoryStatus,
@@ -154,6 +157,11 @@ export class Memory {
     sessions: { session: string; episodes: number; last: string }[];
   } {
     return reads.overview(this.mem, input);
+  }
+
+  /** What an agent should know before a task: confirmed facts, decisions, preferences (brief.ts). */
+  brief(input: BriefInput = {}): Brief {
+    return brief(this.mem, input);
   }
 
   /** Page-by-page lists for tree views (retrieval/browse.ts). */

@@ -35,6 +35,8 @@ export const SETTING_DEFAULTS = {
   'extraction.languageModel': false,
   'extraction.modelFamily': '',
   'sync.url': '',
+  /** Which of Recall's two tool registrations chat sees: the native LM tools or the MCP server's (see mcp-provider.ts). */
+  'chat.toolSurface': 'native' as 'native' | 'mcp',
 };
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -47,7 +47,14 @@ export const LIMITS = {
   anchorFileBytes: 2 * 1024 * 1024,
   /** Lines a symbol anchor's hash covers at most, from its definition down. */
   anchorSymbolLines: 80,
+  /** Tokens of one brief (recall_brief, `recall brief`), counted as characters / 4 (core/memory/brief.ts). */
+  brief: 2000,
+  /** Facts of each kind a brief weighs before it picks (a hub of thousands must not be read whole). */
+  briefCandidates: 100,
 } as const;
+
+/** Smallest brief budget, in tokens: the header and one line fit. */
+export const BRIEF_MIN_TOKENS = 60;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */
 export const LIMIT_DEFAULTS = {
@@ -57,6 +64,7 @@ export const LIMIT_DEFAULTS = {
   overview: 10,
   page: 200,
   depth: 1,
+  brief: 300,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;
 
 /** How many more entity and vector hits a query scoped to a project fetches: other projects' are dropped after the fetch. */

@@ -83,6 +83,7 @@ const PARAMS: ParamSchemas = {
   'browse.episodesById': z.object({ ids: texts }),
   'project.list': none,
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
+  brief: z.object({ project, budget_tokens: count }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

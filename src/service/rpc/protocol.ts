@@ -9,7 +9,7 @@ import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
+import type { Brief, ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';
@@ -126,6 +126,8 @@ export interface Methods {
   };
   /** A person moves memories to another project (null: global): a project renamed, or a source's or session's. */
   'project.assign': { params: ProjectAssignment; result: { episodes: number; relationships: number } };
+  /** What to know before a task, within a token budget (core/memory/brief.ts). */
+  brief: { params: { project?: string | null; budget_tokens?: number }; result: Brief };
 }
 
 export type Method = keyof Methods;

@@ -200,6 +200,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.episodesById': (p) => browse.episodesById(p),
     'project.list': (_p, by) => ({ current: by.project ?? null, projects: memory.projects() }),
     'project.assign': (p, by) => memory.assignProject(p, by),
+    brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 

@@ -1,0 +1,154 @@
+/**
+ * `@recall` in chat, for people: a question is answered from memory with citations (the cited
+ * list needs no model; the chat's model, when there is one, only phrases a summary above it), each
+ * fact with Confirm and Mark Wrong buttons and each episode a link that opens it. `/remember` and
+ * `/forget` are the person's own writes, so they go through the `extension` connection (human
+ * authority) and the same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
+ */
+import * as vscode from 'vscode';
+import { MemoryError } from '../core/model/errors.js';
+import type { EpisodeView, FactView } from '../core/model/views.js';
+import type { QueryResult } from '../core/memory/memory.js';
+import type { RecallExtension } from './ctx.js';
+import { COMMANDS } from './ids.js';
+import { factTriple, oneLine } from './present.js';
+
+export const PARTICIPANT_ID = 'recall.chat';
+/** Facts that get Confirm / Mark Wrong buttons (the rest are listed with their ids). */
+const MAX_BUTTONED_FACTS = 5;
+const MAX_EPISODES = 5;
+
+/** The part of a ChatResponseStream the participant writes to. */
+export type ChatOut = Pick<vscode.ChatResponseStream, 'markdown' | 'button' | 'progress'>;
+
+export interface ChatAsk {
+  prompt: string;
+  command?: string;
+  /** The chat's model, if any: used only to phrase a summary above the cited list. */
+  model?: vscode.LanguageModelChat;
+}
+
+export function registerChatParticipant(ctx: RecallExtension): void {
+  if (typeof vscode.chat?.createChatParticipant !== 'function') {
+    ctx.log.warn('this editor has no chat participants API; @recall is not available');
+    return;
+  }
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, _context, stream, token) =>
+    answerChat(ctx, { prompt: request.prompt, command: request.command, model: request.model }, stream, token),
+  );
+  participant.iconPath = new vscode.ThemeIcon('book');
+  ctx.push(participant);
+}
+
+export async function answerChat(
+  ctx: RecallExtension,
+  ask: ChatAsk,
+  out: ChatOut,
+  token?: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const prompt = ask.prompt.trim();
+  try {
+    if (ask.command === 'remember') return await remember(ctx, prompt, out);
+    if (ask.command === 'forget') {
+      await vscode.commands.executeCommand(COMMANDS.forgetEntity, prompt || undefined);
+      return {};
+    }
+    if (!prompt) {
+      out.markdown('Ask a question, e.g. `@recall what did we decide about auth?`, or use `/remember` and `/forget`.');
+      return {};
+    }
+    out.progress('Asking Recall…');
+    const r = await ctx.human.call('query', { query: prompt });
+    if (token?.isCancellationRequested) return {};
+    if (!r.facts.length && !r.episodes.length) {
+      out.markdown(`Recall has nothing on "${oneLine(prompt, 80)}".`);
+      return {};
+    }
+    if (ask.model) await summarise(ctx, ask.model, r, out, token);
+    cited(r, out);
+    return { metadata: { facts: r.facts.map((f) => f.id), episodes: r.episodes.map((e) => e.id) } };
+  } catch (err) {
+    const e = err as Error;
+    ctx.log.error(`@recall: ${e.stack ?? e.message}`);
+    const hint = err instanceof MemoryError && err.hint ? ` ${err.hint}` : '';
+    return { errorDetails: { message: `Recall: ${e.message}${hint}` } };
+  }
+}
+
+async function remember(ctx: RecallExtension, text: string, out: ChatOut): Promise<vscode.ChatResult> {
+  if (!text) {
+    out.markdown('Write what to remember after `/remember`, e.g. `/remember we chose Postgres for billing`.');
+    return {};
+  }
+  // The person typed it: stored through the person's connection, as their note.
+  const r = await ctx.human.call('remember', { text, source: 'chat' });
+  ctx.memoryChanged(0);
+  out.markdown(r.duplicate ? `Already remembered as ${episodeLink(r.id)}.` : `Remembered as ${episodeLink(r.id)}.`);
+  return { metadata: { remembered: r.id } };
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`;
+const episodeLink = (id: string): string => `[${id}](command:${COMMANDS.openEpisode}?${encodeURIComponent(JSON.stringify([id]))})`;
+const escape = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, '\\$1');
+
+function trusted(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text);
+  md.isTrusted = { enabledCommands: [COMMANDS.openEpisode] };
+  return md;
+}
+
+function factLine(f: FactView): string {
+  const state = f.pinned ? 'confirmed' : pct(f.effective_confidence);
+  const evidence = f.evidence.length ? ` · evidence ${f.evidence.slice(0, 3).map(episodeLink).join(', ')}` : '';
+  return `- \`${f.id}\` **${escape(factTriple(f))}** (${state}, by ${f.authority}${evidence})`;
+}
+
+function episodeLine(e: EpisodeView): string {
+  const where = [e.session && `session ${escape(e.session)}`, e.time.slice(0, 10), e.speaker && escape(e.speaker)]
+    .filter(Boolean)
+    .join(' · ');
+  return `- ${episodeLink(e.id)} ${where}: ${escape(oneLine(e.text, 160))}`;
+}
+
+/** The cited answer: facts (with buttons for the first few) and the episodes they rest on. */
+function cited(r: QueryResult, out: ChatOut): void {
+  if (r.facts.length) {
+    out.markdown(trusted('**Facts**\n\n'));
+    r.facts.forEach((f, i) => {
+      out.markdown(trusted(`${factLine(f)}\n`));
+      if (i >= MAX_BUTTONED_FACTS) return;
+      if (!f.pinned) out.button({ command: COMMANDS.confirm, arguments: [f.id], title: `Confirm ${f.id}` });
+      out.button({ command: COMMANDS.markWrong, arguments: [f.id], title: `Mark ${f.id} Wrong` });
+    });
+  }
+  if (r.episodes.length) {
+    out.markdown(trusted(`\n**Episodes**\n\n${r.episodes.slice(0, MAX_EPISODES).map(episodeLine).join('\n')}\n`));
+  }
+}
+
+/** A short answer phrased by the chat's model from the cited evidence only; skipped when the model fails. */
+async function summarise(
+  ctx: RecallExtension,
+  model: vscode.LanguageModelChat,
+  r: QueryResult,
+  out: ChatOut,
+  token?: vscode.CancellationToken,
+): Promise<void> {
+  const evidence = [
+    ...r.facts.map((f) => `${f.id}: ${factTriple(f)} (${pct(f.effective_confidence)})`),
+    ...r.episodes
+      .slice(0, MAX_EPISODES)
+      .map((e) => `${e.id} (${e.time.slice(0, 10)}${e.speaker ? `, ${e.speaker}` : ''}): ${oneLine(e.text, 400)}`),
+  ].join('\n');
+  const prompt =
+    `Answer the question in two or three sentences using only the evidence below, citing ids in brackets like [rel_3]. ` +
+    `If the evidence does not answer it, say so.\n\nQuestion: ${r.query}\n\nEvidence:\n${evidence}`;
+  try {
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, token);
+    let said = '';
+    for await (const chunk of response.text) said += chunk;
+    if (said.trim()) out.markdown(`${said.trim()}\n\n`);
+  } catch (err) {
+    ctx.log.info(`@recall: no summary (${(err as Error).message}); the cited list follows`);
+  }
+}
