@@ -24,6 +24,7 @@
  * time = `timestamp`, role and speaker `user` / `assistant`.
  */
 import type { EpisodeInput } from '../model/events.js';
+import { withSessionTitle } from './session-title.js';
 import { sessionFromSource, type ParsedFile } from './transcripts.js';
 import { jsonValues, type JsonStream } from './json-stream.js';
 
@@ -70,7 +71,11 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
   const fallbackSession = sessionFromSource(source);
   const { values, bad } = stream;
   skipped += bad;
+  const summaries = new Map<string, string>();
+  const uuids = new Set<string>();
   for (const { value: event, line } of values) {
+    if (isObj(event) && event.type === 'summary' && typeof event.summary === 'string') summaries.set(String(event.leafUuid), event.summary);
+    if (isObj(event) && typeof event.uuid === 'string') uuids.add(event.uuid);
     const turn = isObj(event) ? turnOf(event) : undefined;
     if (!turn) {
       skipped++;
@@ -88,7 +93,16 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
       source,
     });
   }
-  return { format: 'claude-code', episodes, skipped };
+  return { format: 'claude-code', episodes: withSessionTitle(episodes, summaryOf(summaries, uuids)), skipped };
+}
+
+/**
+ * Claude Code names a session by a summary line; a resumed session's file also carries the summaries
+ * of the sessions it continues. The one whose leaf is a turn of this file is this session's; else the last.
+ */
+function summaryOf(summaries: Map<string, string>, uuids: Set<string>): string | undefined {
+  for (const [leaf, summary] of summaries) if (uuids.has(leaf)) return summary;
+  return [...summaries.values()].pop();
 }
 
 function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefined {

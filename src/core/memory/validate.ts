@@ -101,6 +101,7 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     authority,
     hash: '',
     redactions: redactions || undefined,
+    sessionTitle: sessionTitle(input.sessionTitle),
   };
   record.hash = crypto
     .createHash('sha256')
@@ -108,4 +109,13 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     .digest('hex')
     .slice(0, 32);
   return record;
+}
+
+/** A session's title: text within its bound, secrets redacted like the episode's own text. */
+function sessionTitle(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw invalid('"sessionTitle" must be text.');
+  const title = redactSecrets(v.replace(/\s+/g, ' ').trim()).text;
+  if (title.length > LIMITS.sessionTitleChars) throw invalid(`"sessionTitle" must be at most ${LIMITS.sessionTitleChars} characters.`);
+  return title || undefined;
 }

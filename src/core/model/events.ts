@@ -27,6 +27,8 @@ export interface EpisodeInput {
   entities?: string[];
   /** Authority of this turn when it differs from the connection's (an imported assistant turn is `agent`). */
   authority?: Authority;
+  /** The session's title as its tool shows it (Copilot's custom title, Claude Code's summary): the Episodes view names the session by it. */
+  sessionTitle?: string;
 }
 
 export interface EpisodeRecord extends EpisodeInput {

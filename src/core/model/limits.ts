@@ -35,6 +35,10 @@ export const LIMITS = {
   mcpMessageBytes: 4 * 1024 * 1024,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
+  /** Characters of a session's title (a longer one is cut by the parser). */
+  sessionTitleChars: 200,
+  /** Facts drawn around one entity of the graph view (one expansion): neighbourhoods, never the whole graph. */
+  neighbourhood: 200,
 } as const;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */
@@ -45,4 +49,5 @@ export const LIMIT_DEFAULTS = {
   overview: 10,
   page: 200,
   depth: 1,
+  neighbourhood: 60,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,4 +78,7 @@ CREATE INDEX evidence_episode ON evidence(episode_id);
 CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes", text, speaker, tokenize=porter);
 -- docid = entities.id
 CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
+
+-- A session's title as its tool named it (episodes.add carries it); absent: the view shows the first user turn.
+CREATE TABLE sessions (session TEXT PRIMARY KEY, title TEXT NOT NULL);
 `;

@@ -29,6 +29,7 @@ const episode = z.object({
   time: optional(text),
   entities: optional(texts),
   authority: optional(z.enum(AUTHORITIES)),
+  sessionTitle: optional(text),
 });
 
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
@@ -75,6 +76,7 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object(page),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  'graph.neighbourhood': z.object({ entity: text, limit: count, history: flag }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

@@ -7,6 +7,7 @@ import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
+import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type { ForgetPlan, MemoryStatus, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
@@ -107,6 +108,8 @@ export interface Methods {
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */
   'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+  /** An entity's neighbourhood for the graph view: its facts (strongest first) and the entities at their other ends. */
+  'graph.neighbourhood': { params: { entity: string; limit?: number; history?: boolean }; result: Neighbourhood };
 }
 
 export type Method = keyof Methods;

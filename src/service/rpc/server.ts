@@ -158,6 +158,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.sessions': (p) => browse.sessions(p),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
+    'graph.neighbourhood': (p) => browse.neighbourhood(p),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
