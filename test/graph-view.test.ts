@@ -150,3 +150,24 @@ test('bench: neighbourhood queries on a 5,000-entity memory', async () => {
   assert.ok(h.edges.length > 0);
   m.close();
 });
+
+test('the graph page: a strict CSP (no inline, nothing remote), the script by nonce, no inline style', async () => {
+  const { graphPage, contentSecurityPolicy } = await import('../src/extension/graph-html');
+  const source = 'https://abc.vscode-resource.vscode-cdn.net';
+  const html = graphPage(
+    { cspSource: source, script: `${source}/dist/graph-view.js`, style: `${source}/media/graph/graph.css` },
+    'Recall <Graph>',
+  );
+  const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
+  const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1]!;
+  assert.ok(nonce.length >= 16);
+  assert.match(csp, /^default-src 'none'/);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+  assert.equal(csp, contentSecurityPolicy(source, nonce));
+  const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+  assert.deepEqual(scripts, [` nonce="${nonce}" src="${source}/dist/graph-view.js"`], 'one script, by nonce, from the extension');
+  assert.doesNotMatch(html, /<style|style="/, 'no inline style for the CSP to refuse');
+  assert.match(html, /id="__________cytoscape_stylesheet"/, "Cytoscape's own <style> is pre-empted");
+  assert.match(html, /Recall &#60;Graph&#62;/);
+  assert.notEqual(graphPage({ cspSource: source, script: '', style: '' }, 'x').match(/nonce-([^']+)/)![1], nonce, 'a fresh nonce per page');
+});

@@ -12,6 +12,8 @@ import type { EntitiesTree } from './entities.js';
 import type { EpisodeDocuments } from './episode-document.js';
 import type { EpisodesTree } from './episodes.js';
 import type { HttpTransport } from './http.js';
+import { chooseChatSources, turnOnSemanticSearch } from './first-run.js';
+import type { GraphView } from './graph-view.js';
 import { COMMANDS, type CommandKey } from './ids.js';
 import { importConversations } from './importer.js';
 import type { MoreNode } from './paging.js';
@@ -26,6 +28,7 @@ export interface Parts {
   statusBar: StatusBar;
   http: HttpTransport;
   autoIngest: AutoIngest;
+  graph: GraphView;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -48,6 +51,9 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
       ctx.memoryChanged(0);
     },
     showLog: () => ctx.log.show(),
+    showGraph: (arg) => parts.graph.show(arg),
+    turnOnSemanticSearch: () => turnOnSemanticSearch(ctx),
+    chooseChatSources: () => chooseChatSources(ctx),
     loadMore: (node) => (node as MoreNode<unknown>).load(),
     openEpisode: (id) => parts.documents.open(String(id)),
   };

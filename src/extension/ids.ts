@@ -31,6 +31,9 @@ export const COMMANDS = {
   restartService: 'recall.restartService',
   refresh: 'recall.refresh',
   showLog: 'recall.showLog',
+  showGraph: 'recall.showGraph',
+  turnOnSemanticSearch: 'recall.turnOnSemanticSearch',
+  chooseChatSources: 'recall.chooseChatSources',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',
