@@ -1001,7 +1001,7 @@ try {
     },
   );
 
-  await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, seeded, waitRow, waitNotification, dialog });
+  await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog });
 
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });
