@@ -34,6 +34,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     edges.clear();
     for (const part of m.parts) merge(part, true);
     draw();
+    status(`${nodes.size} entities and ${edges.size} facts drawn (updated after a change)`);
   } else if (m.type === 'found') showFound(m.entities);
   else if (m.type === 'error') status(m.message, true);
 });
