@@ -11,6 +11,7 @@ import { after, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
+import { contentSecurityPolicy, graphPage } from '../src/extension/graph-html';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -151,8 +152,7 @@ test('bench: neighbourhood queries on a 5,000-entity memory', async () => {
   m.close();
 });
 
-test('the graph page: a strict CSP (no inline, nothing remote), the script by nonce, no inline style', async () => {
-  const { graphPage, contentSecurityPolicy } = await import('../src/extension/graph-html');
+test('the graph page: a strict CSP (no inline, nothing remote), the script by nonce, no inline style', () => {
   const source = 'https://abc.vscode-resource.vscode-cdn.net';
   const html = graphPage(
     { cspSource: source, script: `${source}/dist/graph-view.js`, style: `${source}/media/graph/graph.css` },
