@@ -49,11 +49,27 @@ function copyAssets() {
   fs.chmodSync(cli, 0o755);
 }
 
+// The graph view's webview script (Cytoscape.js bundled in): runs in the browser, loads nothing remote.
+/** @type {esbuild.BuildOptions} */
+const webview = {
+  entryPoints: { 'graph-view': 'media/graph/graph-view.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+};
+
 if (watch) {
   const ctx = await esbuild.context({ ...options, plugins: [...options.plugins, { name: 'assets', setup: (b) => b.onEnd(copyAssets) }] });
   await ctx.watch();
+  await (await esbuild.context(webview)).watch();
 } else {
   fs.rmSync('dist', { recursive: true, force: true });
   await esbuild.build(options);
+  await esbuild.build(webview);
   copyAssets();
 }

@@ -12,6 +12,8 @@ import type { EntitiesTree } from './entities.js';
 import type { EpisodeDocuments } from './episode-document.js';
 import type { EpisodesTree } from './episodes.js';
 import type { HttpTransport } from './http.js';
+import { chooseChatSources, turnOnSemanticSearch } from './first-run.js';
+import type { GraphView } from './graph-view.js';
 import { COMMANDS, type CommandKey } from './ids.js';
 import { importConversations } from './importer.js';
 import { addInstructions } from './instructions.js';
@@ -27,6 +29,7 @@ export interface Parts {
   statusBar: StatusBar;
   http: HttpTransport;
   autoIngest: AutoIngest;
+  graph: GraphView;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -51,6 +54,9 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     },
     showLog: () => ctx.log.show(),
     addInstructions: () => addInstructions(ctx),
+    showGraph: (arg) => parts.graph.show(arg),
+    turnOnSemanticSearch: () => turnOnSemanticSearch(ctx),
+    chooseChatSources: () => chooseChatSources(ctx),
     loadMore: (node) => (node as MoreNode<unknown>).load(),
     openEpisode: (id) => parts.documents.open(String(id)),
   };

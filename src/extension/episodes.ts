@@ -1,6 +1,6 @@
 /**
- * The Episodes view: sessions, most recent first (with their dates), then the session's
- * episodes in order. Opening one shows it read-only with its citation (episodeDocument.ts).
+ * The Episodes view: sessions, most recent first, named by their titles (with their dates and, on
+ * hover, their ids), then the session's episodes in order, each as "speaker: first line". Opening one shows it read-only with its citation (episodeDocument.ts).
  */
 import * as vscode from 'vscode';
 import type { EpisodeView } from '../core/model/views.js';
@@ -8,7 +8,7 @@ import type { RecallExtension } from './ctx.js';
 import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
-import { day } from './present.js';
+import { day, minute } from './present.js';
 import { workspaceProject } from './connection.js';
 import type { SessionSummary } from './source.js';
 
@@ -49,12 +49,20 @@ export class EpisodesTree extends PagedTree<Node> {
     switch (node.kind) {
       case 'session': {
         const s = node.session;
-        const item = new vscode.TreeItem(s.session ?? '(no session)', vscode.TreeItemCollapsibleState.Collapsed);
+        // Named by its title (the tool's, else its first question); the id stays one hover away.
+        const label = s.title ?? s.session ?? '(no session)';
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = node.key;
         const dates = day(s.first) === day(s.last) ? day(s.last) : `${day(s.first)} – ${day(s.last)}`;
-        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${s.project && s.project !== workspaceProject().project ? ` · ${projectLabel(s.project)}` : ''}`;
-        item.tooltip = `Session ${s.session ?? '(none)'}: ${s.episodes} episode(s), ${s.first.slice(0, 16).replace('T', ' ')} to ${s.last.slice(0, 16).replace('T', ' ')}`;
-        item.accessibilityInformation = { label: `Session ${s.session ?? '(none)'}, ${item.description}` };
+        const elsewhere = s.project && s.project !== workspaceProject().project ? ` · ${projectLabel(s.project)}` : '';
+        item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${elsewhere}`;
+        const tooltip = new vscode.MarkdownString(undefined, true);
+        if (s.title) tooltip.appendText(`${s.title}\n\n`);
+        tooltip.appendMarkdown(`Session \`${s.session ?? '(none)'}\`  \n`);
+        if (s.project) tooltip.appendText(`Project ${s.project}\n\n`);
+        tooltip.appendText(`${s.episodes} episode(s), ${minute(s.first)} to ${minute(s.last)}`);
+        item.tooltip = tooltip;
+        item.accessibilityInformation = { label: `Session ${label}, ${item.description}` };
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'session';
         return item;

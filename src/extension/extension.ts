@@ -14,6 +14,7 @@ import { registerFactDecorations } from './decorations.js';
 import { EntitiesTree } from './entities.js';
 import { EpisodeDocuments } from './episode-document.js';
 import { EpisodesTree } from './episodes.js';
+import { GraphView } from './graph-view.js';
 import { HttpTransport } from './http.js';
 import { LmExtractor } from './lm-extractor.js';
 import { registerLmTools } from './lm-tools.js';
@@ -44,7 +45,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const extractor = ctx.push(new LmExtractor(ctx));
   // Watches chat-session folders; the first pass runs a moment after activation, never in it.
   const autoIngest = ctx.push(new AutoIngest(ctx, extractor));
-  registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest });
+  const graph = ctx.push(new GraphView(ctx, entities));
+  registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest, graph });
   let configTimer: NodeJS.Timeout | undefined;
 
   ctx.push(

@@ -33,6 +33,9 @@ export const COMMANDS = {
   showLog: 'recall.showLog',
   reconfirm: 'recall.reconfirmFact',
   addInstructions: 'recall.addInstructions',
+  showGraph: 'recall.showGraph',
+  turnOnSemanticSearch: 'recall.turnOnSemanticSearch',
+  chooseChatSources: 'recall.chooseChatSources',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',

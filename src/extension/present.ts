@@ -67,8 +67,10 @@ export function entityTooltip(e: EntityView): vscode.MarkdownString {
   return md;
 }
 
+/** "speaker: first line" (the first line that has words). */
 export function episodeLabel(e: EpisodeView): string {
-  return oneLine(e.speaker ? `${e.speaker}: ${e.text}` : e.text, 90);
+  const first = e.text.split('\n').find((l) => l.trim()) ?? e.text;
+  return oneLine(e.speaker ? `${e.speaker}: ${first}` : first, 90);
 }
 
 export function episodeDescription(e: EpisodeView): string {

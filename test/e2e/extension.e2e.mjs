@@ -20,6 +20,7 @@ import path from 'node:path';
 import * as h from './harness.mjs';
 import { checkAnchors } from './checks-anchors.mjs';
 import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
+import { humanChecks } from './checks-human.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -445,9 +446,10 @@ try {
   step('Entities view rendered');
 
   await check('the Episodes view lists the seeded sessions and their episodes', async () => {
-    await waitRow('Episodes', /^design-review \d{4}-\d{2}-\d{2} · 2 episodes$/);
-    await waitRow('Episodes', /^preferences \d{4}-\d{2}-\d{2} · 1 episode$/);
-    await expand(await waitRow('Episodes', /^design-review /));
+    // Sessions are named by their first question (these have no title of their own).
+    await waitRow('Episodes', /^We chose sql\.js for storage because it needs no native build step \d{4}-\d{2}-\d{2} · 2 episodes$/);
+    await waitRow('Episodes', /^Ada prefers tabs over spaces in TypeScript files \d{4}-\d{2}-\d{2} · 1 episode$/);
+    await expand(await waitRow('Episodes', /^We chose sql\.js .* · 2 episodes$/));
     await waitRow('Episodes', new RegExp(`^We chose sql\\.js for storage .* ${seeded.ep1} · `));
     await waitRow('Episodes', new RegExp(`^Recall is deployed on Kubernetes .* ${seeded.ep2} · `));
   });
@@ -602,7 +604,7 @@ try {
 
   await check('the views refresh when another client (the CLI) writes to the memory', async () => {
     cli('remember', 'CI runs the end-to-end tests on every push', '--entity', 'CI', '--session', 'ci-notes');
-    await waitRow('Episodes', /^ci-notes \d{4}-\d{2}-\d{2} · 1 episode$/, 20000);
+    await waitRow('Episodes', /^CI runs the end-to-end tests on every push \d{4}-\d{2}-\d{2} · 1 episode$/, 20000);
     await expandTypes();
     await waitRow('Entities', /^CI \d+ facts? · 1 episode$/, 20000);
   });
@@ -631,7 +633,7 @@ try {
     const run = await invokeTools([{ command: 'recall.importConversations', args: [{ $uri: file }] }]);
     assert.ok(run.results[0].ok, run.results[0].error);
     await waitNotification(/Imported 3 turn\(s\) from 1 file\(s\): 3 new, 0 already there/);
-    await waitRow('Episodes', /^standup \d{4}-\d{2}-\d{2} · 3 episodes$/);
+    await waitRow('Episodes', /^Let us move the nightly build to 2am \d{4}-\d{2}-\d{2} · 3 episodes$/);
     const stored = cliJson('episodes', '--session', 'standup');
     assert.equal(stored.length, 3);
     assert.deepEqual(stored.map((e) => e.authority).sort(), ['agent', 'user', 'user']);
@@ -662,7 +664,8 @@ try {
     assert.equal(byRole.assistant?.authority, 'agent', "Copilot's answer is the agent's");
     assert.equal(byRole.user.text, 'Why does the settlement job run twice on Mondays?');
     assert.equal(byRole.user.session, COPILOT_SESSION);
-    await waitRow('Episodes', new RegExp(`^${COPILOT_SESSION} \\d{4}-\\d{2}-\\d{2} · 2 episodes$`));
+    // Named by the title Copilot gave it (customTitle), not by its id.
+    await waitRow('Episodes', /^Settlement job runs twice \d{4}-\d{2}-\d{2} · 2 episodes$/);
   });
 
   await check('Copilot Chat: the grown session adds only its new turns', async () => {
@@ -1025,6 +1028,7 @@ try {
   );
 
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
+  await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog });
 
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });

@@ -24,6 +24,7 @@
  * time = `timestamp`, role and speaker `user` / `assistant`.
  */
 import type { EpisodeInput } from '../model/events.js';
+import { withSessionTitle } from './session-title.js';
 import { sessionFromSource, type ParsedFile } from './transcripts.js';
 import { jsonValues, type JsonStream } from './json-stream.js';
 
@@ -71,8 +72,12 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
   const { values, bad } = stream;
   skipped += bad;
   let cwd: string | undefined;
+  const summaries = new Map<string, string>();
+  const uuids = new Set<string>();
   for (const { value: event, line } of values) {
     if (cwd === undefined && isObj(event) && typeof event.cwd === 'string' && event.cwd) cwd = event.cwd;
+    if (isObj(event) && event.type === 'summary' && typeof event.summary === 'string') summaries.set(String(event.leafUuid), event.summary);
+    if (isObj(event) && typeof event.uuid === 'string') uuids.add(event.uuid);
     const turn = isObj(event) ? turnOf(event) : undefined;
     if (!turn) {
       skipped++;
@@ -90,7 +95,16 @@ export function parseClaudeCode(content: string, source: string, stream: JsonStr
       source,
     });
   }
-  return { format: 'claude-code', episodes, skipped, ...(cwd ? { cwd } : {}) };
+  return { format: 'claude-code', episodes: withSessionTitle(episodes, summaryOf(summaries, uuids)), skipped, ...(cwd ? { cwd } : {}) };
+}
+
+/**
+ * Claude Code names a session by a summary line; a resumed session's file also carries the summaries
+ * of the sessions it continues. The one whose leaf is a turn of this file is this session's; else the last.
+ */
+function summaryOf(summaries: Map<string, string>, uuids: Set<string>): string | undefined {
+  for (const [leaf, summary] of summaries) if (uuids.has(leaf)) return summary;
+  return [...summaries.values()].pop();
 }
 
 function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefined {

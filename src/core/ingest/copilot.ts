@@ -33,6 +33,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EpisodeInput } from '../model/events.js';
+import { withSessionTitle } from './session-title.js';
 import { sessionFromSource, toIsoTime, type ParsedFile } from './transcripts.js';
 
 type Obj = Record<string, unknown>;
@@ -124,7 +125,8 @@ export function parseCopilotChat(content: string, source: string, parsed?: unkno
       });
     } else skipped++;
   });
-  return { format: 'copilot', episodes, skipped };
+  // v3 keeps the name a person gave the chat (or VS Code generated) as customTitle; v2 as computedTitle.
+  return { format: 'copilot', episodes: withSessionTitle(episodes, state.customTitle ?? state.computedTitle), skipped };
 }
 
 /** Replays an ObjectMutationLog to the state it describes. */

@@ -112,6 +112,7 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     redactions: redactions || undefined,
     // Written always (null = global), so a record without it is known to predate projects.
     project: projectOf(input.project, by),
+    sessionTitle: sessionTitle(input.sessionTitle),
   };
   record.hash = crypto
     .createHash('sha256')
@@ -119,4 +120,13 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     .digest('hex')
     .slice(0, 32);
   return record;
+}
+
+/** A session's title: text within its bound, secrets redacted like the episode's own text. */
+function sessionTitle(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw invalid('"sessionTitle" must be text.');
+  const title = redactSecrets(v.replace(/\s+/g, ' ').trim()).text;
+  if (title.length > LIMITS.sessionTitleChars) throw invalid(`"sessionTitle" must be at most ${LIMITS.sessionTitleChars} characters.`);
+  return title || undefined;
 }

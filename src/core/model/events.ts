@@ -34,6 +34,8 @@ export interface EpisodeInput {
   authority?: Authority;
   /** The project the turn belongs to (a key from project.ts); null: global. Absent: the connection's. */
   project?: string | null;
+  /** The session's title as its tool shows it (Copilot's custom title, Claude Code's summary): the Episodes view names the session by it. */
+  sessionTitle?: string;
 }
 
 export interface EpisodeRecord extends EpisodeInput {

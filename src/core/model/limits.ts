@@ -51,6 +51,10 @@ export const LIMITS = {
   brief: 2000,
   /** Facts of each kind a brief weighs before it picks (a hub of thousands must not be read whole). */
   briefCandidates: 100,
+  /** Characters of a session's title (a longer one is cut by the parser). */
+  sessionTitleChars: 200,
+  /** Facts drawn around one entity of the graph view (one expansion): neighbourhoods, never the whole graph. */
+  neighbourhood: 200,
 } as const;
 
 /** Smallest brief budget, in tokens: the header and one line fit. */
@@ -65,6 +69,7 @@ export const LIMIT_DEFAULTS = {
   page: 200,
   depth: 1,
   brief: 300,
+  neighbourhood: 60,
 } as const satisfies Partial<Record<keyof typeof LIMITS, number>>;
 
 /** How many more entity and vector hits a query scoped to a project fetches: other projects' are dropped after the fetch. */

@@ -12,6 +12,7 @@ import { LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { Graph } from '../store/graph.js';
 import { all, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import { neighbourhood } from './neighbourhood.js';
 
 export interface SessionSummary {
   /** null: episodes stored without a session. */
@@ -21,6 +22,8 @@ export interface SessionSummary {
   last: string;
   /** Its project (null: global); a session's turns share one. */
   project?: string | null;
+  /** The title its tool gave it, else its first user turn's first line; null when it has neither. */
+  title: string | null;
 }
 
 /** Which slice of a list: skip `offset`, take at most `limit`. */
@@ -46,6 +49,7 @@ export function browseHandlers(graph: Graph) {
     sessions: (p: PageRequest & { project?: string | null }) => browseSessions(graph, p),
     sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(graph, p),
     episodesById: (p: { ids: string[] }) => browseEpisodesById(graph, p),
+    neighbourhood: (p: { entity: string; limit?: number; history?: boolean }) => neighbourhood(graph, p),
   };
 }
 
@@ -105,6 +109,7 @@ export function browseSessions(graph: Graph, p: PageRequest & { project?: string
     episodes: Number(r.n),
     first: new Date(Number(r.first_ms)).toISOString(),
     last: new Date(Number(r.last_ms)).toISOString(),
+    title: sessionTitle(graph, r.session === null || r.session === undefined ? null : String(r.session)),
   }));
   return { total, sessions };
 }
@@ -130,6 +135,22 @@ export function browseEpisodesById(graph: Graph, p: { ids: string[] }): EpisodeV
   const rows = all(graph.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return ids.filter((id) => byId.has(id)).map((id) => graph.episodeView(byId.get(id)!));
+}
+
+/** The title its tool gave the session, else the first line of its first user turn (else its first turn). */
+function sessionTitle(graph: Graph, session: string | null): string | null {
+  if (session === null) return null;
+  const given = scalar(graph.db, 'SELECT title FROM sessions WHERE session = ?', [session]);
+  if (typeof given === 'string' && given) return given;
+  const first = scalar(
+    graph.db,
+    `SELECT text FROM episodes WHERE session = ? ORDER BY (authority NOT IN ('user', 'human')), time_ms, rowid LIMIT 1`,
+    [session],
+  );
+  if (typeof first !== 'string') return null;
+  const line = first.split('\n').find((l) => l.trim()) ?? '';
+  const flat = line.replace(/\s+/g, ' ').trim();
+  return flat ? (flat.length > 100 ? `${flat.slice(0, 99)}…` : flat) : null;
 }
 
 function page(p: PageRequest | undefined): { offset: number; limit: number } {

@@ -87,6 +87,8 @@ export class GraphWrites {
       run(this.db, 'INSERT OR IGNORE INTO mentions(episode_rowid, entity_id) VALUES (?, ?)', [rowid, entity]);
     }
     markIdUsed(this.db, 'ep', rowid);
+    if (ep.sessionTitle && ep.session)
+      run(this.db, 'INSERT OR REPLACE INTO sessions(session, title) VALUES (?, ?)', [ep.session, ep.sessionTitle]);
     if (ep.redactions) setMeta(this.db, 'redactions', Number(getMeta(this.db, 'redactions') ?? 0) + ep.redactions);
   }
 
@@ -287,6 +289,8 @@ export class GraphWrites {
       unindexEntity(this.db, entity);
       run(this.db, 'DELETE FROM entities WHERE id = ?', [entity]);
     }
+    // A title may quote what was erased: it goes with the session's last episode.
+    run(this.db, 'DELETE FROM sessions WHERE session NOT IN (SELECT session FROM episodes WHERE session IS NOT NULL)');
   }
 }
 

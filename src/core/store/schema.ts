@@ -86,4 +86,7 @@ CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
 
 -- target = an episode or fact id; anchors = its CodeAnchor[] as JSON (core/model/code-anchors.ts).
 CREATE TABLE anchors (target TEXT PRIMARY KEY, anchors TEXT NOT NULL);
+
+-- A session's title as its tool named it (episodes.add carries it); absent: the view shows the first user turn.
+CREATE TABLE sessions (session TEXT PRIMARY KEY, title TEXT NOT NULL);
 `;

@@ -33,6 +33,7 @@ const episode = z.object({
   entities: optional(texts),
   authority: optional(z.enum(AUTHORITIES)),
   project,
+  sessionTitle: optional(text),
 });
 
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
@@ -84,6 +85,7 @@ const PARAMS: ParamSchemas = {
   'project.list': none,
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
   brief: z.object({ project, budget_tokens: count }),
+  'graph.neighbourhood': z.object({ entity: text, limit: count, history: flag }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

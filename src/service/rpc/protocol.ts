@@ -8,6 +8,7 @@ import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
+import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type { Brief, ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
 
@@ -128,6 +129,8 @@ export interface Methods {
   'project.assign': { params: ProjectAssignment; result: { episodes: number; relationships: number } };
   /** What to know before a task, within a token budget (core/memory/brief.ts). */
   brief: { params: { project?: string | null; budget_tokens?: number }; result: Brief };
+  /** An entity's neighbourhood for the graph view: its facts (strongest first) and the entities at their other ends. */
+  'graph.neighbourhood': { params: { entity: string; limit?: number; history?: boolean }; result: Neighbourhood };
 }
 
 export type Method = keyof Methods;

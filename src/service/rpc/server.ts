@@ -201,6 +201,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'project.list': (_p, by) => ({ current: by.project ?? null, projects: memory.projects() }),
     'project.assign': (p, by) => memory.assignProject(p, by),
     brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),
+    'graph.neighbourhood': (p) => browse.neighbourhood(p),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
