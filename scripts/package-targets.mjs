@@ -3,7 +3,9 @@
 // carries that platform's native ONNX Runtime in dist/native/<target>/, and says its target to the
 // Marketplace), plus one universal WebAssembly-only VSIX for every other platform.
 //
-//   node scripts/package-targets.mjs [--out-dir DIR]   every target + universal into DIR (default .cache/vsix)
+//   node scripts/package-targets.mjs [--out-dir DIR] [--write-docs]
+//                                                       every target + universal into DIR (default .cache/vsix);
+//                                                       --write-docs: their sizes into docs/BENCHMARKS.md (bench:vsix)
 //   node scripts/package-targets.mjs --host [VSCE ARGS] this machine's target only (`npm run package`);
 //                                                       the rest of the arguments go to vsce (e.g. --out FILE)
 //
@@ -62,4 +64,21 @@ if (args[0] === '--host') {
     copyNative(DIST, targets.includes(host) ? host : undefined);
   }
   for (const s of sizes) console.log(`${s.target.padEnd(30)} ${String(s.mb).padStart(5)} MB  ${path.relative(ROOT, s.file)}`);
+  if (args.includes('--write-docs')) writeDocs(sizes);
+}
+
+function writeDocs(sizes) {
+  const section = [
+    '<!-- bench:vsix -->',
+    `Measured ${new Date().toISOString().slice(0, 10)}: \`npm run package:all -- --write-docs\` (vsce, onnxruntime-node 1.14.0).`,
+    '',
+    '| VSIX | size (MB) |',
+    '|---|---|',
+    ...sizes.map((s) => `| ${s.target} | ${s.mb} |`),
+    '<!-- /bench:vsix -->',
+  ].join('\n');
+  const file = path.join(ROOT, 'docs', 'BENCHMARKS.md');
+  const doc = fs.readFileSync(file, 'utf8');
+  const re = /<!-- bench:vsix -->[\s\S]*?<!-- \/bench:vsix -->/;
+  fs.writeFileSync(file, re.test(doc) ? doc.replace(re, section) : `${doc.trimEnd()}\n\n## VSIX size per platform\n\n${section}\n`);
 }
