@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Embedding throughput, native ONNX Runtime against WebAssembly: bundles scripts/embed-probe.ts
 // (esbuild.embeddings.mjs), makes the MiniLM-shaped stand-in model once (6 layers, 384 wide, 12
-// heads) in .cache/bench-embed/, and embeds 28-32-token sentences in calls of 16 on each backend,
+// heads) in $TMPDIR/recall-bench-embed/, and embeds 28-32-token sentences in calls of 16 on each backend,
 // each in its own process, best of --runs. Also the largest difference between the two backends'
 // vectors. `--write-docs` replaces the bench:embed section of docs/BENCHMARKS.md.
 //
@@ -17,7 +17,7 @@ const args = process.argv.slice(2);
 const flag = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
 const sentences = flag('--sentences', 480);
 const runs = flag('--runs', 3);
-const work = path.join(ROOT, '.cache', 'bench-embed');
+const work = path.join(os.tmpdir(), 'recall-bench-embed');
 const model = path.join(work, 'minilm-shaped');
 const probeDir = path.join(work, 'probe');
 

@@ -4,7 +4,7 @@
 // Marketplace), plus one universal WebAssembly-only VSIX for every other platform.
 //
 //   node scripts/package-targets.mjs [--out-dir DIR] [--write-docs]
-//                                                       every target + universal into DIR (default .cache/vsix);
+//                                                       every target + universal into DIR (default vsix/);
 //                                                       --write-docs: their sizes into docs/BENCHMARKS.md (bench:vsix)
 //   node scripts/package-targets.mjs --host [VSCE ARGS] this machine's target only (`npm run package`);
 //                                                       the rest of the arguments go to vsce (e.g. --out FILE)
@@ -49,7 +49,7 @@ if (args[0] === '--host') {
   vsce(targets.includes(host) ? host : undefined, args.slice(1));
 } else {
   const i = args.indexOf('--out-dir');
-  const outDir = path.resolve(ROOT, i >= 0 ? args[i + 1] : '.cache/vsix');
+  const outDir = path.resolve(ROOT, i >= 0 ? args[i + 1] : 'vsix');
   fs.mkdirSync(outDir, { recursive: true });
   const { name, version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const sizes = [];
