@@ -28,15 +28,9 @@ function run(cmd, args) {
 }
 
 function vsce(target, extra) {
-  run(process.execPath, [
-    VSCE,
-    'package',
-    '--no-dependencies',
-    '--allow-missing-repository',
-    '--skip-license',
-    ...(target ? ['--target', target] : []),
-    ...extra,
-  ]);
+  // Bundles only: the VSIX never carries node_modules (`npm run package` also says so itself).
+  const base = ['--no-dependencies', '--allow-missing-repository', '--skip-license'];
+  run(process.execPath, [VSCE, 'package', ...base, ...(target ? ['--target', target] : []), ...extra.filter((a) => !base.includes(a))]);
 }
 
 const args = process.argv.slice(2);
