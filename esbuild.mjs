@@ -1,14 +1,19 @@
 // Bundles every entry point into dist/ as self-contained CommonJS (no node_modules at run time)
-// and copies the sql.js wasm beside the bundles. `node esbuild.mjs --watch` rebuilds on change.
+// and copies the sql.js wasm and the native ONNX Runtime (see below) beside the bundles.
+// `node esbuild.mjs --watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { embeddingsPlugin } from './esbuild.embeddings.mjs';
+import { copyNative, embeddingsPlugin, nativeTargets } from './esbuild.embeddings.mjs';
 
 const require = createRequire(import.meta.url);
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const watch = process.argv.includes('--watch');
+// Which platform's native ONNX Runtime goes into dist/native/: this machine's by default;
+// RECALL_NATIVE_TARGET=<platform>-<arch> another's (scripts/package-targets.mjs), =none none (WebAssembly only).
+const host = `${process.platform}-${process.arch}`;
+const nativeTarget = process.env.RECALL_NATIVE_TARGET ?? (nativeTargets().includes(host) ? host : 'none');
 
 const entries = {
   cli: 'src/cli/main.ts',
@@ -42,6 +47,7 @@ function copyAssets() {
   fs.mkdirSync('dist', { recursive: true });
   const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
   fs.copyFileSync(wasm, 'dist/sql-wasm.wasm');
+  copyNative('dist', nativeTarget === 'none' ? undefined : nativeTarget);
   // The CLI is run directly as `recall`.
   const cli = 'dist/cli.js';
   const body = fs.readFileSync(cli, 'utf8');

@@ -2,8 +2,11 @@
  * Loads an embedder from a model folder and embeds a few sentences; prints one JSON line.
  * Bundled by `node esbuild.embeddings.mjs` to check the embedder runs from a self-contained bundle.
  *
- *   node embed-probe.js MODEL_DIR [--bench N] [--batch B]
+ *   node embed-probe.js MODEL_DIR [--backend auto|native|wasm] [--native-dir DIR] [--bench N] [--batch B]
+ *
+ * --bench embeds N generated sentences of ~30 tokens, B a call (the throughput in docs/BENCHMARKS.md).
  */
+import * as os from 'node:os';
 import { loadEmbedder } from '../src/service/embeddings/embedder';
 
 async function main(): Promise<void> {
@@ -13,8 +16,13 @@ async function main(): Promise<void> {
     const i = args.indexOf(name);
     return i >= 0 ? Number(args[i + 1]) : dflt;
   };
+  const text = (name: string): string | undefined => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const backend = text('--backend') as 'auto' | 'native' | 'wasm' | undefined;
   const t0 = performance.now();
-  const r = await loadEmbedder({ modelPath });
+  const r = await loadEmbedder({ modelPath, backend, nativeDir: text('--native-dir') });
   const loadMs = performance.now() - t0;
   if ('unavailable' in r) {
     console.log(JSON.stringify({ unavailable: r.unavailable }));
@@ -27,6 +35,7 @@ async function main(): Promise<void> {
     id: e.id,
     dim: e.dim,
     backend: e.backend,
+    fallback: e.fallback,
     loadMs: Math.round(loadMs),
     norms: vectors.map((v) => Math.sqrt(v.reduce((s, x) => s + x * x, 0))),
     vectors: vectors.map((v) => Array.from(v)),
@@ -43,7 +52,7 @@ async function main(): Promise<void> {
         ' ',
       );
     const sentences = Array.from({ length: n }, (_, i) =>
-      Array.from({ length: 8 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
+      Array.from({ length: 26 + (i % 5) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' '),
     );
     const t = performance.now();
     let worst = 0;
@@ -53,7 +62,9 @@ async function main(): Promise<void> {
       worst = Math.max(worst, performance.now() - b0);
     }
     const s = (performance.now() - t) / 1000;
-    out.bench = { sentences: n, batch, perSecond: Math.round(n / s), worstBatchMs: Math.round(worst) };
+    // Each word is one bert-base-uncased token: 26-30 words, 28-32 tokens with [CLS] and [SEP].
+    const load = os.loadavg().map((l) => l.toFixed(2));
+    out.bench = { sentences: n, batch, tokens: '28-32', perSecond: Math.round(n / s), worstBatchMs: Math.round(worst), load };
   }
   console.log(JSON.stringify(out));
 }

@@ -1,5 +1,6 @@
 /**
- * The real embedding path (transformers.js 2.17.2 on ONNX Runtime WebAssembly, one thread) on a
+ * The real embedding path (transformers.js 2.17.2 on ONNX Runtime WebAssembly, one thread, in this
+ * process; on the native ONNX Runtime, onnxruntime-node 1.14, in the built worker) on a
  * tiny BERT-shaped model generated here by scripts/make-test-model.mjs (seeded random weights, the
  * real bert-base-uncased vocabulary): no pretrained model can be downloaded on these machines.
  */
@@ -43,7 +44,8 @@ before(async () => {
   makeModel(MODEL);
   makeModel(MODEL_B, '--seed', '7');
   const listeners = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
-  const r = await loadEmbedder({ modelPath: MODEL });
+  // This process runs WebAssembly (a thread's runtime is chosen once); the built worker runs native.
+  const r = await loadEmbedder({ modelPath: MODEL, backend: 'wasm' });
   assert.ok('embedder' in r, 'unavailable' in r ? r.unavailable : '');
   embedder = r.embedder;
   assert.deepEqual(
@@ -56,6 +58,13 @@ before(async () => {
 after(() => {
   fs.rmSync(work, { recursive: true, force: true });
 });
+
+/**
+ * How far native and WebAssembly vectors may differ per component: the same graph in float32 on two
+ * builds of the runtime, so rounding only. Measured up to 6e-8 on the stand-in models (docs/BENCHMARKS.md);
+ * two orders of magnitude above that, and far below what changes a ranking.
+ */
+const ACROSS_BACKENDS = 1e-5;
 
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const maxDiff = (a: Float32Array, b: Float32Array): number => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
@@ -411,29 +420,79 @@ test('queue errors are logged and counted, never thrown', async () => {
 test('the esbuild bundle runs with no node_modules in reach and gives the same vectors', async () => {
   const out = path.join(work, 'bundle-build');
   execFileSync(process.execPath, [path.join(ROOT, 'esbuild.embeddings.mjs'), out], { cwd: ROOT, stdio: 'pipe' });
-  assert.deepEqual(fs.readdirSync(out).sort(), ['embed-probe.js', 'ort-wasm-simd.wasm', 'ort-wasm.wasm']);
+  const host = `${process.platform}-${process.arch}`;
+  assert.deepEqual(fs.readdirSync(out).sort(), ['embed-probe.js', 'native', 'ort-wasm-simd.wasm', 'ort-wasm.wasm']);
+  assert.ok(fs.existsSync(path.join(out, 'native', host, 'onnxruntime_binding.node')), `native/${host} beside the bundle`);
   // Copy to a folder outside the project: nothing to resolve from node_modules.
   const isolated = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bundle-'));
-  try {
-    for (const f of fs.readdirSync(out)) fs.copyFileSync(path.join(out, f), path.join(isolated, f));
-    const stdout = execFileSync(process.execPath, [path.join(isolated, 'embed-probe.js'), MODEL], {
+  const probe = (...args: string[]) => {
+    const stdout = execFileSync(process.execPath, [path.join(isolated, 'embed-probe.js'), MODEL, ...args], {
       cwd: isolated,
       encoding: 'utf8',
       env: { ...process.env, NODE_PATH: '' },
     });
-    const result = JSON.parse(stdout.trim().split('\n').pop()!);
-    assert.equal(result.backend, 'wasm');
-    assert.equal(result.id, embedder.id);
-    assert.deepEqual(result.listeners, { uncaughtException: 0, unhandledRejection: 0 });
+    return JSON.parse(stdout.trim().split('\n').pop()!);
+  };
+  try {
+    fs.cpSync(out, isolated, { recursive: true });
     const ours = await embedder.embed([
       'hello world',
       'The quick brown fox jumps over the lazy dog.',
       'Recall keeps long-term memory for coding agents.',
     ]);
-    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(result.vectors[i])) < 1e-6));
+    const wasm = probe('--backend', 'wasm');
+    assert.equal(wasm.backend, 'wasm');
+    assert.equal(wasm.id, embedder.id);
+    assert.deepEqual(wasm.listeners, { uncaughtException: 0, unhandledRejection: 0 });
+    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(wasm.vectors[i])) < 1e-6));
+    // By default the bundle runs the native runtime from native/<platform>-<arch>/ beside it.
+    const native = probe();
+    assert.equal(native.backend, 'native');
+    assert.equal(native.fallback, undefined);
+    assert.equal(native.id, embedder.id);
+    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(native.vectors[i])) < ACROSS_BACKENDS));
+    // Without the binary (a platform no VSIX carries one for): WebAssembly, and the reason.
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-no-native-'));
+    const fallback = probe('--native-dir', empty);
+    fs.rmSync(empty, { recursive: true });
+    assert.equal(fallback.backend, 'wasm');
+    assert.match(fallback.fallback, /native runtime did not load \(no onnxruntime_binding\.node for /);
+    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(fallback.vectors[i])) < 1e-6));
   } finally {
     fs.rmSync(isolated, { recursive: true, force: true });
   }
+});
+
+test('native and WebAssembly model threads give the same vectors; a native thread started again stays native', async () => {
+  const script = workerScript(path.resolve(__dirname, '..', 'dist'))!;
+  const load = async (options: { backend?: 'native' | 'wasm'; nativeDir?: string }) => {
+    const r = await loadWorkerEmbedder(script, { modelPath: MODEL, ...options });
+    assert.ok('embedder' in r, 'unavailable' in r ? r.unavailable : '');
+    return r.embedder;
+  };
+  const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((s, x, i) => s + x * b[i]!, 0) / (norm(a) * norm(b));
+  const native = await load({});
+  const wasm = await load({ backend: 'wasm' });
+  assert.deepEqual([native.backend, wasm.backend, wasm.fallback], ['native', 'wasm', undefined]);
+  const [a, b] = [await native.embed(SENTENCES), await wasm.embed(SENTENCES)];
+  a.forEach((v, i) => {
+    assert.ok(maxDiff(v, b[i]!) < ACROSS_BACKENDS, `text ${i}: ${maxDiff(v, b[i]!)}`);
+    assert.ok(cosine(v, b[i]!) > 0.9999, `text ${i}: cosine ${cosine(v, b[i]!)}`);
+  });
+  assert.ok(maxDiff(a[0]!, a[1]!) > 0.01, 'different texts still differ');
+  // onnxruntime-node 1.14's binding registers once per process: a second thread loads a copy of it.
+  await native.close();
+  const again = await load({ backend: 'native' });
+  assert.equal(again.backend, 'native');
+  (await again.embed(SENTENCES)).forEach((v, i) => assert.ok(maxDiff(v, a[i]!) < 1e-6, `text ${i}`));
+  // A folder without the binary: the thread falls back to WebAssembly and says why.
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-no-native-'));
+  const fallback = await load({ nativeDir: empty });
+  fs.rmSync(empty, { recursive: true });
+  assert.equal(fallback.backend, 'wasm');
+  assert.match(fallback.fallback ?? '', /no onnxruntime_binding\.node for .* in .*recall-no-native-/);
+  (await fallback.embed(SENTENCES)).forEach((v, i) => assert.ok(maxDiff(v, b[i]!) < 1e-6, `text ${i}`));
+  await Promise.all([again.close(), wasm.close(), fallback.close()]);
 });
 
 test('the worker-thread embedder gives the same vectors as in-process, says why a model is unavailable, and fails calls once stopped', async () => {
@@ -447,8 +506,9 @@ test('the worker-thread embedder gives the same vectors as in-process, says why 
   assert.equal(worker.id, embedder.id);
   assert.equal(worker.dim, embedder.dim);
   assert.deepEqual(progress.map((p) => p.status).slice(-1), ['ready']);
+  assert.equal(worker.backend, 'native', 'the built worker runs the native runtime beside it');
   const [inWorker, inProcess] = [await worker.embed(SENTENCES), await embedder.embed(SENTENCES)];
-  inWorker.forEach((v, i) => assert.ok(maxDiff(v, inProcess[i]!) < 1e-6, `text ${i}`));
+  inWorker.forEach((v, i) => assert.ok(maxDiff(v, inProcess[i]!) < ACROSS_BACKENDS, `text ${i}`));
   await worker.close();
   await assert.rejects(worker.embed(['after close']), /embedding worker stopped/);
   const missing = await loadWorkerEmbedder(script!, { modelPath: path.join(work, 'nowhere') });
@@ -473,7 +533,7 @@ test('the idle embedder lets its model thread go, loads it again for the next ca
     (m) => logs.push(m),
   );
   const [expected] = await embedder.embed([SENTENCES[0]]);
-  const same = async () => assert.ok(maxDiff((await idle.embed([SENTENCES[0]]))[0]!, expected!) < 1e-6);
+  const same = async () => assert.ok(maxDiff((await idle.embed([SENTENCES[0]]))[0]!, expected!) < ACROSS_BACKENDS);
 
   await same();
   assert.equal(idle.loaded, true);

@@ -1,6 +1,6 @@
 /**
- * The dense channel inside the real memory service (built dist/service.js, the bundled WASM
- * embedder): episodes are embedded in the background, vector and hybrid queries use them, and a
+ * The dense channel inside the real memory service (built dist/service.js, the bundled embedder on
+ * the native ONNX Runtime beside it): episodes are embedded in the background, vector and hybrid queries use them, and a
  * missing model degrades to keyword + graph with the reason in `recall status`. The model is a
  * tiny BERT-shaped one generated here (no pretrained model can be downloaded on these machines).
  */
@@ -223,15 +223,22 @@ test('the model is let go after unloadAfterMinutes idle and loaded again by the 
     path.join(memory, 'config.json'),
     JSON.stringify({ embeddings: { enabled: true, modelPath: model, unloadAfterMinutes: 0.02 } }),
   );
-  for (const n of NOTES) await recallOk(memory, ['remember', n]);
   const threads = (pid: number): number => Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+  await recallOk(memory, ['remember', NOTES[0]!]);
+  const pid = (await recallJson(memory, ['status'])).service_pid;
+  // The most threads seen while the model loads and embeds (it may be let go again within a second).
+  let loadedThreads = 0;
+  const sampler = setInterval(() => {
+    if (fs.existsSync(`/proc/${pid}/status`)) loadedThreads = Math.max(loadedThreads, threads(pid));
+  }, 10);
+  for (const n of NOTES.slice(1)) await recallOk(memory, ['remember', n]);
   let status = await recallJson(memory, ['status']);
-  const loadedThreads = fs.existsSync('/proc') ? threads(status.service_pid) : 0;
   const deadline = Date.now() + 60_000;
   while (!/unloaded/.test(status.embedder) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 250));
     status = await recallJson(memory, ['status']);
   }
+  clearInterval(sampler);
   assert.match(status.embedder, /^ready: local:.*\(model unloaded while idle; loads on the next question\)$/);
   assert.equal(status.vectors_by_kind.episode, NOTES.length, 'everything was embedded before the model went');
   if (fs.existsSync('/proc')) assert.ok(threads(status.service_pid) < loadedThreads, 'the model thread stopped');
@@ -242,7 +249,9 @@ test('the model is let go after unloadAfterMinutes idle and loaded again by the 
   assert.deepEqual(vector.channels, ['vector']);
   assert.equal(vector.episodes[0].text, NOTES[2]);
   status = await recallJson(memory, ['status']);
-  assert.match(status.embedder, /^ready: local:[^ ]+$/, 'loaded again');
+  // (It may be let go again before that status call: the log says it was loaded, and on what.)
+  assert.match(fs.readFileSync(path.join(memory, 'service.log'), 'utf8'), /model loaded again \(native\)/);
+  assert.match(status.embedding_backend, /^native /, 'a model thread started again runs natively too');
   // A new episode is embedded by the reloaded model too.
   await recallOk(memory, ['remember', 'The staging cluster is upgraded on Fridays']);
   const later = Date.now() + 30_000;
@@ -251,4 +260,61 @@ test('the model is let go after unloadAfterMinutes idle and loaded again by the 
     status = await recallJson(memory, ['status']);
   }
   assert.equal(status.vectors_by_kind.episode, NOTES.length + 1);
+});
+
+test('during a backlog, status shows the runtime, the pending count, the embedding rate and the time left', async () => {
+  // A wider model and a few thousand turns: a backlog that lasts a few seconds on the native runtime.
+  const wide = tmpMemory('wide-model');
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'scripts', 'make-test-model.mjs'), wide, '--layers', '2', '--hidden', '256', '--heads', '4', '--intermediate', '1024'],
+    { stdio: 'pipe' },
+  );
+  const memory = tmpMemory('backlog');
+  const turns = Array.from({ length: 3000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    text: `Turn ${i}: ${NOTES[i % NOTES.length]} and then the ${i % 7} deploy of service ${i % 13} went through review number ${i}`,
+  }));
+  const file = path.join(memory, 'turns.jsonl');
+  fs.writeFileSync(file, turns.map((t) => JSON.stringify(t)).join('\n'));
+  await recallOk(memory, ['ingest', file]);
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: wide }, extract: false }));
+  await recallOk(memory, ['service', 'stop']);
+
+  // The service starts with every turn waiting for a vector; catch it mid-backlog.
+  const seen: any[] = [];
+  const lines: string[] = [];
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const s = await recallJson(memory, ['status']);
+    if (s.embedder.startsWith('ready') && s.embedding_pending > 0 && s.embedding_rate !== null) {
+      seen.push(s);
+      lines.push((await recallOk(memory, ['status'])).split('\n').find((l) => l.startsWith('embeddings'))!);
+    }
+    if (seen.length >= 2 || (s.embedder.startsWith('ready') && s.embedding_pending === 0) || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.ok(seen.length > 0, 'status seen with texts pending and a rate');
+  for (const s of seen) {
+    assert.match(s.embedding_backend, /^native \(onnxruntime-node, /);
+    assert.ok(s.embedding_rate > 0, `rate ${s.embedding_rate}`);
+    assert.ok(s.embedding_pending <= s.episodes + s.entities, `pending ${s.embedding_pending}`);
+    // The time left is what is pending at the rate shown (rounded up to whole seconds).
+    assert.ok(Math.abs(s.embedding_eta_s - s.embedding_pending / s.embedding_rate) <= 1 + 0.01 * s.embedding_eta_s, JSON.stringify(s));
+  }
+  if (seen.length === 2) assert.ok(seen[1].embedding_pending <= seen[0].embedding_pending, 'the backlog goes down');
+  assert.match(lines[0]!, /on native \(onnxruntime-node, /);
+  assert.ok(
+    lines.some((l) => /, \d+ waiting \([\d.]+ texts\/s, about \d+(\.\d)? (s|min|h) left\); search/.test(l)),
+    lines.join('\n'),
+  );
+
+  let done = await recallJson(memory, ['status']);
+  while (done.embedding_pending > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 500));
+    done = await recallJson(memory, ['status']);
+  }
+  assert.equal(done.embedding_pending, 0);
+  assert.equal(done.embedding_eta_s, 0, 'nothing left: no time left');
+  assert.equal(done.vectors_by_kind.episode, 3000);
 });

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
+import { renderBacklog } from '../tools/render.js';
 import type { RecallExtension } from './ctx.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, CONTEXT } from './ids.js';
@@ -102,7 +103,7 @@ export class StatusBar implements vscode.Disposable {
         );
       md.appendMarkdown(
         s.embedder.startsWith('ready')
-          ? `Embeddings: ${s.embedder.slice('ready: '.length)} · ${s.vectors} vectors, ${s.embedding_pending} waiting · search ${s.vector_search}\n\n`
+          ? `Embeddings: ${s.embedder.slice('ready: '.length)} · ${s.vectors} vectors, ${renderBacklog(s)} · search ${s.vector_search} · runtime ${s.embedding_backend}\n\n`
           : `Embeddings: ${s.embedder}\n\n`,
       );
     }

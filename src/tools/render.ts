@@ -105,8 +105,22 @@ export function renderForgetPlan(p: ForgetPlan): string {
 }
 
 /** The embedder's state in one line: what is embedded and how it is searched, or why there is none. */
-export function renderEmbeddings(s: Pick<ServiceStatus, 'embedder' | 'vectors_by_kind' | 'vector_search' | 'embedding_pending'>): string {
+export function renderEmbeddings(
+  s: Pick<ServiceStatus, 'embedder' | 'vectors_by_kind' | 'vector_search' | 'embedding_pending'> &
+    Partial<Pick<ServiceStatus, 'embedding_backend' | 'embedding_rate' | 'embedding_eta_s'>>,
+): string {
   if (!s.embedder.startsWith('ready')) return `${s.embedder}; search uses keyword + graph`;
   const v = s.vectors_by_kind;
-  return `${s.embedder}; ${v.episode} episode, ${v.entity} entity, ${v.fact} fact vector(s), ${s.embedding_pending} waiting; search ${s.vector_search}`;
+  const runtime = s.embedding_backend ? ` on ${s.embedding_backend}` : '';
+  return `${s.embedder}${runtime}; ${v.episode} episode, ${v.entity} entity, ${v.fact} fact vector(s), ${renderBacklog(s)}; search ${s.vector_search}`;
+}
+
+/** "N waiting", with the pace and the time left while a backlog is embedded. */
+export function renderBacklog(
+  s: Pick<ServiceStatus, 'embedding_pending'> & Partial<Pick<ServiceStatus, 'embedding_rate' | 'embedding_eta_s'>>,
+): string {
+  if (s.embedding_pending === 0 || !s.embedding_rate) return `${s.embedding_pending} waiting`;
+  const eta = s.embedding_eta_s ?? 0;
+  const left = eta < 90 ? `${eta} s` : eta < 5400 ? `${Math.round(eta / 60)} min` : `${(eta / 3600).toFixed(1)} h`;
+  return `${s.embedding_pending} waiting (${s.embedding_rate} texts/s, about ${left} left)`;
 }

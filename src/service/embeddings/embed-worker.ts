@@ -39,5 +39,5 @@ void (async () => {
       (err: Error) => port.postMessage({ type: 'failed', seq: msg.seq, message: err.message }),
     );
   });
-  port.postMessage({ type: 'ready', id: embedder.id, dim: embedder.dim });
+  port.postMessage({ type: 'ready', id: embedder.id, dim: embedder.dim, backend: embedder.backend, fallback: embedder.fallback });
 })();

@@ -3,11 +3,11 @@
  * mean pooling over the attention mask, L2 normalisation). The memory service runs this in a
  * worker thread (embed-worker.ts); queue.ts feeds it in the background.
  *
- * Backend: ONNX Runtime's WebAssembly build, one thread, by default: platform-neutral, no native
- * binaries. In the bundle esbuild.embeddings.mjs aliases onnxruntime-node to onnxruntime-web and
- * the ort-wasm*.wasm files sit beside the bundle; unbundled (tests, tsx) the same swap is made by
- * a module resolution hook registered before transformers is first imported. `backend: 'native'`
- * keeps onnxruntime-node when it is installed (unbundled only; faster, not portable).
+ * Backend (native-runtime.ts): ONNX Runtime's native build (onnxruntime-node) when its binary for
+ * this platform is present and loads, else its WebAssembly build (onnxruntime-web), which runs
+ * anywhere; `backend` forces one. Both give the same vectors to float rounding. In the bundle
+ * esbuild.embeddings.mjs routes transformers.js's onnxruntime-node import to the chosen one;
+ * unbundled (tests, tsx) a module resolution hook swaps in onnxruntime-web when WebAssembly is chosen.
  *
  * Models: a local folder or a hub model (model-files.ts finds and fetches them). A missing or
  * broken model never throws: `loadEmbedder` answers `{ unavailable: reason }` and the reason is
@@ -20,6 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { download, locate, type ModelSource } from './model-files.js';
+import { type Backend, type BackendChoice, chooseRuntime, defaultNativeDir, publishChoice } from './native-runtime.js';
 
 export type { ModelProgress } from './model-files.js';
 
@@ -35,8 +36,10 @@ export interface Embedder {
 export interface EmbedderOptions extends ModelSource {
   /** Folder holding ort-wasm*.wasm. Default: beside the bundle when bundled. */
   wasmPaths?: string;
-  /** 'wasm' (default) or 'native' (onnxruntime-node, unbundled only). Fixed by the first load in a process. */
-  backend?: 'wasm' | 'native';
+  /** 'auto' (default: native when it loads, else WebAssembly), 'native' or 'wasm'. Fixed by the first load in a thread. */
+  backend?: BackendChoice;
+  /** Folder of onnxruntime_binding.node and its library. Default: native/<platform>-<arch> beside the bundle. */
+  nativeDir?: string;
   /** Texts are cut to this many characters before tokenising (the model truncates tokens anyway). Default 4000. */
   maxChars?: number;
   /**
@@ -69,7 +72,9 @@ type Extractor = ((texts: string[], options: { pooling: 'mean'; normalize: boole
 };
 
 let transformersPromise: Promise<Transformers> | undefined;
-let activeBackend: 'wasm' | 'native' | undefined;
+let activeBackend: Backend | undefined;
+/** Why the native runtime is not the one in use, when it is not. */
+let fallbackReason: string | undefined;
 let loadChain: Promise<unknown> = Promise.resolve();
 const cache = new Map<string, TransformersEmbedder>();
 let loadCount = 0;
@@ -93,14 +98,22 @@ function redirectToWasm(): boolean {
   return true;
 }
 
-function importTransformers(backend: 'wasm' | 'native', log: (m: string) => void): Promise<Transformers> {
+function importTransformers(options: EmbedderOptions, log: (m: string) => void): Promise<Transformers> {
+  const wanted = options.backend ?? 'auto';
   if (!transformersPromise) {
-    if (bundled()) activeBackend = 'wasm';
-    else if (backend === 'wasm' && redirectToWasm()) activeBackend = 'wasm';
-    else activeBackend = 'native';
+    const choice = chooseRuntime(wanted, options.nativeDir ?? defaultNativeDir(bundled()));
+    if (choice.backend === 'wasm' && !bundled() && !redirectToWasm()) {
+      // Without resolution hooks (old Node) the unbundled import gets onnxruntime-node regardless.
+      choice.backend = 'native';
+      choice.fallback = undefined;
+    }
+    publishChoice(choice);
+    activeBackend = choice.backend;
+    fallbackReason = choice.fallback;
+    if (choice.fallback) log(`embeddings: ${choice.fallback}; using ONNX Runtime WebAssembly`);
     transformersPromise = import('@xenova/transformers');
-  } else if (backend !== activeBackend) {
-    log(`embeddings: backend ${activeBackend} already in use in this process (asked for ${backend})`);
+  } else if (wanted !== 'auto' && wanted !== activeBackend) {
+    log(`embeddings: backend ${activeBackend} already in use in this thread (asked for ${wanted})`);
   }
   return transformersPromise;
 }
@@ -135,8 +148,10 @@ export class TransformersEmbedder implements Embedder {
     readonly dim: number,
     /** Human-readable model (folder or hub id). */
     readonly label: string,
-    /** 'wasm' (onnxruntime-web, one thread) or 'native' (onnxruntime-node). */
-    readonly backend: 'wasm' | 'native',
+    /** 'native' (onnxruntime-node) or 'wasm' (onnxruntime-web). */
+    readonly backend: Backend,
+    /** Why the native runtime is not in use, when it is not and was not refused on purpose. */
+    readonly fallback: string | undefined,
     private readonly extractor: Extractor,
     private readonly maxChars: number,
     private readonly maxTokens: number,
@@ -163,7 +178,7 @@ export class TransformersEmbedder implements Embedder {
       };
       try {
         options.onProgress?.({ model: loc.label, status: 'loading' });
-        const t = await importTransformers(options.backend ?? 'wasm', log);
+        const t = await importTransformers(options, log);
         const { env } = t;
         env.allowLocalModels = true;
         env.allowRemoteModels = false;
@@ -173,6 +188,7 @@ export class TransformersEmbedder implements Embedder {
         env.localModelPath = loc.root.endsWith('/') || loc.root.endsWith(path.sep) ? loc.root : `${loc.root}/`;
         const wasm = env.backends.onnx?.wasm;
         if (wasm) {
+          // One thread: ONNX Runtime Web 1.14 starts its threads from blob: URLs, which Node's workers refuse.
           wasm.numThreads = 1;
           wasm.proxy = false;
           const folder = wasmFolder(options.wasmPaths);
@@ -195,6 +211,7 @@ export class TransformersEmbedder implements Embedder {
           dim,
           loc.label,
           activeBackend ?? 'wasm',
+          fallbackReason,
           extractor,
           options.maxChars ?? DEFAULTS.maxChars,
           maxTokens,

@@ -7,11 +7,15 @@
  * memory all day.
  */
 import type { Embedder } from './embedder.js';
+import type { Backend } from './native-runtime.js';
 import type { WorkerEmbedder, WorkerLoadResult } from './worker-embedder.js';
 
 export interface IdleEmbedder extends Embedder {
   /** Whether the model is in memory now. */
   readonly loaded: boolean;
+  /** The runtime of the model thread now (or of the last one, while unloaded). */
+  readonly backend: Backend;
+  readonly fallback?: string;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,7 @@ export function idleEmbedder(
   log: (msg: string) => void,
 ): IdleEmbedder {
   let current: WorkerEmbedder | undefined = first;
+  let last: WorkerEmbedder = first;
   let loading: Promise<WorkerEmbedder> | undefined;
   let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -65,7 +70,8 @@ export function idleEmbedder(
           throw new Error('embedder closed');
         }
         current = r.embedder;
-        log('embeddings: model loaded again');
+        last = r.embedder;
+        log(`embeddings: model loaded again (${r.embedder.backend})`);
         return current;
       },
       (err: Error) => {
@@ -83,6 +89,12 @@ export function idleEmbedder(
     get loaded() {
       return current !== undefined;
     },
+    get backend() {
+      return last.backend;
+    },
+    get fallback() {
+      return last.fallback;
+    },
     async embed(texts) {
       if (closed) throw new Error('embedder closed');
       if (texts.length === 0) return [];
@@ -98,9 +110,9 @@ export function idleEmbedder(
     async close() {
       closed = true;
       clearTimeout(timer);
-      const last = current;
+      const open = current;
       current = undefined;
-      await last?.close();
+      await open?.close();
     },
   };
 }

@@ -25,6 +25,16 @@ export interface EmbeddingQueueStats {
   lastError?: string;
 }
 
+/** Texts stored by one batch, and when the batch ran. */
+interface Done {
+  start: number;
+  end: number;
+  count: number;
+}
+
+/** The window the embedding rate is measured over. */
+const RATE_WINDOW_MS = 60_000;
+
 interface Slot<T> {
   item: T;
   key?: string | number;
@@ -45,6 +55,7 @@ export class EmbeddingQueue<T extends { text: string }> {
   private waiters: (() => void)[] = [];
   private readonly counts: EmbeddingQueueStats = { embedded: 0, failed: 0, batches: 0, storeErrors: 0 };
   private readonly batchSize: number;
+  private done: Done[] = [];
   private readonly log: (msg: string) => void;
 
   constructor(private readonly options: EmbeddingQueueOptions<T>) {
@@ -59,6 +70,19 @@ export class EmbeddingQueue<T extends { text: string }> {
 
   get stats(): EmbeddingQueueStats {
     return { ...this.counts };
+  }
+
+  /**
+   * Texts embedded and stored a second by the last minute's batches, over the time they ran (not
+   * the idle time between bursts: this is the pace a backlog goes down at), or undefined when
+   * none ran in that minute.
+   */
+  rate(now = Date.now()): number | undefined {
+    this.done = this.done.filter((d) => d.end >= now - RATE_WINDOW_MS);
+    if (this.done.length === 0) return undefined;
+    const count = this.done.reduce((n, d) => n + d.count, 0);
+    const seconds = this.done.reduce((n, d) => n + (d.end - d.start), 0) / 1000;
+    return count / Math.max(seconds, 0.001);
   }
 
   enqueue(items: Iterable<T>): void {
@@ -123,10 +147,18 @@ export class EmbeddingQueue<T extends { text: string }> {
       while (!this.stopped && this.queue.length > this.head) {
         const batch = this.take();
         this.inFlight = batch.length;
+        const start = Date.now();
+        const before = this.counts.embedded;
         try {
           await this.process(batch);
         } finally {
           this.inFlight = 0;
+        }
+        const count = this.counts.embedded - before;
+        if (count > 0) {
+          const end = Date.now();
+          this.done.push({ start, end, count });
+          if (this.done.length > 512) this.done = this.done.filter((d) => d.end >= end - RATE_WINDOW_MS);
         }
         const pause = this.options.pauseMs ?? 0;
         await new Promise<void>((resolve) => (pause > 0 ? setTimeout(resolve, pause) : setImmediate(resolve)));

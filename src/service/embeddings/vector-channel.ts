@@ -287,6 +287,9 @@ export class VectorChannel {
     vectors_by_kind: Record<EmbeddedKind, number>;
     vector_search: string;
     embedding_pending: number;
+    embedding_backend: string;
+    embedding_rate: number | null;
+    embedding_eta_s: number | null;
   } {
     const ready = this.embedder
       ? `ready: ${this.embedder.id}${this.embedder.loaded ? '' : ' (model unloaded while idle; loads on the next question)'}`
@@ -295,13 +298,26 @@ export class VectorChannel {
     const byKind = { episode: 0, entity: 0, fact: 0 };
     for (const kind of KINDS) byKind[kind] = indexes?.[kind].size ?? 0;
     const approximate = indexes ? KINDS.filter((k) => indexes[k].approximate) : [];
+    const pending = this.waiting;
+    const rate = this.queue?.rate();
     return {
       embedder: ready,
       vectors: byKind.episode + byKind.entity + byKind.fact,
       vectors_by_kind: byKind,
       vector_search: !indexes ? 'none' : approximate.length ? `approximate (HNSW) for ${approximate.join(', ')}; exact otherwise` : 'exact',
-      embedding_pending: this.waiting,
+      embedding_pending: pending,
+      embedding_backend: this.backend(),
+      embedding_rate: rate === undefined ? null : Math.round(rate * 10) / 10,
+      embedding_eta_s: pending === 0 ? 0 : rate ? Math.ceil(pending / rate) : null,
     };
+  }
+
+  /** Which ONNX Runtime embeds: "native (...)", or "wasm" and why not native. */
+  private backend(): string {
+    const e = this.embedder;
+    if (!e) return 'none';
+    if (e.backend === 'native') return `native (onnxruntime-node, ${process.platform}-${process.arch})`;
+    return `wasm (onnxruntime-web${e.fallback ? `; ${e.fallback}` : ''})`;
   }
 
   /** Whether vector search can run now. */

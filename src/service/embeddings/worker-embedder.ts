@@ -8,19 +8,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Embedder, EmbedderOptions, ModelProgress } from './embedder.js';
+import type { Backend } from './native-runtime.js';
 
 export type WorkerLoadResult = { embedder: WorkerEmbedder } | { unavailable: string };
 
 export interface WorkerEmbedder extends Embedder {
   /** False once the thread has stopped (closed, crashed, or out of memory): every call then fails. */
   readonly alive: boolean;
+  /** Which ONNX Runtime the thread runs, and why not the native one when it is not. */
+  readonly backend: Backend;
+  readonly fallback?: string;
   close(): Promise<void>;
 }
 
 type FromWorker =
   | { type: 'log'; message: string }
   | { type: 'progress'; progress: ModelProgress }
-  | { type: 'ready'; id: string; dim: number }
+  | { type: 'ready'; id: string; dim: number; backend: Backend; fallback?: string }
   | { type: 'unavailable'; reason: string }
   | { type: 'vectors'; seq: number; vectors: Float32Array[] }
   | { type: 'failed'; seq: number; message: string };
@@ -74,6 +78,8 @@ export function loadWorkerEmbedder(script: string, options: EmbedderOptions): Pr
             embedder: {
               id: msg.id,
               dim: msg.dim,
+              backend: msg.backend,
+              fallback: msg.fallback,
               get alive() {
                 return dead === undefined;
               },

@@ -54,6 +54,12 @@ export interface ServiceStatus extends MemoryStatus {
   version: string;
   /** Team sync, when config.json has a "sync" section: cursors, backlog, last error. */
   sync?: SyncStatus;
+  /** Which ONNX Runtime embeds: "native (...)", "wasm (...; why not native)", or "none" without a model. */
+  embedding_backend: string;
+  /** Texts embedded a second by the last minute's batches (null when none ran in that minute). */
+  embedding_rate: number | null;
+  /** Seconds until the pending texts are embedded at that rate (0 when none wait, null when unknown). */
+  embedding_eta_s: number | null;
 }
 
 /** Every method of the service, with its params and its result. */
