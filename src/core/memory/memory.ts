@@ -11,13 +11,14 @@ import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { browseHandlers } from '../retrieval/browse.js';
 import type { VectorHits } from '../retrieval/fusion.js';
 import type { RetrievalConfig } from '../retrieval/recipes.js';
+import { exportPage, type ExportPage } from './export-page.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, StartedQuery, TraverseResult } from './reads.js';
 import { citeEvidence, correct, ingest, recordExtraction, relate } from './writes.js';
 
-export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
+export type { EmbeddedKind, ExportPage, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
 
 export class Memory {
   private constructor(private readonly mem: JournaledGraph) {}
@@ -138,6 +139,11 @@ export class Memory {
   /** The whole memory as plain data. Without history, ended facts are left out. */
   export(input: { history?: boolean } = {}): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
     return reads.exportAll(this.mem, input);
+  }
+
+  /** The same, one bounded page at a time: pass back each page's cursor until a page has none. */
+  exportPage(input: { history?: boolean; cursor?: string; limit?: number } = {}): ExportPage {
+    return exportPage(this.mem, input);
   }
 
   // ---- persistence ------------------------------------------------------------------------

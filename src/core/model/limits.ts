@@ -35,6 +35,12 @@ export const LIMITS = {
   mcpMessageBytes: 4 * 1024 * 1024,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
+  /** Items, then bytes, of one export page: a whole memory travels as many messages far below the message limit. */
+  exportPageItems: 1000,
+  exportPageBytes: 8 * 1024 * 1024,
+  /** Bytes of a transcript read as a whole (JSON documents, markdown); JSONL past `ingestChunkBytes` is read a block of lines at a time. */
+  wholeTranscriptBytes: 64 * 1024 * 1024,
+  ingestChunkBytes: 16 * 1024 * 1024,
 } as const;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */

@@ -75,6 +75,7 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object(page),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  'export.page': z.object({ history: flag, cursor: optional(text), limit: count }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

@@ -8,7 +8,7 @@ import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { ForgetPlan, MemoryStatus, QueryResult, TraverseResult } from '../../core/memory/memory.js';
+import type { ExportPage, ForgetPlan, MemoryStatus, QueryResult, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';
@@ -107,6 +107,8 @@ export interface Methods {
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */
   'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+  /** The export one bounded page at a time (a whole export can pass the message limit): send back `cursor` until absent. */
+  'export.page': { params: { history?: boolean; cursor?: string; limit?: number }; result: ExportPage };
 }
 
 export type Method = keyof Methods;

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { MemoryError } from '../../core/model/errors.js';
+import { LIMITS } from '../../core/model/limits.js';
 import type { Provenance } from '../../core/model/events.js';
 import { numericId } from '../../core/store/ids.js';
 import { Memory } from '../../core/memory/memory.js';
@@ -158,6 +159,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'browse.sessions': (p) => browse.sessions(p),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
+    'export.page': (p) => memory.exportPage(p),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
@@ -184,6 +186,26 @@ export async function runService(opts: ServiceOptions): Promise<void> {
 
   const send = (conn: ConnectedClient, msg: object): void => {
     if (!conn.socket.destroyed) conn.socket.write(JSON.stringify(msg) + '\n');
+  };
+
+  /** An answer over the message limit would be dropped by the client: say so instead (the request itself was served). */
+  const sendResult = (
+    conn: ConnectedClient,
+    id: string | number,
+    method: Method,
+    result: unknown,
+    failWith: (e: MemoryError) => void,
+  ): void => {
+    const line = JSON.stringify({ jsonrpc: '2.0', id, result });
+    const bytes = Buffer.byteLength(line);
+    if (bytes < LIMITS.serviceMessageBytes) return void (conn.socket.destroyed || conn.socket.write(line + '\n'));
+    failWith(
+      new MemoryError(
+        'invalid_input',
+        `The answer to ${method} is ${mib(bytes)} MiB, over the memory service's ${mib(LIMITS.serviceMessageBytes)} MiB message limit.`,
+        method === 'export' ? 'Read the export page by page with export.page (`recall export` does).' : 'Ask for less at a time.',
+      ),
+    );
   };
 
   const handleMessage = async (conn: ConnectedClient, line: string): Promise<void> => {
@@ -234,7 +256,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
             () => againAfterRestart(method, params, by),
           )
         : await dispatch(method, params, by);
-      if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
+      if (id !== null) sendResult(conn, id, method, result, failWith);
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
         const note = { jsonrpc: '2.0', method: 'changed', params: { method, seq: memory.seq } };
@@ -259,7 +281,11 @@ export async function runService(opts: ServiceOptions): Promise<void> {
         send(conn, {
           jsonrpc: '2.0',
           id: null,
-          error: { code: RPC_ERRORS.invalidRequest, message: 'Message too large; the connection is closed.' },
+          error: {
+            code: RPC_ERRORS.invalidRequest,
+            message: `A message over the ${mib(LIMITS.serviceMessageBytes)} MiB limit was refused; the connection is closed.`,
+            data: { code: 'invalid_input', hint: 'Send it in smaller parts (ingest in batches, export page by page).' },
+          },
         });
         socket.end();
       },
@@ -305,3 +331,5 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
+
+const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
