@@ -54,14 +54,14 @@ export async function* readTranscriptParts(file: string, opts: ParseOptions = {}
     const lines = countLines(block);
     if (header === undefined) {
       header = block.slice(0, block.indexOf('\n') + 1 || block.length);
-      headerRead = parseTranscript(header, file, { allowEmpty: true });
-      const first = parseTranscript(block, file, { allowEmpty: true });
-      if (!LINE_FORMATS.has(first.format) || !/^\s*[[{]/.test(block)) {
+      const first = firstLineIsJson(block) ? lineBased(block, file) : undefined;
+      if (!first) {
         // Not line-based: only a whole read parses it right, within the bound.
         if (totalBytes > LIMITS.wholeTranscriptBytes) throw tooBig(file, totalBytes);
         yield { ...readTranscriptFile(file, opts), bytesRead: totalBytes, totalBytes };
         return;
       }
+      headerRead = parseTranscript(header, file, { allowEmpty: true });
       format = first.format;
       turns += first.episodes.length;
       yield { ...first, bytesRead, totalBytes };
@@ -105,6 +105,26 @@ async function* lineBlocks(file: string): AsyncGenerator<string> {
     stream.destroy();
   }
   if (pending.length) yield pending.toString('utf8');
+}
+
+/** JSONL's first line is a whole value by itself; a pretty-printed document's is not. */
+function firstLineIsJson(block: string): boolean {
+  const first = block.match(/^\s*(.+)$/m)?.[1];
+  try {
+    return first !== undefined && typeof JSON.parse(first) === 'object';
+  } catch {
+    return false;
+  }
+}
+
+/** The first block's reading when its format is one whose turns sit a line each; else undefined (read it whole). */
+function lineBased(block: string, file: string): ParsedFile | undefined {
+  try {
+    const parsed = parseTranscript(block, file, { allowEmpty: true });
+    return LINE_FORMATS.has(parsed.format) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function countLines(block: string): number {
