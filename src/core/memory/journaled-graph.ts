@@ -24,19 +24,24 @@ import { atomically, forgetStatements, loadSqlJs, type Database } from '../store
 export const JOURNAL_FILE = 'journal.jsonl';
 export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
+/** Request ids kept across snapshots: far more than can be in flight when a service dies. */
+const KEPT_REQUEST_IDS = 1000;
+
 export interface OpenReport {
   rebuilt: boolean;
   replayed: number;
   reason?: string;
   /** Unreadable journal lines skipped by this replay (absent when none): what they held is lost. */
   skippedLines?: number;
-  /** The request ids (Provenance.rid) of the replayed events, oldest first; absent when none. */
+  /** The request ids (Provenance.rid) of recent writes, oldest first (the snapshot's, then the replayed events'); absent when none. */
   requestIds?: string[];
 }
 
 export class JournaledGraph {
   private eventsSinceSnapshot: number;
   private indexCompacted = false;
+  /** Recent writes' request ids, oldest first, written into each snapshot. */
+  private requestIds: string[] = [];
 
   private constructor(
     readonly folder: string,
@@ -111,7 +116,10 @@ export class JournaledGraph {
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
     }
-    const requestIds = [...new Set(events.flatMap((e) => (e.by.rid ? [e.by.rid] : [])))];
+    // A snapshot covers the writes it holds, so it carries their request ids too (forget snapshots before it answers).
+    const requestIds = [...new Set([...storedRequestIds(graph), ...events.flatMap((e) => (e.by.rid ? [e.by.rid] : []))])].slice(
+      -KEPT_REQUEST_IDS,
+    );
     const opened = new JournaledGraph(folder, config, db, graph, journal, log, {
       rebuilt,
       replayed: events.length,
@@ -120,6 +128,7 @@ export class JournaledGraph {
       ...(requestIds.length ? { requestIds } : {}),
     });
     if (kept) opened.eventsSinceSnapshot = 0;
+    opened.requestIds = requestIds;
     // Beyond the log: status shows it until the next recovery, after the snapshot stops replaying those lines.
     if (skipped.lines)
       recordRecovery(
@@ -144,6 +153,10 @@ export class JournaledGraph {
       this.journal.append(events);
     });
     this.eventsSinceSnapshot += events.length;
+    if (by.rid) {
+      this.requestIds.push(by.rid);
+      if (this.requestIds.length > KEPT_REQUEST_IDS * 2) this.requestIds = this.requestIds.slice(-KEPT_REQUEST_IDS);
+    }
     return events;
   }
 
@@ -177,6 +190,7 @@ export class JournaledGraph {
   snapshot(): void {
     const started = Date.now();
     this.graph.setMeta('journal_position', this.journal.position);
+    this.graph.setMeta('request_ids', JSON.stringify(this.requestIds.slice(-KEPT_REQUEST_IDS)));
     forgetStatements(this.db);
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
@@ -205,4 +219,13 @@ function readLogged(journal: Journal, position: number, log: (msg: string) => vo
   skipped.lines += corruptLines;
   if (corruptLines > 0) log(`journal: skipped ${corruptLines} unreadable line(s) in ${journal.path}`);
   return events;
+}
+
+function storedRequestIds(graph: Graph): string[] {
+  try {
+    const ids: unknown = JSON.parse(graph.getMeta('request_ids') ?? '[]');
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
 }
