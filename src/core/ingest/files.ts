@@ -84,19 +84,25 @@ export async function* readTranscriptParts(file: string, opts: ParseOptions = {}
 
 /** Whole lines of the file, about `ingestChunkBytes` at a time; a line longer than the whole-read bound is refused. */
 async function* lineBlocks(file: string): AsyncGenerator<string> {
-  let pending: Buffer = Buffer.alloc(0);
+  // Chunks gathered until a block's worth, then joined once: joining at every chunk would copy the block over and over.
+  let chunks: Buffer[] = [];
+  let size = 0;
   const stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
   try {
     for await (const chunk of stream) {
-      pending = pending.length ? Buffer.concat([pending, chunk as Buffer]) : (chunk as Buffer);
-      if (pending.length < LIMITS.ingestChunkBytes) continue;
-      const cut = pending.lastIndexOf(0x0a);
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+      if (size < LIMITS.ingestChunkBytes) continue;
+      const joined = Buffer.concat(chunks, size);
+      const cut = joined.lastIndexOf(0x0a);
       if (cut < 0) {
-        if (pending.length > LIMITS.wholeTranscriptBytes) throw tooBig(file, pending.length, 'one line of it is');
+        if (size > LIMITS.wholeTranscriptBytes) throw tooBig(file, size, 'one line of it is');
+        chunks = [joined];
         continue;
       }
-      yield pending.subarray(0, cut + 1).toString('utf8');
-      pending = Buffer.from(pending.subarray(cut + 1));
+      yield joined.toString('utf8', 0, cut + 1);
+      chunks = [Buffer.from(joined.subarray(cut + 1))];
+      size = chunks[0]!.length;
     }
   } catch (e) {
     if (e instanceof Error && e.name === 'MemoryError') throw e;
@@ -104,7 +110,7 @@ async function* lineBlocks(file: string): AsyncGenerator<string> {
   } finally {
     stream.destroy();
   }
-  if (pending.length) yield pending.toString('utf8');
+  if (size) yield Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** JSONL's first line is a whole value by itself; a pretty-printed document's is not. */

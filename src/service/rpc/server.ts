@@ -127,6 +127,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       vectors.removed('episode', rowidsOf(plan.episodes.map((e) => e.id)));
       vectors.removed('fact', rowidsOf(plan.relationships.map((f) => f.id)));
       vectors.reconcile('entity');
+      vectors.erase();
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
