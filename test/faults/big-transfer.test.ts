@@ -16,7 +16,7 @@ after(cleanup);
 
 const MB = Number(process.env.RECALL_FAULT_TRANSFER_MB ?? 200);
 /** Far below what reading a 200 MB file whole would take (its string alone, then its objects). */
-const CLI_RSS_LIMIT_MB = 400;
+const CLI_RSS_LIMIT_MB = 300;
 
 test('recall export writes page by page exactly what one export message holds', async () => {
   const memory = tmpMemory('export-same');

@@ -40,7 +40,7 @@ export const LIMITS = {
   exportPageBytes: 8 * 1024 * 1024,
   /** Bytes of a transcript read as a whole (JSON documents, markdown); JSONL past `ingestChunkBytes` is read a block of lines at a time. */
   wholeTranscriptBytes: 64 * 1024 * 1024,
-  ingestChunkBytes: 16 * 1024 * 1024,
+  ingestChunkBytes: 4 * 1024 * 1024,
 } as const;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */
