@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryConfig } from '../model/config.js';
+import { LIMITS } from '../model/limits.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
 import { registerRanking } from '../retrieval/ranking.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
@@ -42,6 +43,9 @@ export class JournaledGraph {
   private indexCompacted = false;
   /** Recent writes' request ids, oldest first, written into each snapshot. */
   private requestIds: string[] = [];
+  /** Journal position and file size at the last snapshot (what a busy service weighs a new one against). */
+  private snapshotPosition = 0;
+  private lastSnapshotBytes = 0;
 
   private constructor(
     readonly folder: string,
@@ -128,6 +132,8 @@ export class JournaledGraph {
       ...(requestIds.length ? { requestIds } : {}),
     });
     if (kept) opened.eventsSinceSnapshot = 0;
+    opened.snapshotPosition = Number(graph.getMeta('journal_position') ?? 0);
+    opened.lastSnapshotBytes = opened.snapshotBytes();
     opened.requestIds = requestIds;
     // Beyond the log: status shows it until the next recovery, after the snapshot stops replaying those lines.
     if (skipped.lines)
@@ -169,6 +175,11 @@ export class JournaledGraph {
     return this.eventsSinceSnapshot;
   }
 
+  /** So much journal since the last snapshot that replaying it would cost more than loading a snapshot. */
+  get snapshotOverdue(): boolean {
+    return this.journal.position - this.snapshotPosition >= Math.max(LIMITS.snapshotBacklogBytes, this.lastSnapshotBytes);
+  }
+
   /** Something worth a snapshot: new events, or index work that would be lost on restart. */
   get snapshotDue(): boolean {
     return this.eventsSinceSnapshot > 0 || this.indexCompacted;
@@ -196,6 +207,8 @@ export class JournaledGraph {
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db);
     writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    this.snapshotPosition = this.journal.position;
+    this.lastSnapshotBytes = bytes.length;
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;
     this.indexCompacted = false;

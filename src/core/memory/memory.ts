@@ -162,6 +162,11 @@ export class Memory {
     return this.mem.snapshotDue;
   }
 
+  /** So much journal since the last snapshot that one is taken even without a pause in requests. */
+  get snapshotOverdue(): boolean {
+    return this.mem.snapshotOverdue;
+  }
+
   /** Merges the keyword indexes for up to `budgetMs`; true when fully merged. Call when idle. */
   compactIndex(budgetMs: number): boolean {
     return this.mem.compactIndex(budgetMs);

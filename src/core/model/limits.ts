@@ -41,6 +41,12 @@ export const LIMITS = {
   /** Bytes of a transcript read as a whole (JSON documents, markdown); JSONL past `ingestChunkBytes` is read a block of lines at a time. */
   wholeTranscriptBytes: 64 * 1024 * 1024,
   ingestChunkBytes: 4 * 1024 * 1024,
+  /**
+   * Journal bytes past the last snapshot after which the service snapshots even while requests keep
+   * coming (else it waits for a pause): at least this, and at least the snapshot's own size, so the
+   * interval grows with the memory and replaying the tail never costs more than loading the snapshot.
+   */
+  snapshotBacklogBytes: 256 * 1024 * 1024,
 } as const;
 
 /** How many results a request gets when it does not say (each at most its LIMITS entry). */

@@ -83,6 +83,9 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   let snapshotTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
+  /** Requests being served, and a count bumped by each one that arrives: idle work waits for a real pause. */
+  let inFlight = 0;
+  let lastRequestAt = 0;
 
   /**
    * Idle work, never on a request's path: merge the keyword index a slice at a time, then
@@ -90,21 +93,30 @@ export async function runService(opts: ServiceOptions): Promise<void> {
    */
   const scheduleIdleWork = (): void => {
     clearTimeout(snapshotTimer);
-    // Under constant traffic the idle moment never comes; past a backlog, work between requests.
-    const delay = memory.pendingSnapshotEvents >= memory.config.snapshotEvery * 4 ? 0 : snapshotIdleMs;
-    snapshotTimer = setTimeout(() => {
-      try {
-        const merged = memory.compactIndex(200);
-        // The snapshot is a full copy of the database, garbage once it is on disk.
-        if (memory.snapshotDue) {
-          memory.snapshot();
-          collectGarbage();
-        }
-        if (!merged) scheduleIdleWork();
-      } catch (err) {
-        log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
-      }
-    }, delay);
+    // A snapshot blocks the service for as long as it takes to copy the database (seconds at
+    // hundreds of MB): taken in a pause, or between requests only once the journal tail is overdue.
+    const overdue = memory.pendingSnapshotEvents >= memory.config.snapshotEvery * 4 && memory.snapshotOverdue;
+    const armed = lastRequestAt;
+    // setImmediate: a starved process runs expired timers before reading its sockets; this lets
+    // requests that arrived meanwhile start first, and a pause is only a pause if none did.
+    snapshotTimer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!overdue && (lastRequestAt !== armed || inFlight > 0)) return;
+          try {
+            const merged = memory.compactIndex(200);
+            // The snapshot is a full copy of the database, garbage once it is on disk.
+            if (memory.snapshotDue) {
+              memory.snapshot();
+              collectGarbage();
+            }
+            if (!merged) scheduleIdleWork();
+          } catch (err) {
+            log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
+          }
+        }),
+      overdue ? 0 : snapshotIdleMs,
+    );
   };
 
   const armIdleExit = (): void => {
@@ -247,6 +259,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface };
     }
     if (!conn.provenance) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
+    inFlight++;
+    lastRequestAt++;
     const rid = WRITE_METHODS.has(method) && typeof msg.rid === 'string' && msg.rid.length <= 100 ? msg.rid : undefined;
     const by: Provenance = rid ? { ...conn.provenance, rid } : conn.provenance;
     try {
@@ -268,6 +282,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       log(`internal error in ${method}: ${(err as Error).stack ?? err}`);
       fail(RPC_ERRORS.internal, `Internal error in ${method}: ${(err as Error).message}`);
     } finally {
+      inFlight--;
       scheduleIdleWork();
     }
   };
