@@ -2,7 +2,6 @@
  * The `recall` command: a person's way into a memory. It is a client of the memory service like
  * every other surface; its corrections carry human authority because a person typed them.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MemoryError } from '../core/model/errors.js';
@@ -12,15 +11,11 @@ import { runningServicePid, stopService } from '../service/rpc/launch.js';
 import { PRIOR_KINDS } from '../core/model/config.js';
 import { RETRIEVAL_MODES } from '../service/rpc/protocol.js';
 import * as render from '../tools/render.js';
-import { readTranscriptFile } from '../core/ingest/files.js';
-import type { ParsedFile } from '../core/ingest/transcripts.js';
-import { batchEpisodes } from '../core/ingest/batches.js';
-import { LIMITS } from '../core/model/limits.js';
 import { workspaceRoot } from '../core/anchors/workspace.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
-import { projectOfFolder } from '../core/model/project.js';
 import { renderSync, runSync } from './sync.js';
+import { exportMemory, ingestFiles } from './transfer.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -121,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ingest':
-      return ingest(args, values, connect, values.project === undefined && !values.global);
+      return ingestFiles(args, values.json, connect, out, err, values.project === undefined && !values.global);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
       const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
@@ -209,12 +204,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'export': {
       if (args.length) throw new UsageError('export takes no arguments; use --out FILE to write a file.');
-      const r = await withClient((c) => c.call('export', { history: values.history }));
-      const body = JSON.stringify(r, null, 2) + '\n';
-      if (values.out) {
-        fs.writeFileSync(values.out, body);
-        err(`wrote ${r.episodes.length} episode(s), ${r.entities.length} entit(ies), ${r.facts.length} fact(s) to ${values.out}`);
-      } else out(body);
+      await withClient((c) => exportMemory(c, { history: values.history, out: values.out }, err));
       return 0;
     }
     case 'service':
@@ -280,74 +270,6 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`Unknown command "${command}". Run \`recall --help\` for the list.`);
   }
-}
-
-/** Each file is read, stored and reported on its own: one bad file neither hides nor blocks the others. */
-async function ingest(files: string[], values: Values, connect: () => Promise<MemoryClient>, byFile: boolean): Promise<number> {
-  if (files.length === 0)
-    throw new UsageError('ingest needs at least one FILE (a chat transcript or export; see README "Transcript formats").');
-  const failed: { file: string; error: string }[] = [];
-  const fail = (file: string, e: unknown): void => {
-    const hint = e instanceof MemoryError && e.hint ? `\n  ${e.hint}` : '';
-    failed.push({ file, error: (e as Error).message });
-    err(`recall: ${(e as Error).message}${hint}`);
-  };
-  const parsed: ({ file: string } & ParsedFile)[] = [];
-  for (const file of files) {
-    try {
-      const read = readTranscriptFile(file);
-      // A transcript that says where it was held belongs to that folder's project, unless the command named one.
-      if (byFile && read.cwd) {
-        const project = projectOfFolder(read.cwd);
-        for (const e of read.episodes) e.project ??= project;
-      }
-      parsed.push({ file, ...read });
-    } catch (e) {
-      fail(file, e);
-    }
-  }
-  const totals = { files: 0, turns: 0, added: 0, skipped: 0 };
-  if (parsed.length > 0) {
-    const client = await connect();
-    try {
-      for (const p of parsed) {
-        let added = 0;
-        let skipped = 0;
-        let done = 0;
-        try {
-          const batches = batchEpisodes(p.episodes, { maxBytes: LIMITS.serviceMessageBytes });
-          for (const batch of batches) {
-            const r = await client.call('ingest', { episodes: batch });
-            added += r.added;
-            skipped += r.skipped;
-            done += batch.length;
-            if (batches.length > 1) err(`${p.file}: ${done}/${p.episodes.length} turns`);
-          }
-        } catch (e) {
-          if (added + skipped > 0) err(`${p.file}: ${added + skipped} of ${p.episodes.length} turns were stored before the error`);
-          fail(p.file, e);
-          continue;
-        }
-        totals.files++;
-        totals.turns += p.episodes.length;
-        totals.added += added;
-        totals.skipped += skipped;
-        const notTurns = p.skipped
-          ? `; ${p.skipped} part${p.skipped === 1 ? '' : 's'} not turns (tool output, commands, injected context)`
-          : '';
-        if (!values.json) out(`${p.file}: ${p.format}, ${p.episodes.length} turns, ${added} added, ${skipped} already there${notTurns}`);
-      }
-    } finally {
-      client.close();
-    }
-  }
-  if (values.json) out(JSON.stringify(failed.length ? { ...totals, failed } : totals));
-  else if (files.length > 1) {
-    out(
-      `total: ${totals.turns} turns, ${totals.added} added, ${totals.skipped} already there${failed.length ? `; ${failed.length} of ${files.length} files failed` : ''}`,
-    );
-  }
-  return failed.length ? 1 : 0;
 }
 
 async function service(args: string[], values: Values, memory: string, connect: () => Promise<MemoryClient>): Promise<number> {

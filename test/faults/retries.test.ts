@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { cleanup, killService, tmpMemory, wire, withClient } from './kit';
+import { alive, cleanup, killService, lockOf, tmpMemory, waitFor, wire, withClient } from './kit';
 
 after(cleanup);
 
@@ -93,3 +93,76 @@ test('one hello per connection: a second is refused and the surface (so the auth
     conn.close();
   }
 });
+
+/** Sends `method` with a rid, stops the service (killed, or stopped cleanly so a snapshot covers the write), restarts it and sends the same again. */
+async function retryAfterRestart(
+  memory: string,
+  method: string,
+  params: object,
+  how: 'kill' | 'stop',
+): Promise<{ first: unknown; again: Promise<any> }> {
+  let conn = await wire(memory);
+  await conn.call('hello', { surface: 'cli' });
+  const rid = `${method}-${how}-${Math.random()}`;
+  const first = await conn.call(method, params, { rid });
+  const pid = lockOf(memory)!.pid;
+  if (how === 'kill') await killService(memory);
+  else await conn.call('shutdown', {}).catch(() => undefined);
+  conn.close();
+  if (how === 'stop') await waitFor(() => !alive(pid), 10_000, 'the service to stop');
+  await withClient(memory, (c) => c.call('status', {})); // restarted
+  conn = await wire(memory);
+  await conn.call('hello', { surface: 'cli' });
+  const again = conn.call(method, params, { rid });
+  again.finally(() => conn.close()).catch(() => undefined);
+  return { first, again };
+}
+
+for (const how of ['kill', 'stop'] as const) {
+  test(`every write method retried after the service was ${how === 'kill' ? 'killed' : 'stopped (snapshot taken)'}: applied once, or a clear error`, async () => {
+    const memory = tmpMemory(`rid-all-${how}`);
+    const { episode, fact, wrong } = await withClient(memory, async (c) => {
+      const episode = (await c.call('remember', { text: 'the queue is RabbitMQ', entities: ['queue', 'RabbitMQ', 'Legacy'] })).id;
+      const fact = (await c.call('relate', { subject: 'queue', predicate: 'is', object: 'RabbitMQ' })).id;
+      const wrong = (await c.call('relate', { subject: 'queue', predicate: 'is', object: 'Kafka' })).id;
+      await c.call('remember', { text: 'Legacy is the old billing system' });
+      return { episode, fact, wrong };
+    });
+
+    const r1 = await retryAfterRestart(memory, 'remember', { text: 'a retried note' }, how);
+    assert.equal((await r1.again).id, (r1.first as { id: string }).id, 'remember: the same episode, not a second');
+
+    const r2 = await retryAfterRestart(memory, 'ingest', { episodes: [{ text: 'retried turn one' }, { text: 'retried turn two' }] }, how);
+    const again2 = await r2.again;
+    assert.deepEqual(
+      again2.results.map((r: { id: string }) => r.id),
+      (r2.first as { results: { id: string }[] }).results.map((r) => r.id),
+    );
+    assert.equal(again2.added, 0, 'ingest: nothing added twice');
+
+    const r3 = await retryAfterRestart(memory, 'relate', { subject: 'queue', predicate: 'runs on', object: 'Erlang' }, how);
+    assert.equal((await r3.again).id, (r3.first as { id: string }).id, 'relate: the same fact');
+
+    const r4 = await retryAfterRestart(
+      memory,
+      'extracted',
+      { episode, facts: [{ subject: 'queue', predicate: 'is', object: 'RabbitMQ' }], extractor: 'test-model' },
+      how,
+    );
+    await assert.rejects(r4.again, /applied before the memory service restarted; it was not applied again/);
+
+    const r5 = await retryAfterRestart(memory, 'correct', { id: wrong, verdict: 'wrong' }, how);
+    const again5 = await r5.again;
+    assert.deepEqual(again5, r5.first, 'correct: the fact as the first answer left it, not corrected twice');
+
+    const r6 = await retryAfterRestart(memory, 'forget', { entity: 'Legacy' }, how);
+    await assert.rejects(r6.again, /applied before the memory service restarted; it was not applied again/);
+
+    const exported = await withClient(memory, (c) => c.call('export', { history: true }));
+    assert.equal(exported.episodes.filter((e) => e.text === 'a retried note').length, 1);
+    assert.equal(exported.episodes.filter((e) => e.text.startsWith('retried turn')).length, 2);
+    assert.equal(exported.facts.filter((f) => f.predicate === 'runs on').length, 1);
+    assert.deepEqual((await withClient(memory, (c) => c.call('fact', { id: fact }))).evidence, [episode], 'extraction counted once');
+    assert.equal(exported.entities.filter((e) => e.name === 'Legacy').length, 0);
+  });
+}

@@ -2,10 +2,14 @@
  * Forgetting, the one deliberate erasure, in two steps: what would go (nothing changes), then
  * erasing it from the graph and the journal alike.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { MemoryEvent, Provenance } from '../model/events.js';
 import type { EntityView, FactView } from '../model/views.js';
 import { entityKey } from '../store/ids.js';
-import type { JournaledGraph } from './journaled-graph.js';
+import { writeFileDurably } from '../store/durable.js';
+import { removeLeftovers } from '../store/recovery.js';
+import { JOURNAL_FILE, type JournaledGraph } from './journaled-graph.js';
 import { requireEntity } from './names.js';
 import { requireHuman } from './validate.js';
 
@@ -41,11 +45,26 @@ export function forget(mem: JournaledGraph, name: string, by: Provenance): Forge
 }
 
 /**
- * Rewrites the journal without what a forget erased, then compacts and snapshots so no copy
- * remains. An event another memory wrote keeps its place as an empty stub: how far that
- * memory's events were applied must survive a rebuild, or the next pull would bring them back.
+ * Rewrites the journal (and any journal a recovery set aside) without what a forget erased, then
+ * compacts, snapshots and removes leftover temp files so no copy remains.
  */
 export function eraseFromJournal(mem: JournaledGraph, name: string, episodes: string[], relationships: string[]): void {
+  const keep = erasing(name, episodes, relationships);
+  mem.journal.rewrite(keep);
+  scrubSetAside(mem.folder, keep);
+  // Dropped events leave gaps in seq; renumbering would only hide what happened.
+  mem.graph.compactAfterErasure();
+  mem.snapshot();
+  // A crash mid-snapshot may have left a temp copy holding the erased text.
+  removeLeftovers(mem.folder, () => {});
+}
+
+/**
+ * The journal filter of one forget: events of the erased things go, episodes batches lose the
+ * erased ones. An event another memory wrote keeps its place as an empty stub: how far that
+ * memory's events were applied must survive a rebuild, or the next pull would bring them back.
+ */
+function erasing(name: string, episodes: string[], relationships: string[]): (e: MemoryEvent) => MemoryEvent | null {
   const goneEpisodes = new Set(episodes);
   const goneRelationships = new Set(relationships);
   const key = entityKey(name);
@@ -61,7 +80,7 @@ export function eraseFromJournal(mem: JournaledGraph, name: string, episodes: st
           type: 'episodes.add',
           episodes: [],
         };
-  mem.journal.rewrite((e) => {
+  return (e) => {
     switch (e.type) {
       case 'episodes.add': {
         const kept = e.episodes.filter((ep) => !goneEpisodes.has(ep.id));
@@ -79,8 +98,27 @@ export function eraseFromJournal(mem: JournaledGraph, name: string, episodes: st
       default:
         return e;
     }
-  });
-  // Dropped events leave gaps in seq; renumbering would only hide what happened.
-  mem.graph.compactAfterErasure();
-  mem.snapshot();
+  };
+}
+
+/**
+ * Journals a recovery set aside (journal.jsonl.damaged-*) are copies too: rewritten through the
+ * same filter. A line that no longer parses could hold any part of an erased text, and no replay
+ * can read it: it goes too.
+ */
+function scrubSetAside(folder: string, keep: (e: MemoryEvent) => MemoryEvent | null): void {
+  for (const name of fs.readdirSync(folder).filter((n) => n.startsWith(`${JOURNAL_FILE}.damaged-`))) {
+    const file = path.join(folder, name);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const kept = lines.flatMap((line) => {
+      if (!line.trim()) return [line];
+      try {
+        const e = keep(JSON.parse(line) as MemoryEvent);
+        return e ? [JSON.stringify(e)] : [];
+      } catch {
+        return [];
+      }
+    });
+    writeFileDurably(file, Buffer.from(kept.join('\n'), 'utf8'));
+  }
 }

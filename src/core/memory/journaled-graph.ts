@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryConfig } from '../model/config.js';
+import { LIMITS } from '../model/limits.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
 import { registerRanking } from '../retrieval/ranking.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
@@ -25,19 +26,27 @@ import { atomically, forgetStatements, loadSqlJs, type Database } from '../store
 export const JOURNAL_FILE = 'journal.jsonl';
 export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
+/** Request ids kept across snapshots: far more than can be in flight when a service dies. */
+const KEPT_REQUEST_IDS = 1000;
+
 export interface OpenReport {
   rebuilt: boolean;
   replayed: number;
   reason?: string;
   /** Unreadable journal lines skipped by this replay (absent when none): what they held is lost. */
   skippedLines?: number;
-  /** The request ids (Provenance.rid) of the replayed events, oldest first; absent when none. */
+  /** The request ids (Provenance.rid) of recent writes, oldest first (the snapshot's, then the replayed events'); absent when none. */
   requestIds?: string[];
 }
 
 export class JournaledGraph {
   private eventsSinceSnapshot: number;
   private indexCompacted = false;
+  /** Recent writes' request ids, oldest first, written into each snapshot. */
+  private requestIds: string[] = [];
+  /** Journal position and file size at the last snapshot (what a busy service weighs a new one against). */
+  private snapshotPosition = 0;
+  private lastSnapshotBytes = 0;
 
   private constructor(
     readonly folder: string,
@@ -115,7 +124,10 @@ export class JournaledGraph {
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
     }
-    const requestIds = [...new Set(events.flatMap((e) => (e.by.rid ? [e.by.rid] : [])))];
+    // A snapshot covers the writes it holds, so it carries their request ids too (forget snapshots before it answers).
+    const requestIds = [...new Set([...storedRequestIds(graph), ...events.flatMap((e) => (e.by.rid ? [e.by.rid] : []))])].slice(
+      -KEPT_REQUEST_IDS,
+    );
     const opened = new JournaledGraph(folder, config, db, graph, journal, log, {
       rebuilt,
       replayed: events.length,
@@ -124,6 +136,9 @@ export class JournaledGraph {
       ...(requestIds.length ? { requestIds } : {}),
     });
     if (kept) opened.eventsSinceSnapshot = 0;
+    opened.snapshotPosition = Number(graph.getMeta('journal_position') ?? 0);
+    opened.lastSnapshotBytes = opened.snapshotBytes();
+    opened.requestIds = requestIds;
     // Beyond the log: status shows it until the next recovery, after the snapshot stops replaying those lines.
     if (skipped.lines)
       recordRecovery(
@@ -148,6 +163,10 @@ export class JournaledGraph {
       this.journal.append(events);
     });
     this.eventsSinceSnapshot += events.length;
+    if (by.rid) {
+      this.requestIds.push(by.rid);
+      if (this.requestIds.length > KEPT_REQUEST_IDS * 2) this.requestIds = this.requestIds.slice(-KEPT_REQUEST_IDS);
+    }
     return events;
   }
 
@@ -190,6 +209,11 @@ export class JournaledGraph {
     return this.eventsSinceSnapshot;
   }
 
+  /** So much journal since the last snapshot that replaying it would cost more than loading a snapshot. */
+  get snapshotOverdue(): boolean {
+    return this.journal.position - this.snapshotPosition >= Math.max(LIMITS.snapshotBacklogBytes, this.lastSnapshotBytes);
+  }
+
   /** Something worth a snapshot: new events, or index work that would be lost on restart. */
   get snapshotDue(): boolean {
     return this.eventsSinceSnapshot > 0 || this.indexCompacted;
@@ -211,11 +235,14 @@ export class JournaledGraph {
   snapshot(): void {
     const started = Date.now();
     this.graph.setMeta('journal_position', this.journal.position);
+    this.graph.setMeta('request_ids', JSON.stringify(this.requestIds.slice(-KEPT_REQUEST_IDS)));
     forgetStatements(this.db);
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db);
     writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
+    this.snapshotPosition = this.journal.position;
+    this.lastSnapshotBytes = bytes.length;
     this.log(`snapshot: ${this.eventsSinceSnapshot} new event(s), ${(bytes.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms`);
     this.eventsSinceSnapshot = 0;
     this.indexCompacted = false;
@@ -239,4 +266,13 @@ function readLogged(journal: Journal, position: number, log: (msg: string) => vo
   skipped.lines += corruptLines;
   if (corruptLines > 0) log(`journal: skipped ${corruptLines} unreadable line(s) in ${journal.path}`);
   return events;
+}
+
+function storedRequestIds(graph: Graph): string[] {
+  try {
+    const ids: unknown = JSON.parse(graph.getMeta('request_ids') ?? '[]');
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
 }

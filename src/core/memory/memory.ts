@@ -14,6 +14,7 @@ import { brief, type Brief, type BriefInput } from './brief.js';
 import type { VectorHits } from '../retrieval/fusion.js';
 import type { RetrievalConfig } from '../retrieval/recipes.js';
 import { withCode } from './anchors.js';
+import { exportPage, type ExportPage } from './export-page.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
@@ -25,6 +26,7 @@ export type {
   Brief,
   BriefInput,
   EmbeddedKind,
+  ExportPage,
   ForgetPlan,
   MemoryStatus,
   OpenReport,
@@ -225,6 +227,11 @@ export class Memory {
     return ids.flatMap((id) => rowidOf(this.mem.db, prefix, id) ?? []);
   }
 
+  /** The same, one bounded page at a time: pass back each page's cursor until a page has none. */
+  exportPage(input: { history?: boolean; cursor?: string; limit?: number } = {}): ExportPage {
+    return exportPage(this.mem, input);
+  }
+
   // ---- persistence ------------------------------------------------------------------------
 
   /** Position of the last event: grows with every write. */
@@ -239,6 +246,11 @@ export class Memory {
   /** Something worth a snapshot: new events, or index work that would be lost on restart. */
   get snapshotDue(): boolean {
     return this.mem.snapshotDue;
+  }
+
+  /** So much journal since the last snapshot that one is taken even without a pause in requests. */
+  get snapshotOverdue(): boolean {
+    return this.mem.snapshotOverdue;
   }
 
   /** Merges the keyword indexes for up to `budgetMs`; true when fully merged. Call when idle. */

@@ -55,6 +55,18 @@ export const LIMITS = {
   sessionTitleChars: 200,
   /** Facts drawn around one entity of the graph view (one expansion): neighbourhoods, never the whole graph. */
   neighbourhood: 200,
+  /** Items, then bytes, of one export page: a whole memory travels as many messages far below the message limit. */
+  exportPageItems: 1000,
+  exportPageBytes: 8 * 1024 * 1024,
+  /** Bytes of a transcript read as a whole (JSON documents, markdown); JSONL past `ingestChunkBytes` is read a block of lines at a time. */
+  wholeTranscriptBytes: 64 * 1024 * 1024,
+  ingestChunkBytes: 4 * 1024 * 1024,
+  /**
+   * Journal bytes past the last snapshot after which the service snapshots even while requests keep
+   * coming (else it waits for a pause): at least this, and at least the snapshot's own size, so the
+   * interval grows with the memory and replaying the tail never costs more than loading the snapshot.
+   */
+  snapshotBacklogBytes: 256 * 1024 * 1024,
 } as const;
 
 /** Smallest brief budget, in tokens: the header and one line fit. */

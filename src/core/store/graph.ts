@@ -292,12 +292,14 @@ export class Graph {
     return r ? this.factView(r, now) : undefined;
   }
 
-  allFacts(opts: { history?: boolean; now?: number } = {}): FactView[] {
+  /** `after`/`limit`: one page, facts past that rowid (an export read page by page). */
+  allFacts(opts: { history?: boolean; now?: number; after?: number; limit?: number } = {}): FactView[] {
     return all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
-       ${opts.history ? '' : 'WHERE r.valid_to IS NULL'} ORDER BY r.rowid`,
+       WHERE r.rowid > ? ${opts.history ? '' : 'AND r.valid_to IS NULL'} ORDER BY r.rowid LIMIT ?`,
+      [opts.after ?? 0, opts.limit ?? -1],
     ).map((r) => this.factView(r, opts.now));
   }
 

@@ -113,6 +113,17 @@ export class VectorIndex {
     }
   }
 
+  /**
+   * After a forget: rewrites the file without the removed vectors now, and drops the approximate
+   * graph (its file included) that still links them; it is rebuilt in the background.
+   */
+  erase(): void {
+    if (this.store.deadSlots === 0) return;
+    this.store.compact();
+    this.graph = undefined;
+    fs.rmSync(this.graphFile, { force: true });
+  }
+
   /** Resolves when a build in progress ends (tests and benchmarks wait on it). */
   async settled(): Promise<void> {
     await this.building;

@@ -5,6 +5,7 @@
  * a write. Everything here is best effort: without a model, queries use keyword + graph and
  * `status` says why.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EmbeddedKind, Memory, QueryInput, QueryResult } from '../../core/memory/memory.js';
 import type { VectorHits } from '../../core/retrieval/fusion.js';
@@ -164,6 +165,23 @@ export class VectorChannel {
     // An entity id can be reused once the newest entity is gone: look again from below it.
     for (const id of ids) this.seen[kind] = Math.min(this.seen[kind], id - 1);
     this.scheduleFlush();
+  }
+
+  /**
+   * After a forget, before it answers: no vector file or graph file keeps a forgotten thing's
+   * vector. Files not open (the model still loading, or unavailable) are deleted: they are derived,
+   * and whatever is still held gets embedded again.
+   */
+  erase(): void {
+    if (this.indexes) {
+      for (const kind of KINDS) this.indexes[kind].erase();
+      return;
+    }
+    for (const kind of KINDS) {
+      const file = path.join(this.folder, VECTOR_FILES[kind]);
+      fs.rmSync(file, { force: true });
+      fs.rmSync(`${file}.hnsw`, { force: true });
+    }
   }
 
   /** Drops vectors of things no longer held and queues those without one: at start, and after forgetting. */

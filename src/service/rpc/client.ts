@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { MemoryError, type ErrorCode } from '../../core/model/errors.js';
+import { LIMITS } from '../../core/model/limits.js';
 import { isAlive, isLiveOwner, ownerProven, readLock } from './lock.js';
 import { ensureMemoryFolder, lockPath, logPath, socketPath } from './paths.js';
 import { newChallenge } from './proof.js';
@@ -236,7 +237,13 @@ export class MemoryClient extends EventEmitter {
     this.socket = socket;
     const reader = new LineReader(
       (line) => this.receive(line),
-      () => socket.destroy(new Error('the service sent a message over the size limit')),
+      () => {
+        // Not "the service went away": sending the same request again would get the same answer.
+        this.failAll(
+          new MemoryError('internal', 'The memory service sent an answer over the message size limit.', 'Ask for less at a time.'),
+        );
+        socket.destroy();
+      },
     );
     socket.on('data', (chunk) => reader.push(chunk));
     socket.on('error', () => {});
@@ -247,6 +254,12 @@ export class MemoryClient extends EventEmitter {
       for (const p of pending) p.reject(new ServiceGone('The memory service connection closed.'));
       if (!this.closed) this.emit('disconnected');
     });
+  }
+
+  private failAll(err: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
   }
 
   private receive(line: string): void {
@@ -266,6 +279,11 @@ export class MemoryClient extends EventEmitter {
       this.emit('changed', msg.params as ChangedNotification);
       return;
     }
+    // An error tied to no request: the service refused a message it could not read (too large) and closes.
+    if (msg.id === null && msg.error) {
+      this.failAll(new MemoryError(msg.error.data?.code ?? 'invalid_input', msg.error.message, msg.error.data?.hint));
+      return;
+    }
     const pending = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
     if (!pending) return;
     this.pending.delete(msg.id!);
@@ -277,10 +295,23 @@ export class MemoryClient extends EventEmitter {
     const socket = this.socket;
     if (!socket || socket.destroyed) return Promise.reject(new ServiceGone('Not connected to the memory service.'));
     const id = this.nextId++;
+    const line = JSON.stringify({ jsonrpc: '2.0', id, method, params, rid });
+    const bytes = Buffer.byteLength(line);
+    // Refused here, not by the service closing the connection (which would look like it went away, and be resent).
+    if (bytes >= LIMITS.serviceMessageBytes) {
+      const mib = (n: number): string => (n / 1024 / 1024).toFixed(1);
+      return Promise.reject(
+        new MemoryError(
+          'invalid_input',
+          `This ${method} request is ${mib(bytes)} MiB, over the memory service's ${mib(LIMITS.serviceMessageBytes)} MiB message limit; nothing was sent.`,
+          method === 'ingest' ? 'Send the episodes in smaller batches (batchEpisodes does).' : 'Send less at a time.',
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
       // The one place a wire result becomes its type: the service answers each method with ResultOf it.
       this.pending.set(id, { resolve: (result) => resolve(result as ResultOf<M>), reject });
-      socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params, rid }) + '\n');
+      socket.write(line + '\n');
     });
   }
 }

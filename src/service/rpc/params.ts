@@ -86,6 +86,7 @@ const PARAMS: ParamSchemas = {
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
   brief: z.object({ project, budget_tokens: count }),
   'graph.neighbourhood': z.object({ entity: text, limit: count, history: flag }),
+  'export.page': z.object({ history: flag, cursor: optional(text), limit: count }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

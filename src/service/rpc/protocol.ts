@@ -10,7 +10,7 @@ import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '.
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { Brief, ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
+import type { Brief, ExportPage, ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';
@@ -137,6 +137,8 @@ export interface Methods {
   brief: { params: { project?: string | null; budget_tokens?: number }; result: Brief };
   /** An entity's neighbourhood for the graph view: its facts (strongest first) and the entities at their other ends. */
   'graph.neighbourhood': { params: { entity: string; limit?: number; history?: boolean }; result: Neighbourhood };
+  /** The export one bounded page at a time (a whole export can pass the message limit): send back `cursor` until absent. */
+  'export.page': { params: { history?: boolean; cursor?: string; limit?: number }; result: ExportPage };
 }
 
 export type Method = keyof Methods;

@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import type { ConfigOverride } from '../../core/model/config.js';
 import { invalid, MemoryError } from '../../core/model/errors.js';
+import { LIMITS } from '../../core/model/limits.js';
 import type { Provenance } from '../../core/model/events.js';
 import { Memory } from '../../core/memory/memory.js';
 import { collectGarbage } from '../collect-garbage.js';
@@ -108,6 +109,9 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   let snapshotTimer: NodeJS.Timeout | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
+  /** Requests being served, and a count bumped by each one that arrives: idle work waits for a real pause. */
+  let inFlight = 0;
+  let lastRequestAt = 0;
 
   /**
    * Idle work, never on a request's path: merge the keyword index a slice at a time, then
@@ -115,21 +119,30 @@ export async function runService(opts: ServiceOptions): Promise<void> {
    */
   const scheduleIdleWork = (): void => {
     clearTimeout(snapshotTimer);
-    // Under constant traffic the idle moment never comes; past a backlog, work between requests.
-    const delay = memory.pendingSnapshotEvents >= memory.config.snapshotEvery * 4 ? 0 : snapshotIdleMs;
-    snapshotTimer = setTimeout(() => {
-      try {
-        const merged = memory.compactIndex(200);
-        // The snapshot is a full copy of the database, garbage once it is on disk.
-        if (memory.snapshotDue) {
-          memory.snapshot();
-          collectGarbage();
-        }
-        if (!merged) scheduleIdleWork();
-      } catch (err) {
-        log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
-      }
-    }, delay);
+    // A snapshot blocks the service for as long as it takes to copy the database (seconds at
+    // hundreds of MB): taken in a pause, or between requests only once the journal tail is overdue.
+    const overdue = memory.pendingSnapshotEvents >= memory.config.snapshotEvery * 4 && memory.snapshotOverdue;
+    const armed = lastRequestAt;
+    // setImmediate: a starved process runs expired timers before reading its sockets; this lets
+    // requests that arrived meanwhile start first, and a pause is only a pause if none did.
+    snapshotTimer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!overdue && (lastRequestAt !== armed || inFlight > 0)) return;
+          try {
+            const merged = memory.compactIndex(200);
+            // The snapshot is a full copy of the database, garbage once it is on disk.
+            if (memory.snapshotDue) {
+              memory.snapshot();
+              collectGarbage();
+            }
+            if (!merged) scheduleIdleWork();
+          } catch (err) {
+            log(`idle maintenance failed (the journal still has everything): ${(err as Error).message}`);
+          }
+        }),
+      overdue ? 0 : snapshotIdleMs,
+    );
   };
 
   const armIdleExit = (): void => {
@@ -162,6 +175,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       vectors.removed('episode', episodeRowids);
       vectors.removed('fact', factRowids);
       vectors.reconcile('entity');
+      vectors.erase();
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
@@ -202,6 +216,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     'project.assign': (p, by) => memory.assignProject(p, by),
     brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),
     'graph.neighbourhood': (p) => browse.neighbourhood(p),
+    'export.page': (p) => memory.exportPage(p),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
@@ -228,6 +243,26 @@ export async function runService(opts: ServiceOptions): Promise<void> {
 
   const send = (conn: ConnectedClient, msg: object): void => {
     if (!conn.socket.destroyed) conn.socket.write(JSON.stringify(msg) + '\n');
+  };
+
+  /** An answer over the message limit would be dropped by the client: say so instead (the request itself was served). */
+  const sendResult = (
+    conn: ConnectedClient,
+    id: string | number,
+    method: Method,
+    result: unknown,
+    failWith: (e: MemoryError) => void,
+  ): void => {
+    const line = JSON.stringify({ jsonrpc: '2.0', id, result });
+    const bytes = Buffer.byteLength(line);
+    if (bytes < LIMITS.serviceMessageBytes) return void (conn.socket.destroyed || conn.socket.write(line + '\n'));
+    failWith(
+      new MemoryError(
+        'invalid_input',
+        `The answer to ${method} is ${mib(bytes)} MiB, over the memory service's ${mib(LIMITS.serviceMessageBytes)} MiB message limit.`,
+        method === 'export' ? 'Read the export page by page with export.page (`recall export` does).' : 'Ask for less at a time.',
+      ),
+    );
   };
 
   const handleMessage = async (conn: ConnectedClient, line: string): Promise<void> => {
@@ -276,6 +311,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       conn.provenance = { authority: authorityOf(conn.surface), source: conn.surface, ...(project !== undefined ? { project } : {}) };
     }
     if (!conn.provenance) return fail(RPC_ERRORS.invalidRequest, 'Say hello first: {"method":"hello","params":{"surface":…}}.');
+    inFlight++;
+    lastRequestAt++;
     const rid = WRITE_METHODS.has(method) && typeof msg.rid === 'string' && msg.rid.length <= 100 ? msg.rid : undefined;
     const by: Provenance = rid ? { ...conn.provenance, rid } : conn.provenance;
     try {
@@ -286,7 +323,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
             () => againAfterRestart(method, params, by, conn),
           )
         : await dispatch(method, params, by, conn);
-      if (id !== null) send(conn, { jsonrpc: '2.0', id, result });
+      if (id !== null) sendResult(conn, id, method, result, failWith);
       if (WRITE_METHODS.has(method)) {
         vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
         sync?.kick(); // and leaves for the team's log in the background
@@ -298,6 +335,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       log(`internal error in ${method}: ${(err as Error).stack ?? err}`);
       fail(RPC_ERRORS.internal, `Internal error in ${method}: ${(err as Error).message}`);
     } finally {
+      inFlight--;
       scheduleIdleWork();
     }
   };
@@ -312,7 +350,11 @@ export async function runService(opts: ServiceOptions): Promise<void> {
         send(conn, {
           jsonrpc: '2.0',
           id: null,
-          error: { code: RPC_ERRORS.invalidRequest, message: 'Message too large; the connection is closed.' },
+          error: {
+            code: RPC_ERRORS.invalidRequest,
+            message: `A message over the ${mib(LIMITS.serviceMessageBytes)} MiB limit was refused; the connection is closed.`,
+            data: { code: 'invalid_input', hint: 'Send it in smaller parts (ingest in batches, export page by page).' },
+          },
         });
         socket.end();
       },
@@ -360,3 +402,5 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
+
+const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
