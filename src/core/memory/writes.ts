@@ -8,6 +8,8 @@ import { invalid, notFound } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
 import type { FactView } from '../model/views.js';
 import { extract } from '../ingest/extract.js';
+import { learnAliases } from '../ingest/aliases.js';
+import { all } from '../store/sqlite.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
 import type { JournaledGraph } from './journaled-graph.js';
@@ -42,6 +44,9 @@ export function ingest(
     results.push({ id: record.id, duplicate: false });
   }
   if (records.length > 0) mem.commit([{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records)], by);
+  const aliases = aliasEvents(mem, records);
+  // Learned, not said: the agent's authority whoever sent the turns (ingest/aliases.ts).
+  if (aliases.length > 0) mem.commit(aliases, { ...by, authority: 'agent' });
   return { added: records.length, skipped: inputs.length - records.length, results };
 }
 
@@ -70,6 +75,30 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
       const { event } = facts.read(r, record.id, { assertedBy: record.authority });
       if (event) events.push(event);
     }
+  }
+  return events;
+}
+
+/** Aliases the new turns teach (greetings by a nickname), not yet known as any entity's name or alias. */
+function aliasEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[] {
+  if (!mem.config.extract || records.length === 0) return [];
+  const speakers = new Map<string, string[]>();
+  const speakersOf = (session: string): string[] => {
+    let found = speakers.get(session);
+    if (!found) {
+      const rows = all(mem.db, 'SELECT DISTINCT speaker FROM episodes WHERE session = ? AND speaker IS NOT NULL LIMIT 3', [session]);
+      speakers.set(session, (found = rows.map((r) => String(r.speaker))));
+    }
+    return found;
+  };
+  const events: EventBody[] = [];
+  for (const [speaker, names] of learnAliases(records, speakersOf)) {
+    const fresh = [...names].filter(
+      (n) =>
+        all(mem.db, 'SELECT 1 FROM aliases WHERE key = ? UNION ALL SELECT 1 FROM entities WHERE key = ?', [entityKey(n), entityKey(n)])
+          .length === 0,
+    );
+    if (fresh.length > 0) events.push({ type: 'entity.upsert', name: speaker, aliases: fresh });
   }
   return events;
 }
