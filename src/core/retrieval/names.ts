@@ -26,19 +26,29 @@ export function speakerWords(db: Database): Set<string> {
 }
 
 /**
- * The question's terms with its speakers' names moved to the speaker column, and the names of
- * the speakers it calls by an alias (`named`: entity ids the question names) added there.
+ * The question's terms with its speakers' names moved to the speaker column; a name it calls a
+ * speaker by (an alias of one of `named`, the entity ids the question names) is replaced by the
+ * speaker's name there, since in the turns it is an address too.
  */
 export function speakerTerms(db: Database, terms: Term[], named: number[]): Term[] {
   const speakers = speakerWords(db);
   if (speakers.size === 0) return terms;
-  const out = terms.map((t) => (speakers.has(t.term) ? { ...t, column: 'speaker' as const } : t));
+  let out = terms.map((t) => (speakers.has(t.term) ? { ...t, column: 'speaker' as const } : t));
   if (named.length === 0) return out;
-  const names = all(db, 'SELECT name FROM entities WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(named)]);
-  for (const r of names) {
-    for (const w of tokenize(String(r.name))) {
-      if (speakers.has(w) && !out.some((t) => t.term === w)) out.push({ term: w, weight: 1, column: 'speaker' });
-    }
+  const rows = all(
+    db,
+    `SELECT e.name, (SELECT json_group_array(a.alias) FROM aliases a WHERE a.entity_id = e.id) AS aliases
+       FROM entities e WHERE e.id IN (SELECT value FROM json_each(?))`,
+    [JSON.stringify(named)],
+  );
+  for (const r of rows) {
+    const words = tokenize(String(r.name)).filter((w) => speakers.has(w));
+    if (words.length === 0) continue;
+    const aliasWords = new Set((JSON.parse(String(r.aliases)) as string[]).flatMap((a) => tokenize(a)));
+    const before = out.length;
+    out = out.filter((t) => !aliasWords.has(t.term) || speakers.has(t.term));
+    if (out.length === before && !out.some((t) => words.includes(t.term))) continue;
+    for (const w of words) if (!out.some((t) => t.term === w)) out.push({ term: w, weight: 1, column: 'speaker' });
   }
   return out;
 }
