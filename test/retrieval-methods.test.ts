@@ -149,3 +149,26 @@ test('locomo bench: one memory for every conversation asks the same questions, a
   assert.deepEqual(Object.keys(together.by_conversation), Object.keys(apart.by_conversation));
   await assert.rejects(runLocomoBench({ dataFile: FIXTURE, settings: { 'feedback.nope': 1 } }), /no recipe setting|takes a number/);
 });
+
+test('aliases: a person removes a wrong alias, and it is not learned again', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Nate', 'Hey Jo! How was your weekend?'],
+    ['s1', 'Joanna', 'Good, thanks.'],
+  ]);
+  try {
+    // What a person said in a conversation ('user') is not a person's act on the memory ('human').
+    assert.throws(() => memory.unalias({ entity: 'Joanna', alias: 'Jo' }, { authority: 'user' }), /Only a person/);
+    assert.throws(() => memory.unalias({ entity: 'Nate', alias: 'Jo' }, { authority: 'human' }), /not an alias of "Nate"/);
+    assert.deepEqual(memory.unalias({ entity: 'joanna', alias: 'jo' }, { authority: 'human' }).aliases, []);
+    memory.ingest(
+      [
+        { session: 's2', speaker: 'Nate', text: 'Hi Jo, back again!', time: '2024-02-01T00:00:00.000Z' },
+        { session: 's2', speaker: 'Joanna', text: 'Yes!', time: '2024-02-01T00:01:00.000Z' },
+      ],
+      { authority: 'user' },
+    );
+    assert.deepEqual(memory.search({ query: 'Joanna' }).find((e) => e.name === 'Joanna')?.aliases, []);
+  } finally {
+    done();
+  }
+});

@@ -149,6 +149,13 @@ async function main(argv: string[]): Promise<number> {
       print(r, () => render.renderFact(r));
       return 0;
     }
+    case 'alias': {
+      if (args[0] !== 'remove' || args.length !== 3)
+        throw new UsageError('Expected: recall alias remove ENTITY ALIAS, e.g. recall alias remove Joanna Jo');
+      const r = await withClient((c) => c.call('unalias', { entity: args[1]!, alias: args[2]! }));
+      print(r, () => `Removed "${args[2]}" from ${render.renderEntity(r)}`);
+      return 0;
+    }
     case 'forget': {
       const entity = one(args, 'ENTITY', 'forget "Old Project" --confirm');
       if (!values.confirm) {

@@ -51,6 +51,7 @@ export function forget(mem: JournaledGraph, name: string, by: Provenance): Forge
       case 'relationship.correct':
         return goneRelationships.has(e.id) ? null : e;
       case 'entity.upsert':
+      case 'entity.unalias':
         return entityKey(e.name) === key ? null : e;
       default:
         return e;

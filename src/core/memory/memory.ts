@@ -15,7 +15,7 @@ import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, StartedQuery, TraverseResult } from './reads.js';
-import { citeEvidence, correct, ingest, recordExtraction, relate } from './writes.js';
+import { citeEvidence, correct, ingest, recordExtraction, relate, unalias } from './writes.js';
 
 export type { EmbeddedKind, ForgetPlan, MemoryStatus, OpenReport, QueryInput, QueryResult, StartedQuery, TraverseResult };
 
@@ -69,6 +69,11 @@ export class Memory {
   /** Cites an episode as corroborating (1) or contradicting (-1) evidence of a fact. */
   citeEvidence(input: { id: string; episode: string; polarity: 1 | -1 }, by: Provenance): FactView {
     return citeEvidence(this.mem, input, by);
+  }
+
+  /** A person's correction of a name: the alias is removed from the entity and never learned for it again. */
+  unalias(input: { entity: string; alias: string }, by: Provenance): EntityView {
+    return unalias(this.mem, input, by);
   }
 
   /** A person's correction: only human authority may call this. */

@@ -6,7 +6,7 @@
 import type { Authority, PriorKind } from '../model/config.js';
 import { invalid, notFound } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
-import type { FactView } from '../model/views.js';
+import type { EntityView, FactView } from '../model/views.js';
 import { extract } from '../ingest/extract.js';
 import { learnAliases } from '../ingest/aliases.js';
 import { all } from '../store/sqlite.js';
@@ -95,12 +95,34 @@ function aliasEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[]
   for (const [speaker, names] of learnAliases(records, speakersOf)) {
     const fresh = [...names].filter(
       (n) =>
-        all(mem.db, 'SELECT 1 FROM aliases WHERE key = ? UNION ALL SELECT 1 FROM entities WHERE key = ?', [entityKey(n), entityKey(n)])
-          .length === 0,
+        all(
+          mem.db,
+          `SELECT 1 FROM aliases WHERE key = ?1 UNION ALL SELECT 1 FROM entities WHERE key = ?1
+         UNION ALL SELECT 1 FROM alias_rejections r JOIN entities e ON e.id = r.entity_id WHERE r.key = ?1 AND e.key = ?2`,
+          [entityKey(n), entityKey(speaker)],
+        ).length === 0,
     );
     if (fresh.length > 0) events.push({ type: 'entity.upsert', name: speaker, aliases: fresh });
   }
   return events;
+}
+
+/** Removes an alias from an entity, a person's correction (a learned alias can be wrong). */
+export function unalias(mem: JournaledGraph, input: { entity: string; alias: string }, by: Provenance): EntityView {
+  requireHuman(by, 'remove an alias');
+  const row = all(mem.db, 'SELECT e.id, e.name FROM aliases a JOIN entities e ON e.id = a.entity_id WHERE a.key = ?', [
+    entityKey(input.alias),
+  ])[0];
+  const named = row && entityKey(String(row.name)) === entityKey(input.entity) ? String(row.name) : undefined;
+  const view = named === undefined ? undefined : mem.graph.entityView(Number(row!.id));
+  if (named === undefined || view === undefined) {
+    throw notFound(
+      `"${input.alias}" is not an alias of "${input.entity}".`,
+      "Run `recall search NAME` to see an entity's aliases (aka ...).",
+    );
+  }
+  mem.commit([{ type: 'entity.unalias', name: named, alias: input.alias }], by);
+  return { ...view, aliases: view.aliases.filter((a) => entityKey(a) !== entityKey(input.alias)) };
 }
 
 /**

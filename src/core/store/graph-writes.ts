@@ -44,6 +44,13 @@ export class GraphWrites {
       case 'entity.forget':
         this.forget(e.name, e.episodes, e.relationships);
         break;
+      case 'entity.unalias': {
+        const id = entityIdOf(this.db, e.name);
+        if (id === undefined) break;
+        run(this.db, 'DELETE FROM aliases WHERE key = ? AND entity_id = ?', [entityKey(e.alias), id]);
+        run(this.db, 'INSERT OR IGNORE INTO alias_rejections(key, entity_id) VALUES (?, ?)', [entityKey(e.alias), id]);
+        break;
+      }
     }
   }
 

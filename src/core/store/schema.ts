@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,6 +18,8 @@ CREATE TABLE entities (
 );
 CREATE TABLE aliases (key TEXT PRIMARY KEY, alias TEXT NOT NULL, entity_id INTEGER NOT NULL);
 CREATE INDEX aliases_entity ON aliases(entity_id);
+-- Aliases a person removed from an entity: never learned for it again (ingest/aliases.ts).
+CREATE TABLE alias_rejections (key TEXT NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (key, entity_id));
 
 CREATE TABLE episodes (
   rowid INTEGER PRIMARY KEY,

@@ -76,6 +76,8 @@ export interface Methods {
     result: { ids: string[] };
   };
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
+  /** A person's correction: the alias is not a name of the entity (learned aliases can be wrong). */
+  unalias: { params: { entity: string; alias: string }; result: EntityView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
   forget: { params: { entity: string }; result: ForgetPlan };
   query: { params: { query: string; limit?: number; history?: boolean; mode?: RetrievalMode }; result: QueryResult };
@@ -118,7 +120,15 @@ export type ResultOf<M extends Method> = Methods[M]['result'];
  * `rid` beside `method` (a client-made id, at most 100 characters): the same rid sent again gets
  * the first answer and is not applied twice (recent-writes.ts).
  */
-export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>(['remember', 'ingest', 'relate', 'extracted', 'correct', 'forget']);
+export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
+  'remember',
+  'ingest',
+  'relate',
+  'extracted',
+  'correct',
+  'forget',
+  'unalias',
+]);
 
 /** Pushed to every client after a write. */
 export interface ChangedNotification {

@@ -120,6 +120,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     relate: (p, by) => memory.relate(p, by),
     extracted: (p, by) => memory.recordExtraction(p, by),
     correct: (p, by) => memory.correct(p, by),
+    unalias: (p, by) => memory.unalias(p, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
       const plan = memory.forget(p.entity, by);
