@@ -69,10 +69,15 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     }
   }
   if (values['write-docs']) {
+    // An ablation or a partial run is not the recipe's figure: it is printed, never written.
+    if (without.length || Object.keys(settings).length || values.conversations)
+      throw new Error('--write-docs is for the full recipe on every conversation.');
     const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
-    const command = `node dist/bench.js locomo --data ${values.data}${k === 10 ? '' : ` --k ${k}`} --mode ${mode}${model}`;
-    writeDocsSection(`locomo-${mode}`, locomoSection(r, command));
-    err(`docs/BENCHMARKS.md: section locomo-${mode} written`);
+    const one = values['one-memory'] ? ' --one-memory' : '';
+    const command = `node dist/bench.js locomo --data ${values.data}${k === 10 ? '' : ` --k ${k}`} --mode ${mode}${model}${one}`;
+    const section = `locomo-${mode}${one ? '-one-memory' : ''}`;
+    writeDocsSection(section, locomoSection(r, command));
+    err(`docs/BENCHMARKS.md: section ${section} written`);
   }
   // The last line is always the machine-readable result.
   out(JSON.stringify(r));

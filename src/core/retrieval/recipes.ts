@@ -25,8 +25,8 @@ export interface RetrievalConfig {
   readonly query: {
     /** Drop function words from the question (text.ts STOP_WORDS). */
     readonly stopWords: boolean;
-    /** A speaker's name in the question is searched in the speaker column only, an alias of one adds the name (names.ts). */
-    readonly speakers: boolean;
+    /** A speaker's alias in the question also searches their name in the speaker column (names.ts). */
+    readonly aliases: boolean;
   };
   /** Re-ranking multipliers: a keyword hit's score is multiplied by (1 + boost) for each that applies. */
   readonly boosts: {
@@ -95,7 +95,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   bm25: { k1: 1.2, b: 0.75 },
   columns: { text: 1, speaker: 0.5 },
   entityColumns: { name: 2, summary: 1 },
-  query: { stopWords: true, speakers: true },
+  query: { stopWords: true, aliases: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
   candidates: 50,
   maxScoredRows: 2000,
@@ -140,8 +140,8 @@ export const METHODS = {
   feedback: (r) => ({ ...r, feedback: { ...r.feedback, weight: 0 } }),
   /** Coverage of the top k (diversity). */
   diversity: (r) => ({ ...r, diversity: { ...r.diversity, weight: 0, session: 0 } }),
-  /** Speakers' names searched as speakers (names.ts). */
-  speakers: (r) => ({ ...r, query: { ...r.query, speakers: false } }),
+  /** Speakers' aliases searched as their names (names.ts). */
+  aliases: (r) => ({ ...r, query: { ...r.query, aliases: false } }),
   /** Boosts for named entities and dates. */
   boosts: (r) => ({ ...r, boosts: { ...r.boosts, named: 0, dated: 0 } }),
 } as const satisfies Record<string, (r: RetrievalConfig) => RetrievalConfig>;

@@ -51,7 +51,7 @@ export interface QueryAnalysis {
 export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig): QueryAnalysis {
   const terms = queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 }));
   const named = namedEntities(db, text);
-  return { terms: recipe.query.speakers ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text) };
+  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text) };
 }
 
 /** The keyword and graph half of a question's retrieval: what needs no embedding. */
