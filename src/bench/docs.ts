@@ -48,9 +48,13 @@ export function locomoSection(r: LocomoBenchResult, command: string): string {
     ...cutoffs.map((c) => recall(f[`recall@${c}`])),
   ];
   return [
-    `### LoCoMo retrieval, ${r.mode} mode${r.model ? ` (model ${r.model})` : ''}`,
+    `### LoCoMo retrieval, ${r.mode} mode${r.one_memory ? ', every conversation in one memory' : ''}${r.model ? ` (model ${r.model})` : ''}`,
     runContext(command),
     table(head, [row('all', r), ...Object.entries(r.by_category).map(([c, f]) => row(`category ${c}`, f))]),
+    table(
+      head,
+      Object.entries(r.by_conversation).map(([c, f]) => row(c, f)),
+    ),
     table(
       ['query p50', 'query p95', 'ingest (all conversations)', 'skipped (no evidence turn)'],
       [[`${r.query_p50_ms} ms`, `${r.query_p95_ms} ms`, `${r.ingest_ms} ms`, r.skipped]],

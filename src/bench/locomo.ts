@@ -14,7 +14,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory, type EmbeddedKind } from '../core/memory/memory.js';
 import { parseLocomo, type LocomoConversation } from '../core/ingest/locomo.js';
-import type { RetrievalMode } from '../core/retrieval/recipes.js';
+import {
+  recipeFor,
+  withSettings,
+  withoutMethods,
+  type RetrievalConfig,
+  type RetrievalMethod,
+  type RetrievalMode,
+} from '../core/retrieval/recipes.js';
 import { VectorChannel } from '../service/embeddings/vector-channel.js';
 
 export interface LocomoBenchOptions {
@@ -29,6 +36,12 @@ export interface LocomoBenchOptions {
   mode?: RetrievalMode;
   /** A local embedding model folder (transformers.js layout); the model runs in the service's worker (dist/embed-worker.js). */
   modelPath?: string;
+  /** Every conversation in one memory (a crowded memory), instead of one memory each. */
+  oneMemory?: boolean;
+  /** Retrieval methods switched off (recipes.ts METHODS): an ablation. */
+  without?: RetrievalMethod[];
+  /** Numeric recipe settings replaced by path (recipes.ts withSettings). */
+  settings?: Record<string, number>;
 }
 
 export interface RecallFigures {
@@ -42,6 +55,8 @@ export interface RecallFigures {
 export interface LocomoBenchResult extends RecallFigures {
   k: number;
   mode: RetrievalMode;
+  one_memory: boolean;
+  without: RetrievalMethod[];
   /** The embedding model, for vector and hybrid. */
   model: string | null;
   /** Vectors of each kind the questions were searched against, over every conversation (vector and hybrid). */
@@ -76,8 +91,10 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   const timings: number[] = [];
   let skipped = 0;
   let ingestMs = 0;
-  for (const conv of conversations) {
-    const run = await runConversation(conv, { k, cutoffs, source, mode, modelPath, log });
+  const recipe = withSettings(withoutMethods(recipeFor(mode), opts.without ?? []), opts.settings ?? {});
+  const groups = opts.oneMemory ? [conversations] : conversations.map((c) => [c]);
+  for (const group of groups) {
+    const run = await runMemory(group, { k, cutoffs, source, mode, recipe, modelPath, log });
     model ??= run.model;
     if (run.vectors) {
       vectorsByKind ??= { episode: 0, entity: 0, fact: 0 };
@@ -87,7 +104,15 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     timings.push(...run.timings);
     skipped += run.skipped;
     ingestMs += run.ingestMs;
-    byConversation[conv.id] = { ...figures(run.scored, cutoffs), episodes: conv.episodes.length };
+  }
+  for (const conv of conversations) {
+    byConversation[conv.id] = {
+      ...figures(
+        all.filter((s) => s.conversation === conv.id),
+        cutoffs,
+      ),
+      episodes: conv.episodes.length,
+    };
     const f = byConversation[conv.id]!;
     log(`${conv.id}: ${conv.episodes.length} turns, ${f.questions} questions, recall@5 ${f['recall@5']}, recall@10 ${f['recall@10']}`);
   }
@@ -102,6 +127,8 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     ...figures(all, cutoffs),
     k,
     mode,
+    one_memory: opts.oneMemory ?? false,
+    without: opts.without ?? [],
     model,
     vectors_by_kind: vectorsByKind,
     skipped,
@@ -114,6 +141,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
 }
 
 interface Scored {
+  conversation: string;
   category: number;
   /** recall at each cutoff */
   recall: Map<number, number>;
@@ -124,13 +152,15 @@ interface RunOptions {
   cutoffs: number[];
   source: string;
   mode: RetrievalMode;
+  recipe: RetrievalConfig;
   modelPath: string | undefined;
   log: (msg: string) => void;
 }
 
-async function runConversation(
-  conv: LocomoConversation,
-  { k, cutoffs, source, mode, modelPath, log }: RunOptions,
+/** One fresh memory holding `convs`, every answerable question of each asked of it. */
+async function runMemory(
+  convs: LocomoConversation[],
+  { k, cutoffs, source, mode, recipe, modelPath, log }: RunOptions,
 ): Promise<{
   scored: Scored[];
   timings: number[];
@@ -151,7 +181,7 @@ async function runConversation(
       }
       // As in the service: the write, then what it added is embedded (catchUp) before the questions.
       const started = performance.now();
-      memory.ingest(conv.episodes, { authority: 'user', source });
+      for (const conv of convs) memory.ingest(conv.episodes, { authority: 'user', source });
       vectors.catchUp();
       await vectors.embedded();
       const ingestMs = performance.now() - started;
@@ -160,21 +190,24 @@ async function runConversation(
       const scored: Scored[] = [];
       const timings: number[] = [];
       let skipped = 0;
-      for (const qa of conv.qa) {
-        if (!ANSWERABLE.has(qa.category)) continue;
-        if (qa.evidence.length === 0 || !qa.question.trim()) {
-          skipped++;
-          continue;
+      for (const conv of convs) {
+        for (const qa of conv.qa) {
+          if (!ANSWERABLE.has(qa.category)) continue;
+          if (qa.evidence.length === 0 || !qa.question.trim()) {
+            skipped++;
+            continue;
+          }
+          const t0 = performance.now();
+          const limit = Math.max(k, 10);
+          const result = await vectors.query(memory, { query: qa.question, limit, mode }, recipe);
+          timings.push(performance.now() - t0);
+          // A turn is evidence when its conversation is the question's (sessions are "<conversation>:session_N"; refs repeat across conversations).
+          const refs = result.episodes.map((e) => (e.session?.startsWith(`${conv.id}:`) ? e.ref : undefined));
+          const recall = new Map(
+            cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]),
+          );
+          scored.push({ conversation: conv.id, category: qa.category, recall });
         }
-        const t0 = performance.now();
-        const limit = Math.max(k, 10);
-        const result = await vectors.query(memory, { query: qa.question, limit, mode });
-        timings.push(performance.now() - t0);
-        const refs = result.episodes.map((e) => e.ref);
-        const recall = new Map(
-          cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]),
-        );
-        scored.push({ category: qa.category, recall });
       }
       return { scored, timings, skipped, ingestMs, model, vectors: vectorCounts };
     } finally {

@@ -9,6 +9,7 @@ import { locomoSection, scaleSection, writeDocsSection } from './docs.js';
 import { runLocomoBench } from './locomo.js';
 import { runScaleBench } from './scale.js';
 import { projectsSection, runProjectsBench } from './projects.js';
+import { METHODS, type RetrievalMethod } from '../core/retrieval/recipes.js';
 
 export interface BenchValues {
   data?: string;
@@ -19,9 +20,13 @@ export interface BenchValues {
   'model-path'?: string;
   /** Replace the bench's section of docs/BENCHMARKS.md with what it measured. */
   'write-docs'?: boolean;
+  'one-memory'?: boolean;
+  without?: string;
+  set?: string;
+  conversations?: string;
 }
 
-const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--json] [--write-docs]
+const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--json] [--write-docs]
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
@@ -35,10 +40,30 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
   if (!Number.isInteger(k) || k < 1) throw new Error('--k must be a whole number >= 1.');
   const mode = values.mode ?? 'keyword';
   if (mode !== 'keyword' && mode !== 'vector' && mode !== 'hybrid') throw new Error('--mode is one of keyword, vector, hybrid.');
-  const r = await runLocomoBench({ dataFile: values.data, k, mode, modelPath: values['model-path'], log: err });
+  const without = (values.without ?? '').split(',').filter(Boolean);
+  for (const m of without)
+    if (!Object.hasOwn(METHODS, m)) throw new Error(`--without: no method ${m} (${Object.keys(METHODS).join(', ')}).`);
+  const settings = Object.fromEntries(
+    (values.set ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => [kv.split('=')[0]!, Number(kv.split('=')[1])]),
+  );
+  const r = await runLocomoBench({
+    dataFile: values.data,
+    k,
+    mode,
+    modelPath: values['model-path'],
+    log: err,
+    oneMemory: values['one-memory'],
+    without: without as RetrievalMethod[],
+    settings,
+    conversations: values.conversations?.split(','),
+  });
   if (!values.json) {
     const pct = (x: number): string => x.toFixed(3);
-    out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}`);
+    const variant = `${r.one_memory ? ', one memory' : ''}${r.without.length ? `, without ${r.without.join(', ')}` : ''}`;
+    out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}${variant}`);
     out(`  recall@5  ${pct(r['recall@5'])}`);
     out(`  recall@10 ${pct(r['recall@10'])}`);
     out(`  query p50 ${r.query_p50_ms} ms, p95 ${r.query_p95_ms} ms`);
@@ -47,10 +72,15 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     }
   }
   if (values['write-docs']) {
+    // An ablation or a partial run is not the recipe's figure: it is printed, never written.
+    if (without.length || Object.keys(settings).length || values.conversations)
+      throw new Error('--write-docs is for the full recipe on every conversation.');
     const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
-    const command = `node dist/bench.js locomo --data ${values.data}${k === 10 ? '' : ` --k ${k}`} --mode ${mode}${model}`;
-    writeDocsSection(`locomo-${mode}`, locomoSection(r, command));
-    err(`docs/BENCHMARKS.md: section locomo-${mode} written`);
+    const one = values['one-memory'] ? ' --one-memory' : '';
+    const command = `node dist/bench.js locomo --data ${values.data}${k === 10 ? '' : ` --k ${k}`} --mode ${mode}${model}${one}`;
+    const section = `locomo-${mode}${one ? '-one-memory' : ''}`;
+    writeDocsSection(section, locomoSection(r, command));
+    err(`docs/BENCHMARKS.md: section ${section} written`);
   }
   // The last line is always the machine-readable result.
   out(JSON.stringify(r));
@@ -122,6 +152,10 @@ if (require.main === module) {
           mode: { type: 'string' },
           'model-path': { type: 'string' },
           'write-docs': { type: 'boolean' },
+          'one-memory': { type: 'boolean' },
+          without: { type: 'string' },
+          set: { type: 'string' },
+          conversations: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
         allowPositionals: true,

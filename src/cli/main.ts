@@ -42,6 +42,10 @@ const OPTIONS = {
   'model-path': { type: 'string' },
   'allow-download': { type: 'boolean' },
   'write-docs': { type: 'boolean' },
+  'one-memory': { type: 'boolean' },
+  without: { type: 'string' },
+  set: { type: 'string' },
+  conversations: { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -167,6 +171,13 @@ async function main(argv: string[]): Promise<number> {
       if (values.wrong === values.confirm) throw new UsageError('correct needs exactly one of --wrong or --confirm.');
       const r = await withClient((c) => c.call('correct', { id, verdict: values.wrong ? 'wrong' : 'confirm', reason: values.reason }));
       print(r, () => render.renderFact(r));
+      return 0;
+    }
+    case 'alias': {
+      if (args[0] !== 'remove' || args.length !== 3)
+        throw new UsageError('Expected: recall alias remove ENTITY ALIAS, e.g. recall alias remove Joanna Jo');
+      const r = await withClient((c) => c.call('unalias', { entity: args[1]!, alias: args[2]! }));
+      print(r, () => `Removed "${args[2]}" from ${render.renderEntity(r)}`);
       return 0;
     }
     case 'forget': {

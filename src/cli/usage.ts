@@ -24,6 +24,7 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior ${PRIOR_KINDS.join('|')}]
                                        assert a fact; prints the relationship id
   correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
+  alias remove ENTITY ALIAS   an alias is not this entity's name (learned ones can be wrong)
   forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
   status [--json]                      counts, memory folder, service
   brief [--tokens N] [--json]          what matters before a task: confirmed facts, decisions, preferences

@@ -95,6 +95,8 @@ function erasing(name: string, episodes: string[], relationships: string[]): (e:
         return entityKey(e.name) === key ? drop(e) : e;
       case 'anchors.set':
         return goneEpisodes.has(e.target) || goneRelationships.has(e.target) ? drop(e) : e;
+      case 'entity.unalias':
+        return entityKey(e.name) === key ? drop(e) : e;
       default:
         return e;
     }

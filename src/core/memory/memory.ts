@@ -20,7 +20,7 @@ import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
 import { applyRemote, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
-import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, type ProjectAssignment } from './writes.js';
+import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
 
 export type {
   Brief,
@@ -99,6 +99,11 @@ export class Memory {
   /** Cites an episode as corroborating (1) or contradicting (-1) evidence of a fact. */
   citeEvidence(input: { id: string; episode: string; polarity: 1 | -1 }, by: Provenance): FactView {
     return citeEvidence(this.mem, input, by);
+  }
+
+  /** A person's correction of a name: the alias is removed from the entity and never learned for it again. */
+  unalias(input: { entity: string; alias: string }, by: Provenance): EntityView {
+    return unalias(this.mem, input, by);
   }
 
   /** A person's correction: only human authority may call this. */

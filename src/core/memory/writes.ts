@@ -6,8 +6,10 @@
 import type { Authority, PriorKind } from '../model/config.js';
 import { invalid, notFound } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
-import type { FactView } from '../model/views.js';
+import type { EntityView, FactView } from '../model/views.js';
 import { extract } from '../ingest/extract.js';
+import { learnAliases } from '../ingest/aliases.js';
+import { all } from '../store/sqlite.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
 import { episodeAnchorEvents, factAnchorEvents, reanchorEvents } from './anchors.js';
@@ -48,6 +50,9 @@ export function ingest(
       [{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records), ...episodeAnchorEvents(records, workspace)],
       by,
     );
+  const aliases = aliasEvents(mem, records);
+  // Learned, not said: the agent's authority whoever sent the turns (ingest/aliases.ts).
+  if (aliases.length > 0) mem.commit(aliases, { ...by, authority: 'agent' });
   return { added: records.length, skipped: inputs.length - records.length, results };
 }
 
@@ -78,6 +83,52 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
     }
   }
   return events;
+}
+
+/** Aliases the new turns teach (greetings by a nickname), not yet known as any entity's name or alias. */
+function aliasEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[] {
+  if (!mem.config.extract || records.length === 0) return [];
+  const speakers = new Map<string, string[]>();
+  const speakersOf = (session: string): string[] => {
+    let found = speakers.get(session);
+    if (!found) {
+      const rows = all(mem.db, 'SELECT DISTINCT speaker FROM episodes WHERE session = ? AND speaker IS NOT NULL LIMIT 3', [session]);
+      speakers.set(session, (found = rows.map((r) => String(r.speaker))));
+    }
+    return found;
+  };
+  const events: EventBody[] = [];
+  for (const [speaker, names] of learnAliases(records, speakersOf)) {
+    const fresh = [...names].filter(
+      (n) =>
+        all(
+          mem.db,
+          `SELECT 1 FROM aliases WHERE key = ?1 UNION ALL SELECT 1 FROM entities WHERE key = ?1
+         UNION ALL SELECT 1 FROM alias_rejections r JOIN entities e ON e.id = r.entity_id WHERE r.key = ?1 AND e.key = ?2`,
+          [entityKey(n), entityKey(speaker)],
+        ).length === 0,
+    );
+    if (fresh.length > 0) events.push({ type: 'entity.upsert', name: speaker, aliases: fresh });
+  }
+  return events;
+}
+
+/** Removes an alias from an entity, a person's correction (a learned alias can be wrong). */
+export function unalias(mem: JournaledGraph, input: { entity: string; alias: string }, by: Provenance): EntityView {
+  requireHuman(by, 'remove an alias');
+  const row = all(mem.db, 'SELECT e.id, e.name FROM aliases a JOIN entities e ON e.id = a.entity_id WHERE a.key = ?', [
+    entityKey(input.alias),
+  ])[0];
+  const named = row && entityKey(String(row.name)) === entityKey(input.entity) ? String(row.name) : undefined;
+  const view = named === undefined ? undefined : mem.graph.entityView(Number(row!.id));
+  if (named === undefined || view === undefined) {
+    throw notFound(
+      `"${input.alias}" is not an alias of "${input.entity}".`,
+      "Run `recall search NAME` to see an entity's aliases (aka ...).",
+    );
+  }
+  mem.commit([{ type: 'entity.unalias', name: named, alias: input.alias }], by);
+  return { ...view, aliases: view.aliases.filter((a) => entityKey(a) !== entityKey(input.alias)) };
 }
 
 /**

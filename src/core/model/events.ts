@@ -51,6 +51,8 @@ export interface EpisodeRecord extends EpisodeInput {
 export type EventBody =
   | { type: 'episodes.add'; episodes: EpisodeRecord[] }
   | { type: 'entity.upsert'; name: string; entityType?: string; aliases?: string[]; summary?: string }
+  /** A person's correction: `alias` is not a name of `name`, and is not learned for it again. */
+  | { type: 'entity.unalias'; name: string; alias: string }
   | {
       type: 'relationship.assert';
       id: string;

@@ -21,6 +21,8 @@ export function fusionDepth(limit: number, recipe: RetrievalConfig): number {
 export interface FusedLists {
   /** The top `limit` episodes. */
   episodes: Hit[];
+  /** Every fused episode, best first (what diversify.ts picks the top `limit` from). */
+  pool: Hit[];
   /** Entities by fused rank (the graph's named entities go before them: retrieve.ts). */
   entities: Hit[];
   /** The vector channel's facts, best first (the graph's are added in retrieve.ts rankFacts). */
@@ -54,8 +56,10 @@ export function fuseChannels(
     }
     return lists.length === 1 ? lists[0]! : fuse(lists, weights, fusion.k);
   };
+  const pool = fuseKind(keyword.episodes, vec?.episode);
   return {
-    episodes: fuseKind(keyword.episodes, vec?.episode).slice(0, limit),
+    episodes: pool.slice(0, limit),
+    pool,
     entities: fuseKind(keyword.entities, vec?.entity),
     facts: vec?.fact.slice(0, depth) ?? [],
   };

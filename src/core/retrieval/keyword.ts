@@ -7,8 +7,15 @@ import { all, scalar } from '../store/sqlite.js';
 import { ftsGeneration } from '../store/fts.js';
 import { weightsHandle } from './ranking.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
-import { ftsAnd, ftsOr, queryTerms } from './text.js';
 import type { ProjectScope } from '../model/project.js';
+import { ftsOr, queryTerms } from './text.js';
+
+/** A keyword of a question, its BM25 weight, and (for a speaker's name) the one column it is searched in. */
+export interface Term {
+  term: string;
+  weight: number;
+  column?: 'speaker';
+}
 
 export interface Hit {
   rowid: number;
@@ -25,17 +32,11 @@ export interface EpisodeFilter {
 }
 
 /** Top episodes for weighted keyword terms by BM25, optionally filtered. */
-export function bm25Episodes(
-  db: Database,
-  terms: { term: string; weight: number }[],
-  limit: number,
-  recipe: RetrievalConfig,
-  filter: EpisodeFilter = {},
-): Hit[] {
+export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = recipe.columns;
-  const search = (words: { term: string; weight: number }[], every: boolean, fromRowid = 0): Hit[] =>
+  const search = (words: Term[], every: boolean, fromRowid = 0): Hit[] =>
     all(
       db,
       `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
@@ -44,7 +45,7 @@ export function bm25Episodes(
         ORDER BY score DESC LIMIT ?`,
       [
         weightsHandle({ ...recipe.bm25, columnWeights: [text, speaker], termWeights: words.map((t) => t.weight) }),
-        (every ? ftsAnd : ftsOr)(words.map((t) => t.term)),
+        matchExpression(words, every),
         fromRowid,
         ...params,
         limit,
@@ -66,26 +67,32 @@ export function bm25Episodes(
 }
 
 /**
+ * FTS4 MATCH text for terms, ORed or all required, each quoted; a speaker's name only in the
+ * speaker column (FTS4 takes a column filter on a bare word only, so only a plain lower-case word gets one).
+ */
+function matchExpression(words: Term[], every: boolean): string {
+  const one = (t: Term): string =>
+    t.column && /^[\p{Ll}\p{N}]+$/u.test(t.term) ? `${t.column}:${t.term}` : `"${t.term.replace(/"/g, '')}"`;
+  return words.map(one).join(every ? ' ' : ' OR ');
+}
+
+/**
  * The words to search and score with. Scoring every row that shares a common word with the
  * question is what costs at scale, so past `max` (the recipe's maxScoredRows) matching rows only the
  * rarest words are kept (from the rarest up, while their rows stay under the bound; always at
  * least one). A common word has a low IDF: what it would add to a score is small.
  * `rarestRows`: rows matching the rarest word.
  */
-function searchPlan(
-  db: Database,
-  terms: { term: string; weight: number }[],
-  max: number,
-): { words: { term: string; weight: number }[]; rarestRows: number } {
+function searchPlan(db: Database, terms: Term[], max: number): { words: Term[]; rarestRows: number } {
   const counted = terms.map((t) => ({ ...t, rows: matchingRows(db, t.term) }));
   const rarestRows = Math.min(...counted.map((c) => c.rows));
   if (counted.reduce((n, c) => n + c.rows, 0) <= max) return { words: terms, rarestRows };
   counted.sort((a, b) => a.rows - b.rows);
-  const kept: { term: string; weight: number }[] = [];
+  const kept: Term[] = [];
   let rows = 0;
   for (const c of counted) {
     if (kept.length > 0 && rows + c.rows > max) break;
-    kept.push({ term: c.term, weight: c.weight });
+    kept.push({ term: c.term, weight: c.weight, column: c.column });
     rows += c.rows;
   }
   return { words: kept, rarestRows };
@@ -100,16 +107,26 @@ function newestWindowStart(db: Database, rows: number, max: number): number {
 // Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
 const rowCounts = new WeakMap<Database, { generation: number; counts: Map<string, number> }>();
 
-function matchingRows(db: Database, term: string): number {
+/** Rows of the episodes index that hold a word (cached until the index changes). */
+export function matchingRows(db: Database, term: string): number {
+  return cachedCount(db, term, () => Number(scalar(db, 'SELECT COUNT(*) FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr([term])])));
+}
+
+/** Rows in the episodes index (cached as matchingRows is; '' is no word). */
+export function indexedRows(db: Database): number {
+  return cachedCount(db, '', () => Number(scalar(db, 'SELECT COUNT(*) FROM episodes')));
+}
+
+function cachedCount(db: Database, key: string, count: () => number): number {
   const generation = ftsGeneration(db);
   let cached = rowCounts.get(db);
   if (cached?.generation !== generation) rowCounts.set(db, (cached = { generation, counts: new Map() }));
   const counts = cached.counts;
-  let n = counts.get(term);
+  let n = counts.get(key);
   if (n === undefined) {
     if (counts.size > 10_000) counts.clear();
-    n = Number(scalar(db, 'SELECT COUNT(*) FROM episodes_fts WHERE episodes_fts MATCH ?', [ftsOr([term])]));
-    counts.set(term, n);
+    n = count();
+    counts.set(key, n);
   }
   return n;
 }

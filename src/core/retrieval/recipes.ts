@@ -25,6 +25,8 @@ export interface RetrievalConfig {
   readonly query: {
     /** Drop function words from the question (text.ts STOP_WORDS). */
     readonly stopWords: boolean;
+    /** A speaker's alias in the question also searches their name in the speaker column (names.ts). */
+    readonly aliases: boolean;
   };
   /** Re-ranking multipliers: a keyword hit's score is multiplied by (1 + boost) for each that applies. */
   readonly boosts: {
@@ -71,6 +73,17 @@ export interface RetrievalConfig {
   };
   /** A fact whose code changed or is gone since it was anchored (core/anchors) has its score multiplied by this. */
   readonly staleCode: number;
+  /**
+   * Pseudo-relevance feedback (feedback.ts): up to `terms` words shared by at least two of the top
+   * `docs` keyword hits are searched too, each at `weight`. Weight 0: off.
+   */
+  readonly feedback: { readonly docs: number; readonly terms: number; readonly weight: number };
+  /**
+   * Coverage of the top k (diversify.ts, maximal marginal relevance over the first `pool` fused
+   * episodes): a candidate loses `weight` x its word overlap with the likest pick, and `session`
+   * per pick already from its session. Both 0: off.
+   */
+  readonly diversity: { readonly weight: number; readonly session: number; readonly pool: number };
 }
 
 function frozen<T extends object>(value: T): T {
@@ -84,7 +97,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   bm25: { k1: 1.2, b: 0.75 },
   columns: { text: 1, speaker: 0.5 },
   entityColumns: { name: 2, summary: 1 },
-  query: { stopWords: true },
+  query: { stopWords: true, aliases: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
   candidates: 50,
   maxScoredRows: 2000,
@@ -92,6 +105,8 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
   staleCode: 0.5,
+  feedback: { docs: 5, terms: 5, weight: 0 },
+  diversity: { weight: 0, session: 0, pool: 30 },
 });
 
 /** BM25 and the graph: the offline floor, no embedding model needed. */
@@ -118,4 +133,45 @@ export function recipeFor(mode: string | undefined): RetrievalConfig {
 /** A recipe that can only answer from embeddings: without vector hits it has nothing to give. */
 export function needsVectors(recipe: RetrievalConfig): boolean {
   return recipe.channels.vector && !recipe.channels.keyword && !recipe.channels.graph;
+}
+
+/** The retrieval methods a recipe can switch off one by one (an ablation, or a caller that wants plain BM25). */
+export const METHODS = {
+  /** Turns lend score to their neighbours (spread). */
+  neighbours: (r) => ({ ...r, spread: { ...r.spread, weight: 0 } }),
+  /** Pseudo-relevance feedback (feedback). */
+  feedback: (r) => ({ ...r, feedback: { ...r.feedback, weight: 0 } }),
+  /** Coverage of the top k (diversity). */
+  diversity: (r) => ({ ...r, diversity: { ...r.diversity, weight: 0, session: 0 } }),
+  /** Speakers' aliases searched as their names (names.ts). */
+  aliases: (r) => ({ ...r, query: { ...r.query, aliases: false } }),
+  /** Boosts for named entities and dates. */
+  boosts: (r) => ({ ...r, boosts: { ...r.boosts, named: 0, dated: 0 } }),
+} as const satisfies Record<string, (r: RetrievalConfig) => RetrievalConfig>;
+
+export type RetrievalMethod = keyof typeof METHODS;
+
+/** A copy of `recipe` with the named methods switched off. */
+export function withoutMethods(recipe: RetrievalConfig, methods: readonly RetrievalMethod[]): RetrievalConfig {
+  return frozen(methods.reduce((r, m) => METHODS[m](r), recipe));
+}
+
+/**
+ * A copy of `recipe` with numeric settings replaced by path (`{"feedback.weight": 0.2}`), for
+ * benchmarks; an unknown path or a non-number is refused.
+ */
+export function withSettings(recipe: RetrievalConfig, settings: Record<string, number>): RetrievalConfig {
+  const copy = JSON.parse(JSON.stringify(recipe)) as Record<string, unknown>;
+  for (const [path, value] of Object.entries(settings)) {
+    const keys = path.split('.');
+    let at = copy;
+    for (const key of keys.slice(0, -1)) {
+      if (typeof at[key] !== 'object' || at[key] === null) throw new Error(`no recipe setting ${path}`);
+      at = at[key] as Record<string, unknown>;
+    }
+    const last = keys[keys.length - 1]!;
+    if (typeof at[last] !== 'number' || !Number.isFinite(value)) throw new Error(`recipe setting ${path} takes a number`);
+    at[last] = value;
+  }
+  return frozen(copy as unknown as RetrievalConfig);
 }

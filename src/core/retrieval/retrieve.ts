@@ -13,7 +13,10 @@ import { round, type Graph } from '../store/graph.js';
 import { rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { bm25Episodes, keywordEntities, type EpisodeFilter, type Hit } from './keyword.js';
+import { bm25Episodes, indexedRows, keywordEntities, matchingRows, type EpisodeFilter, type Hit, type Term } from './keyword.js';
+import { speakerTerms } from './names.js';
+import { diversify } from './diversify.js';
+import { feedbackTerms } from './feedback.js';
 import type { Database } from '../store/sqlite.js';
 import { fuseChannels, fusionDepth, type VectorHits } from './fusion.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
@@ -44,17 +47,15 @@ export interface RetrieveOptions {
 
 /** What a question says: its keywords, the entities it names (ids), the calendar dates it names. */
 export interface QueryAnalysis {
-  terms: { term: string; weight: number }[];
+  terms: Term[];
   named: number[];
   dates: DateMention[];
 }
 
 export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig): QueryAnalysis {
-  return {
-    terms: queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 })),
-    named: namedEntities(db, text),
-    dates: dateMentions(text),
-  };
+  const terms = queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 }));
+  const named = namedEntities(db, text);
+  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text) };
 }
 
 /** The keyword and graph half of a question's retrieval: what needs no embedding. */
@@ -146,7 +147,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   const lists = keyword ?? keywordLists(db, text, limit, recipe, graph, opts.scope);
   const q = lists.analysis;
   const fused = fuseChannels(lists, vec, recipe, limit);
-  const episodeHits = fused.episodes;
+  const episodeHits = diversify(db, fused.pool, limit, recipe.diversity);
 
   // Entities: those the question names, then keyword and vector matches fused.
   const entityIds = on.graph ? [...q.named] : [];
@@ -218,7 +219,11 @@ function rankFacts(
  */
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   const { boosts, candidates } = recipe;
-  const hits = spread(db, bm25Episodes(db, q.terms, Math.max(limit, candidates) * recipe.spread.fetch, recipe, filter), recipe.spread);
+  const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
+  let first = bm25Episodes(db, q.terms, fetch, recipe, filter);
+  const extra = feedbackTerms(db, first, q.terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
+  if (extra.length > 0) first = bm25Episodes(db, [...q.terms, ...extra], fetch, recipe, filter);
+  const hits = spread(db, first, recipe.spread);
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).
   const rows = all(

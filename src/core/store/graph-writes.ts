@@ -51,6 +51,13 @@ export class GraphWrites {
       case 'anchors.set':
         run(this.db, 'INSERT OR REPLACE INTO anchors(target, anchors) VALUES (?, ?)', [e.target, JSON.stringify(e.anchors)]);
         break;
+      case 'entity.unalias': {
+        const id = entityIdOf(this.db, e.name);
+        if (id === undefined) break;
+        run(this.db, 'DELETE FROM aliases WHERE key = ? AND entity_id = ?', [entityKey(e.alias), id]);
+        run(this.db, 'INSERT OR IGNORE INTO alias_rejections(key, entity_id) VALUES (?, ?)', [entityKey(e.alias), id]);
+        break;
+      }
     }
   }
 

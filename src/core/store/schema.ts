@@ -18,6 +18,8 @@ CREATE TABLE entities (
 );
 CREATE TABLE aliases (key TEXT PRIMARY KEY, alias TEXT NOT NULL, entity_id INTEGER NOT NULL);
 CREATE INDEX aliases_entity ON aliases(entity_id);
+-- Aliases a person removed from an entity: never learned for it again (ingest/aliases.ts).
+CREATE TABLE alias_rejections (key TEXT NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (key, entity_id));
 
 CREATE TABLE episodes (
   rowid INTEGER PRIMARY KEY,

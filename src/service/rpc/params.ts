@@ -57,6 +57,7 @@ const PARAMS: ParamSchemas = {
     extractor: text,
   }),
   correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),
+  unalias: z.object({ entity: text, alias: text }),
   'forget.plan': z.object({ entity: text }),
   forget: z.object({ entity: text }),
   query: z.object({ query: text, limit: count, history: flag, mode: optional(z.enum(RETRIEVAL_MODES)), ...scoped }),

@@ -87,6 +87,8 @@ export interface Methods {
     result: { ids: string[] };
   };
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
+  /** A person's correction: the alias is not a name of the entity (learned aliases can be wrong). */
+  unalias: { params: { entity: string; alias: string }; result: EntityView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
   forget: { params: { entity: string }; result: ForgetPlan };
   // Reads see the connection's project and the global memory unless scope is 'all' (or `project` names another).
@@ -158,6 +160,7 @@ export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'correct',
   'forget',
   'project.assign',
+  'unalias',
 ]);
 
 /** Pushed to every client after a write. */

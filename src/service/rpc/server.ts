@@ -159,6 +159,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     relate: (p, by, c) => memory.relate(p, by, c.workspace),
     extracted: (p, by) => memory.recordExtraction(p, by),
     correct: (p, by, c) => memory.correct(p, by, c.workspace),
+    unalias: (p, by) => memory.unalias(p, by),
     'forget.plan': (p) => memory.forgetPlan(p.entity),
     forget: (p, by) => {
       // Rowids are read while the rows still exist: a new-style id does not carry its rowid.

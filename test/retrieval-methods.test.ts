@@ -1,0 +1,163 @@
+/**
+ * The retrieval methods a recipe switches (recipes.ts METHODS), each on a small conversation
+ * shaped like real talk, in a real memory on disk: each assertion fails with the method off.
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Memory } from '../src/core/memory/memory.js';
+import type { EpisodeInput } from '../src/core/model/events.js';
+import { learnAliases } from '../src/core/ingest/aliases.js';
+import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import { runLocomoBench } from '../src/bench/locomo.js';
+
+const FIXTURE = path.join(__dirname, 'fixtures', 'locomo-mini.json');
+
+/** A fresh memory on disk holding `turns` (speaker, text; a session each `[session, ...]`), ingested as a person's. */
+async function memoryOf(turns: [string, string, string][], mentions = true): Promise<{ memory: Memory; done: () => void }> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-methods-'));
+  const memory = await Memory.open(folder);
+  const inputs: EpisodeInput[] = turns.map(([session, speaker, text], i) => ({
+    session,
+    speaker,
+    text,
+    // As the conversation parsers do (ingest/locomo.ts): a turn mentions its speaker.
+    entities: mentions ? [speaker] : undefined,
+    time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+  }));
+  memory.ingest(inputs, { authority: 'user', source: 'test' });
+  return {
+    memory,
+    done: () => {
+      memory.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+const ask = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): string[] =>
+  memory
+    .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
+    .episodes.map((e) => e.text);
+
+test('aliases: a greeting by a nickname names the other speaker, and a question using it finds their turns', async () => {
+  const { memory, done } = await memoryOf(
+    [
+      ['s1', 'Nate', 'Hey Jo! How was your weekend?'],
+      ['s1', 'Joanna', 'Good! I went climbing at the new gym downtown.'],
+      ['s2', 'Nate', 'Climbing is fun, I tried climbing once with my cousin, climbing walls everywhere.'],
+      ['s2', 'Joanna', 'Nice, how did it go?'],
+    ],
+    false,
+  );
+  try {
+    const joanna = memory.search({ query: 'Joanna' }).find((e) => e.name === 'Joanna');
+    assert.deepEqual(joanna?.aliases, ['Jo'], 'the alias is kept on the entity, where a person can see it');
+    assert.equal(memory.search({ query: 'Nate' }).find((e) => e.name === 'Nate')?.aliases.length ?? 0, 0, 'the greeter gets no alias');
+    // A transcript whose turns do not mention their speaker: only the alias leads to her turns.
+    const score = (recipe: RetrievalConfig): number =>
+      memory
+        .query({ query: 'Where does Jo climb?', limit: 10, mode: 'keyword' }, recipe)
+        .episodes.find((e) => e.text === 'Nice, how did it go?')?.score ?? 0;
+    assert.ok(
+      score(DEFAULT_RECIPE) > score(withoutMethods(DEFAULT_RECIPE, ['aliases'])),
+      'her reply, which says nothing of climbing, rises',
+    );
+  } finally {
+    done();
+  }
+});
+
+test('aliases: only names, only two-speaker sessions, and another name than a shortening only when used twice', () => {
+  const speakers = new Map([
+    ['a', ['Ann', 'Bob']],
+    ['b', ['Ann', 'Bob', 'Cy']],
+  ]);
+  const learned = learnAliases(
+    [
+      { session: 'a', speaker: 'Ann', text: 'Hey there! how are you' },
+      { session: 'a', speaker: 'Ann', text: 'Thanks, Wow!' },
+      { session: 'a', speaker: 'Ann', text: 'hi Bo, long time' },
+      { session: 'b', speaker: 'Ann', text: 'Hey Cyrus!' },
+      { session: 'a', speaker: 'Bob', text: 'Hey Sunshine! 😀' },
+      { session: 'a', speaker: 'Bob', text: 'Morning, Sunshine.' },
+      { session: 'a', speaker: 'Bob', text: 'Hey Zed!' },
+    ],
+    (s) => speakers.get(s) ?? [],
+  );
+  assert.deepEqual([...(learned.get('Bob') ?? [])], ['Bo'], 'a shortening of the name counts at once; "there" and "Wow" are no names');
+  assert.deepEqual([...(learned.get('Ann') ?? [])], ['Sunshine'], 'another name counts when used twice; "Zed" once does not');
+  assert.equal(learned.get('Cy'), undefined, 'with three speakers, whom a greeting addresses is unknown');
+});
+
+test('feedback: words the best matches share bring in a turn the question has no word of', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Al', 'Our trip to Lisbon: the hotel by the river was great.'],
+    ['s1', 'Al', 'The trip ended with a tram ride across Lisbon, back to the hotel.'],
+    ['s2', 'Al', 'Lisbon custard tarts every morning near the hotel.'],
+    ['s3', 'Al', 'I fixed the bike chain today.'],
+  ]);
+  try {
+    const on = withSettings(DEFAULT_RECIPE, { 'feedback.weight': 0.3 });
+    assert.ok(ask(memory, 'tell me about the trip', on).includes('Lisbon custard tarts every morning near the hotel.'));
+    assert.ok(
+      !ask(memory, 'tell me about the trip', withoutMethods(on, ['feedback'])).includes(
+        'Lisbon custard tarts every morning near the hotel.',
+      ),
+    );
+  } finally {
+    done();
+  }
+});
+
+test('diversity: near-duplicates of the best match give way to other evidence', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Al', 'I love hiking in the Alps, hiking the Alps every summer.'],
+    ['s2', 'Al', 'Hiking in the Alps again, the Alps hiking trails are the best.'],
+    ['s3', 'Al', 'The Alps: hiking, hiking, always the Alps.'],
+    ['s4', 'Al', 'Hiking is nice, and I also took up pottery.'],
+  ]);
+  try {
+    const on = withSettings(DEFAULT_RECIPE, { 'diversity.weight': 1, 'spread.weight': 0 });
+    const distinct = 'Hiking is nice, and I also took up pottery.';
+    assert.ok(ask(memory, 'what hiking does Al do', on, 2).includes(distinct));
+    assert.ok(!ask(memory, 'what hiking does Al do', withoutMethods(on, ['diversity']), 2).includes(distinct));
+  } finally {
+    done();
+  }
+});
+
+test('locomo bench: one memory for every conversation asks the same questions, and methods can be switched off', async () => {
+  const apart = await runLocomoBench({ dataFile: FIXTURE });
+  const together = await runLocomoBench({ dataFile: FIXTURE, oneMemory: true, without: ['aliases'] });
+  assert.equal(together.questions, apart.questions);
+  assert.equal(together.one_memory, true);
+  assert.deepEqual(together.without, ['aliases']);
+  assert.deepEqual(Object.keys(together.by_conversation), Object.keys(apart.by_conversation));
+  await assert.rejects(runLocomoBench({ dataFile: FIXTURE, settings: { 'feedback.nope': 1 } }), /no recipe setting|takes a number/);
+});
+
+test('aliases: a person removes a wrong alias, and it is not learned again', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Nate', 'Hey Jo! How was your weekend?'],
+    ['s1', 'Joanna', 'Good, thanks.'],
+  ]);
+  try {
+    // What a person said in a conversation ('user') is not a person's act on the memory ('human').
+    assert.throws(() => memory.unalias({ entity: 'Joanna', alias: 'Jo' }, { authority: 'user' }), /Only a person/);
+    assert.throws(() => memory.unalias({ entity: 'Nate', alias: 'Jo' }, { authority: 'human' }), /not an alias of "Nate"/);
+    assert.deepEqual(memory.unalias({ entity: 'joanna', alias: 'jo' }, { authority: 'human' }).aliases, []);
+    memory.ingest(
+      [
+        { session: 's2', speaker: 'Nate', text: 'Hi Jo, back again!', time: '2024-02-01T00:00:00.000Z' },
+        { session: 's2', speaker: 'Joanna', text: 'Yes!', time: '2024-02-01T00:01:00.000Z' },
+      ],
+      { authority: 'user' },
+    );
+    assert.deepEqual(memory.search({ query: 'Joanna' }).find((e) => e.name === 'Joanna')?.aliases, []);
+  } finally {
+    done();
+  }
+});
