@@ -73,7 +73,14 @@ export async function* readTranscriptParts(file: string, opts: ParseOptions = {}
         .filter((e) => !headerRefs.has(e.ref))
         .map((e) => (e.ref?.startsWith('line ') ? { ...e, ref: `line ${Number(e.ref.slice(5)) + firstLine - 2}` } : e));
       turns += episodes.length;
-      yield { format: format!, episodes, skipped: Math.max(0, part.skipped - headerRead.skipped), bytesRead, totalBytes, ...(part.cwd ? { cwd: part.cwd } : {}) };
+      yield {
+        format: format!,
+        episodes,
+        skipped: Math.max(0, part.skipped - headerRead.skipped),
+        bytesRead,
+        totalBytes,
+        ...(part.cwd ? { cwd: part.cwd } : {}),
+      };
     }
     firstLine += lines;
   }

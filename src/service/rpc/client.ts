@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { MemoryError, type ErrorCode } from '../../core/model/errors.js';
-import { LIMITS } from '../../core/model/limits.js';
+import { messageTooBig, overMessageLimit } from './message-limit.js';
 import { isAlive, isLiveOwner, ownerProven, readLock } from './lock.js';
 import { ensureMemoryFolder, lockPath, logPath, socketPath } from './paths.js';
 import { newChallenge } from './proof.js';
@@ -298,16 +298,7 @@ export class MemoryClient extends EventEmitter {
     const line = JSON.stringify({ jsonrpc: '2.0', id, method, params, rid });
     const bytes = Buffer.byteLength(line);
     // Refused here, not by the service closing the connection (which would look like it went away, and be resent).
-    if (bytes >= LIMITS.serviceMessageBytes) {
-      const mib = (n: number): string => (n / 1024 / 1024).toFixed(1);
-      return Promise.reject(
-        new MemoryError(
-          'invalid_input',
-          `This ${method} request is ${mib(bytes)} MiB, over the memory service's ${mib(LIMITS.serviceMessageBytes)} MiB message limit; nothing was sent.`,
-          method === 'ingest' ? 'Send the episodes in smaller batches (batchEpisodes does).' : 'Send less at a time.',
-        ),
-      );
-    }
+    if (overMessageLimit(bytes)) return Promise.reject(messageTooBig('request', method, bytes));
     return new Promise((resolve, reject) => {
       // The one place a wire result becomes its type: the service answers each method with ResultOf it.
       this.pending.set(id, { resolve: (result) => resolve(result as ResultOf<M>), reject });

@@ -10,7 +10,16 @@ import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '.
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
-import type { Brief, ExportPage, ForgetPlan, MemoryStatus, ProjectAssignment, QueryResult, ScopedRead, TraverseResult } from '../../core/memory/memory.js';
+import type {
+  Brief,
+  ExportPage,
+  ForgetPlan,
+  MemoryStatus,
+  ProjectAssignment,
+  QueryResult,
+  ScopedRead,
+  TraverseResult,
+} from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
 export type { RetrievalMode } from '../../core/retrieval/recipes.js';

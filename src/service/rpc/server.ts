@@ -13,6 +13,7 @@ import type { Provenance } from '../../core/model/events.js';
 import { Memory } from '../../core/memory/memory.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { acquireLock, releaseLock } from './lock.js';
+import { messageTooBig, mib, overMessageLimit } from './message-limit.js';
 import { checkParams } from './params.js';
 import { lockPath, socketPath } from './paths.js';
 import { authorityOf, LineReader, RPC_ERRORS, WRITE_METHODS, type Method, type ParamsOf, type ResultOf, type Surface } from './protocol.js';
@@ -56,6 +57,8 @@ type Handlers = {
 /** A read without its own project sees the connection's. */
 const inProject = <P extends { project?: string | null }>(p: P, by: Provenance): P =>
   p.project !== undefined || by.project === undefined ? p : { ...p, project: by.project };
+
+const idsOf = (list: { id: string }[]): string[] => list.map((x) => x.id);
 
 export async function runService(opts: ServiceOptions): Promise<void> {
   const log = opts.log ?? ((msg: string) => process.stderr.write(`${new Date().toISOString()} [service ${process.pid}] ${msg}\n`));
@@ -164,14 +167,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     forget: (p, by) => {
       // Rowids are read while the rows still exist: a new-style id does not carry its rowid.
       const before = memory.forgetPlan(p.entity);
-      const episodeRowids = memory.rowidsOf(
-        'ep',
-        before.episodes.map((e) => e.id),
-      );
-      const factRowids = memory.rowidsOf(
-        'rel',
-        before.relationships.map((f) => f.id),
-      );
+      const episodeRowids = memory.rowidsOf('ep', idsOf(before.episodes));
+      const factRowids = memory.rowidsOf('rel', idsOf(before.relationships));
       const plan = memory.forget(p.entity, by);
       vectors.removed('episode', episodeRowids);
       vectors.removed('fact', factRowids);
@@ -256,14 +253,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   ): void => {
     const line = JSON.stringify({ jsonrpc: '2.0', id, result });
     const bytes = Buffer.byteLength(line);
-    if (bytes < LIMITS.serviceMessageBytes) return void (conn.socket.destroyed || conn.socket.write(line + '\n'));
-    failWith(
-      new MemoryError(
-        'invalid_input',
-        `The answer to ${method} is ${mib(bytes)} MiB, over the memory service's ${mib(LIMITS.serviceMessageBytes)} MiB message limit.`,
-        method === 'export' ? 'Read the export page by page with export.page (`recall export` does).' : 'Ask for less at a time.',
-      ),
-    );
+    if (!overMessageLimit(bytes)) return void (conn.socket.destroyed || conn.socket.write(line + '\n'));
+    failWith(messageTooBig('answer', method, bytes));
   };
 
   const handleMessage = async (conn: ConnectedClient, line: string): Promise<void> => {
@@ -403,5 +394,3 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
-
-const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
