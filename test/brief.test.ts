@@ -116,14 +116,20 @@ test('a budget out of bounds is refused with the bounds', async () => {
 
 test('`recall brief` prints the brief as plain text for a SessionStart hook, and --json gives its parts', async () => {
   const mem = tmpMemory('brief');
-  const id = (await recallOk(mem, ['relate', 'Recall', 'decided', 'sql.js'])).trim();
-  await recallOk(mem, ['correct', '--confirm', id]);
-  const text = await recallOk(mem, ['brief']);
+  const here = ['--project', 'example.org/team/app'];
+  const id = (await recallOk(mem, ['relate', 'Recall', 'decided', 'sql.js', ...here])).trim();
+  await recallOk(mem, ['correct', '--confirm', id, ...here]);
+  const text = await recallOk(mem, ['brief', ...here]);
   assert.match(
     text,
-    new RegExp(`^Recall brief \\(all projects\\);[^\\n]*\\nConfirmed by the person:\\n- \\[${id}\\] Recall decided sql\\.js`),
+    new RegExp(
+      `^Recall brief \\(project example\\.org/team/app\\);[^\\n]*\\nConfirmed by the person:\\n- \\[${id}\\] Recall decided sql\\.js`,
+    ),
   );
-  const json = await recallJson(mem, ['brief', '--tokens', '80']);
+  // Another project's brief and the global one leave this project's fact out.
+  assert.doesNotMatch(await recallOk(mem, ['brief', '--project', 'example.org/team/other']), new RegExp(`\\[${id}\\]`));
+  assert.match(await recallOk(mem, ['brief', '--global']), /^Recall brief \(your global memory\): nothing confirmed/);
+  const json = await recallJson(mem, ['brief', '--tokens', '80', ...here]);
   assert.equal(json.budget_tokens, 80);
   assert.deepEqual(
     json.facts.map((f: { id: string }) => f.id),
