@@ -5,7 +5,7 @@
 import { MemoryError } from '../../core/model/errors.js';
 import { LIMITS } from '../../core/model/limits.js';
 
-export const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
+export const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
 
 const HINTS: Record<string, string> = {
   ingest: 'Send the episodes in smaller batches (batchEpisodes does).',
