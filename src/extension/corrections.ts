@@ -3,6 +3,7 @@
  * through the `extension` connection, the only one with human authority, and each asks only
  * for what it lacks (a tree item already names its fact or entity).
  */
+import { isId } from '../core/model/id-shape.js';
 import * as vscode from 'vscode';
 import type { EntityView, FactView } from '../core/model/views.js';
 import type { RecallExtension } from './ctx.js';
@@ -18,7 +19,7 @@ async function resolveFact(
   want: (f: FactView) => boolean,
 ): Promise<FactView | undefined> {
   if (isNode<FactNode>(arg, 'fact')) return arg.fact;
-  if (typeof arg === 'string' && /^rel_\d+$/.test(arg)) return ctx.human.call('fact', { id: arg });
+  if (isId('rel', arg)) return ctx.human.call('fact', { id: arg });
   if (isFact(arg)) return arg;
   return pickFact(ctx, title, want);
 }

@@ -11,19 +11,19 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EventBody } from '../model/events.js';
+import { ID_RE, isId, type IdPrefix } from '../model/id-shape.js';
+
+export { isId, type IdPrefix };
 import { writeFileDurably } from './durable.js';
 import { getMeta, setMeta } from './meta.js';
 import { scalar, type Database } from './sqlite.js';
 
 export const entityKey = (name: string): string => name.trim().toLowerCase();
 
-export type IdPrefix = 'ep' | 'rel';
-
 /** The memory's origin id, in the folder beside the journal (a snapshot is rebuilt, this file is not). */
 export const ORIGIN_FILE = 'memory-id';
 const ORIGIN_RE = /^[a-z0-9]{6,32}$/;
 const LEGACY_RE = /^(ep|rel)_(\d+)$/;
-const ID_RE = /^(ep|rel)_(?:([a-z0-9]{6,32})_)?(\d+)$/;
 
 /** The folder's origin id, or undefined when it has none (a memory never shared). */
 export function readOrigin(folder: string): string | undefined {
@@ -43,12 +43,6 @@ export function ensureOrigin(folder: string): string {
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   writeFileDurably(path.join(folder, ORIGIN_FILE), Buffer.from(origin + '\n'));
   return origin;
-}
-
-/** Whether a string has the shape of an episode (`ep`) or relationship (`rel`) id, old or new. */
-export function isId(prefix: IdPrefix, id: unknown): id is string {
-  const m = typeof id === 'string' ? ID_RE.exec(id) : null;
-  return m !== null && m[1] === prefix && Number(m[3]) > 0;
 }
 
 /** The rowid inside an old-style `ep_N` or `rel_N` id (the only ids that carry their rowid). */
