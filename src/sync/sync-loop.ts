@@ -204,8 +204,22 @@ export class SyncLoop {
   /** Whether an own event leaves this memory: everything, or only the projects chosen (and, if asked, the personal). */
   private shares(e: MemoryEvent): boolean {
     if (!this.cfg.projects) return true;
-    const project = projectOf(e);
+    // A forget removes the entity everywhere it was shared; it carries names and ids, no text.
+    if (e.type === 'entity.forget') return true;
+    const project = projectOf(e) ?? this.factProject(e);
     return project === null ? this.cfg.personal : this.cfg.projects.includes(project);
+  }
+
+  /** Evidence, corrections and anchors name a fact, not a project: they go where the fact went. */
+  private factProject(e: MemoryEvent): string | null {
+    const id =
+      e.type === 'relationship.evidence' || e.type === 'relationship.correct' ? e.id : e.type === 'anchors.set' ? e.target : undefined;
+    if (id === undefined || !id.startsWith('rel_')) return null;
+    try {
+      return this.memory.fact(id).project ?? null;
+    } catch {
+      return null; // forgotten since: nothing of it to share
+    }
   }
 
   /** The event as it travels: old-style ids gain this memory's origin, and the author is named. */

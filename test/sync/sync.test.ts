@@ -213,3 +213,35 @@ test('recall sync --postgres stores the connection without its password; status 
   assert.equal(off.code, 0, off.stderr);
   assert.match(off.stdout, /^sync off/);
 });
+
+test('with projects chosen, only those projects leave: their turns, facts and corrections; never another project', { skip }, async () => {
+  const shared = 'example.org/team/shared';
+  const dir = tmpMemory('pia');
+  fs.writeFileSync(
+    path.join(dir, 'config.json'),
+    JSON.stringify({ sync: { postgres: pg.url, author: 'pia@team.example', table: 'scoped', projects: [shared] } }),
+  );
+  const connect = (project: string): Promise<MemoryClient> =>
+    MemoryClient.connect({ memory: dir, surface: 'cli', project, serviceScript: path.join(ROOT, 'dist/service.js') }).then(
+      (c) => (clients.push(c), c),
+    );
+  const inShared = await connect(shared);
+  const inPrivate = await connect('example.org/pia/private');
+  const b = await machine('pat', 'scoped');
+  const secret = await inPrivate.call('remember', { text: 'The private side project codename is Bluefin.', entities: ['Bluefin'] });
+  const note = await inShared.call('remember', { text: 'The shared service deploys on Fridays.', entities: ['deploys'] });
+  const fact = await inShared.call('relate', { subject: 'deploys', predicate: 'happen on', object: 'Friday' });
+  await inShared.call('correct', { id: fact.id, verdict: 'wrong', reason: 'moved to Thursday' });
+  await eventually(
+    'the shared correction at B',
+    async () => (await b.person.call('fact', { id: fact.id }).catch(() => undefined))?.status === 'wrong',
+  );
+  const atB = await b.person.call('browse.episodesById', { ids: [note.id, secret.id] });
+  assert.deepEqual(
+    atB.map((e) => e.id),
+    [note.id],
+    "the shared project's turn arrived; the private project's never left",
+  );
+  const found = await b.person.call('episodes', { query: 'Bluefin codename', scope: 'all' });
+  assert.equal(found.length, 0);
+});
