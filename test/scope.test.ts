@@ -174,3 +174,23 @@ test("the sessions view lists the current project's sessions first, then global 
   assert.deepEqual(order(), [`b1:${B}`, 'g1:null', `a1:${A}`], 'no project: most recent first');
   m.close();
 });
+
+test("the views' filter: the current project and global memory first, or alone; other projects' entities and sessions out", async () => {
+  const m = await Memory.open(folder(), { extract: false });
+  m.remember({ text: 'Zephyr runs the alpha deploys', entities: ['Zephyr'], session: 'alpha-chat' }, personIn(A));
+  m.remember({ text: 'Aurora runs the beta deploys', entities: ['Aurora'], session: 'beta-chat' }, personIn(B));
+  m.remember({ text: 'Mira reviews everything', entities: ['Mira'], session: 'notes' }, personIn(null));
+  const browse = m.browseHandlers();
+  const names = (p: { project?: string | null; only?: boolean }) => browse.entities({ ...p, limit: 50 }).entities.map((e) => e.name);
+  // Every project, by name, when no project is known; the current project's and global first when one is.
+  assert.deepEqual(names({}), ['Aurora', 'Mira', 'Zephyr']);
+  assert.deepEqual(names({ project: A }), ['Mira', 'Zephyr', 'Aurora']);
+  assert.deepEqual(names({ project: A, only: true }), ['Mira', 'Zephyr']);
+  assert.equal(browse.entities({ project: A, only: true }).total, 2);
+  assert.deepEqual(browse.types({ project: B, only: true }).types, [{ type: 'thing', entities: 2 }]);
+  const sessions = (p: { project?: string | null; only?: boolean }) => browse.sessions({ ...p, limit: 50 }).sessions.map((s) => s.session);
+  assert.deepEqual(sessions({ project: B }).slice(0, 2), ['beta-chat', 'notes']);
+  assert.deepEqual(sessions({ project: B, only: true }), ['beta-chat', 'notes']);
+  assert.equal(browse.sessions({ project: B, only: true }).total, 2);
+  m.close();
+});

@@ -53,6 +53,8 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
       ctx.memoryChanged(0);
     },
     showLog: () => ctx.log.show(),
+    showCurrentProjectOnly: () => projectFilter(ctx, parts, true),
+    showAllProjects: () => projectFilter(ctx, parts, false),
     addInstructions: () => addInstructions(ctx),
     showGraph: (arg) => parts.graph.show(arg),
     turnOnSemanticSearch: () => turnOnSemanticSearch(ctx),
@@ -71,6 +73,14 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
       }),
     );
   }
+}
+
+/** The views' project filter: the title bar's toggle shows the other state (context key recall.currentProjectOnly). */
+async function projectFilter(ctx: RecallExtension, parts: Parts, only: boolean): Promise<void> {
+  ctx.source.currentProjectOnly = only;
+  await vscode.commands.executeCommand('setContext', 'recall.currentProjectOnly', only);
+  parts.entities.refresh();
+  parts.episodes.refresh();
 }
 
 function report(ctx: RecallExtension, command: string, err: unknown): void {

@@ -31,6 +31,8 @@ export const COMMANDS = {
   restartService: 'recall.restartService',
   refresh: 'recall.refresh',
   showLog: 'recall.showLog',
+  showCurrentProjectOnly: 'recall.showCurrentProjectOnly',
+  showAllProjects: 'recall.showAllProjects',
   reconfirm: 'recall.reconfirmFact',
   addInstructions: 'recall.addInstructions',
   showGraph: 'recall.showGraph',

@@ -15,14 +15,17 @@ export interface Page<T> {
 }
 
 export class MemorySource {
+  /** The views' project filter: the current project's and the global memory alone (else every project, the current first). */
+  currentProjectOnly = false;
+
   constructor(private readonly connection: ServiceConnection) {}
 
   async types(): Promise<{ type: string; entities: number }[]> {
-    return (await this.connection.call('browse.types', {})).types;
+    return (await this.connection.call('browse.types', { only: this.currentProjectOnly })).types;
   }
 
   async entities(type: string | undefined, offset: number, limit: number): Promise<Page<EntityView>> {
-    const r = await this.connection.call('browse.entities', { type, offset, limit });
+    const r = await this.connection.call('browse.entities', { type, offset, limit, only: this.currentProjectOnly });
     return { total: r.total, items: r.entities };
   }
 
@@ -32,7 +35,7 @@ export class MemorySource {
   }
 
   async sessions(offset: number, limit: number): Promise<Page<SessionSummary>> {
-    const r = await this.connection.call('browse.sessions', { offset, limit });
+    const r = await this.connection.call('browse.sessions', { offset, limit, only: this.currentProjectOnly });
     return { total: r.total, items: r.sessions };
   }
 

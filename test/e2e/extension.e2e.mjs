@@ -1037,6 +1037,25 @@ try {
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog });
 
+  await check(
+    "the views' project filter: Show Current Project Only hides other projects' sessions; Show All Projects brings them back",
+    async () => {
+      // A session of another project carries that project's name after its count (imported transcripts name their own folder).
+      const otherProject = /· \d+ episodes? · \S+$/;
+      await waitRow('Episodes', otherProject);
+      const only = await invokeTools([{ command: 'recall.showCurrentProjectOnly' }]);
+      assert.ok(only.results[0].ok, only.results[0].error);
+      await h.waitFor(async () => !(await rowLabels('Episodes')).some((l) => otherProject.test(l)), {
+        timeoutMs: 20000,
+        what: "other projects' sessions to leave the Episodes view",
+      });
+      await waitRow('Episodes', /^We chose sql\.js for storage/);
+      const all = await invokeTools([{ command: 'recall.showAllProjects' }]);
+      assert.ok(all.results[0].ok, all.results[0].error);
+      await waitRow('Episodes', otherProject);
+    },
+  );
+
   await check('another memory folder (recall.memoryFolder): an empty memory shows the welcome view with actions', async () => {
     fs.mkdirSync(dirs.empty, { recursive: true });
     await invokeTools([{ setting: 'recall.memoryFolder', value: dirs.empty }]);

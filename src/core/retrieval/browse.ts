@@ -43,19 +43,44 @@ export interface EntityTypeCount {
 /** Every browsing function bound to one graph (the service serves them as its `browse.*` methods). */
 export function browseHandlers(graph: Graph) {
   return {
-    types: () => browseTypes(graph),
-    entities: (p: PageRequest & { type?: string }) => browseEntities(graph, p),
+    types: (p: ViewScope = {}) => browseTypes(graph, p),
+    entities: (p: PageRequest & ViewScope & { type?: string }) => browseEntities(graph, p),
     facts: (p: PageRequest & { entity: string }) => browseFacts(graph, p),
-    sessions: (p: PageRequest & { project?: string | null }) => browseSessions(graph, p),
+    sessions: (p: PageRequest & ViewScope) => browseSessions(graph, p),
     sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(graph, p),
     episodesById: (p: { ids: string[] }) => browseEpisodesById(graph, p),
     neighbourhood: (p: { entity: string; limit?: number; history?: boolean }) => neighbourhood(graph, p),
   };
 }
 
+/**
+ * What a tree view shows: with the connection's `project` known, its memory and the global memory
+ * come first; `only` leaves other projects out (the views' filter).
+ */
+export interface ViewScope {
+  project?: string | null;
+  only?: boolean;
+}
+
+/** An entity is in a project's view when a turn or a fact of that project, or of the global memory, names it. */
+function entityInScope(project: string | null): { sql: string; params: unknown[] } {
+  return {
+    sql: `(EXISTS (SELECT 1 FROM mentions m JOIN episodes ep ON ep.rowid = m.episode_rowid
+                    WHERE m.entity_id = e.id AND (ep.project IS NULL OR ep.project = ?))
+        OR EXISTS (SELECT 1 FROM relationships r
+                    WHERE (r.subject_id = e.id OR r.object_id = e.id) AND (r.project IS NULL OR r.project = ?)))`,
+    params: [project, project],
+  };
+}
+
 /** Entity types with how many entities each has, most populous first. */
-export function browseTypes(graph: Graph): { types: EntityTypeCount[] } {
-  const types = all(graph.db, 'SELECT type, COUNT(*) AS n FROM entities GROUP BY type ORDER BY n DESC, type').map((r) => ({
+export function browseTypes(graph: Graph, p: ViewScope = {}): { types: EntityTypeCount[] } {
+  const only = p.only && p.project !== undefined ? entityInScope(p.project) : undefined;
+  const types = all(
+    graph.db,
+    `SELECT type, COUNT(*) AS n FROM entities e ${only ? `WHERE ${only.sql}` : ''} GROUP BY type ORDER BY n DESC, type`,
+    only?.params ?? [],
+  ).map((r) => ({
     type: String(r.type),
     entities: Number(r.n),
   }));
@@ -63,16 +88,23 @@ export function browseTypes(graph: Graph): { types: EntityTypeCount[] } {
 }
 
 /** Entities (of one type, or all), by name. */
-export function browseEntities(graph: Graph, p: PageRequest & { type?: string }): BrowsePage<'entities', EntityView> {
+export function browseEntities(graph: Graph, p: PageRequest & ViewScope & { type?: string }): BrowsePage<'entities', EntityView> {
   const { offset, limit } = page(p);
   const type = p?.type;
   if (type !== undefined && typeof type !== 'string') throw invalid('"type" must be text.');
-  const where = type === undefined ? '' : 'WHERE type = ?';
-  const args = type === undefined ? [] : [type];
-  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM entities ${where}`, args));
-  const ids = all(graph.db, `SELECT id FROM entities ${where} ORDER BY key LIMIT ? OFFSET ?`, [...args, limit, offset]).map((r) =>
-    Number(r.id),
-  );
+  const scope = p.project !== undefined ? entityInScope(p.project) : undefined;
+  const clauses = [...(type === undefined ? [] : ['type = ?']), ...(scope && p.only ? [scope.sql] : [])];
+  const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+  const args = [...(type === undefined ? [] : [type]), ...(scope && p.only ? scope.params : [])];
+  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM entities e ${where}`, args));
+  // The current project's (and the global memory's) entities first, then the rest by name.
+  const order = scope && !p.only ? `${scope.sql} DESC, key` : 'key';
+  const ids = all(graph.db, `SELECT id FROM entities e ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    ...args,
+    ...(scope && !p.only ? scope.params : []),
+    limit,
+    offset,
+  ]).map((r) => Number(r.id));
   return { total, entities: ids.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
 }
 
@@ -94,15 +126,18 @@ export function browseFacts(graph: Graph, p: PageRequest & { entity: string }): 
 }
 
 /** Sessions: the current project's first (when one is given), then global ones, then the rest; most recent first within each. */
-export function browseSessions(graph: Graph, p: PageRequest & { project?: string | null }): BrowsePage<'sessions', SessionSummary> {
+export function browseSessions(graph: Graph, p: PageRequest & ViewScope): BrowsePage<'sessions', SessionSummary> {
   const { offset, limit } = page(p);
-  const total = Number(scalar(graph.db, 'SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes'));
+  const only = p.only && p.project !== undefined;
+  const where = only ? 'WHERE project IS NULL OR project = ?' : '';
+  const scopeArgs = only ? [p.project] : [];
+  const total = Number(scalar(graph.db, `SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes ${where}`, scopeArgs));
   const sessions = all(
     graph.db,
-    `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms, MAX(project) AS project FROM episodes
+    `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms, MAX(project) AS project FROM episodes ${where}
       GROUP BY session ORDER BY ${p.project === undefined ? '' : 'MAX(project IS ?) DESC, MAX(project IS NULL) DESC,'} MAX(time_ms) DESC, session
       LIMIT ? OFFSET ?`,
-    p.project === undefined ? [limit, offset] : [p.project, limit, offset],
+    [...scopeArgs, ...(p.project === undefined ? [] : [p.project]), limit, offset],
   ).map((r) => ({
     project: (r.project as string | null) ?? null,
     session: r.session === null || r.session === undefined ? null : String(r.session),

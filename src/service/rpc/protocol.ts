@@ -6,7 +6,7 @@
 import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
-import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary } from '../../core/retrieval/browse.js';
+import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/retrieval/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
@@ -122,13 +122,13 @@ export interface Methods {
 
   // Browsing, page by page, for the extension's tree views (core/retrieval/browse.ts).
   /** Entity types with how many entities each has, most populous first. */
-  'browse.types': { params: Record<string, never>; result: { types: EntityTypeCount[] } };
+  'browse.types': { params: ViewScope; result: { types: EntityTypeCount[] } };
   /** Entities (of one type, or all), by name. */
-  'browse.entities': { params: PageRequest & { type?: string }; result: BrowsePage<'entities', EntityView> };
+  'browse.entities': { params: PageRequest & ViewScope & { type?: string }; result: BrowsePage<'entities', EntityView> };
   /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
   'browse.facts': { params: PageRequest & { entity: string }; result: BrowsePage<'facts', FactView> };
   /** Sessions, most recent first. */
-  'browse.sessions': { params: PageRequest & { project?: string | null }; result: BrowsePage<'sessions', SessionSummary> };
+  'browse.sessions': { params: PageRequest & ViewScope; result: BrowsePage<'sessions', SessionSummary> };
   /** The episodes of one session (null: those without one), oldest first. */
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */

@@ -201,8 +201,8 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       setImmediate(() => void shutdown('asked to stop'));
       return { ok: true };
     },
-    'browse.types': () => browse.types(),
-    'browse.entities': (p) => browse.entities(p),
+    'browse.types': (p, by) => browse.types(inProject(p, by)),
+    'browse.entities': (p, by) => browse.entities(inProject(p, by)),
     'browse.facts': (p, _by, c) => {
       const page = browse.facts(p);
       return { ...page, facts: memory.withCode(page.facts, c.workspace) };
