@@ -24,12 +24,21 @@ export interface ServiceConnectionOptions {
   project?: () => { project?: string | null; workspace?: string };
 }
 
-/** The open workspace's project (its first folder's, project.ts); none without a folder on disk. */
+const derived = new Map<string, { project: string; workspace: string }>();
+
+/**
+ * The open workspace's project (its first folder's, project.ts); none without a folder on disk.
+ * Read once per folder: tree rows ask for it while rendering, and a remote changes rarely.
+ */
 export function workspaceProject(): { project?: string; workspace?: string } {
-  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   if (!folder) return {};
-  const p = deriveProject(folder.uri.fsPath);
-  return { project: p.key, workspace: p.root };
+  let known = derived.get(folder);
+  if (!known) {
+    const p = deriveProject(folder);
+    derived.set(folder, (known = { project: p.key, workspace: p.root }));
+  }
+  return known;
 }
 
 export class ServiceConnection implements MemoryAccess, vscode.Disposable {
