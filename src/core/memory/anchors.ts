@@ -62,7 +62,7 @@ export function factAnchors(db: Database, id: string): CodeAnchor[] {
  * gone has its score multiplied by it and the list is re-sorted.
  */
 export function withCode<F extends FactView>(db: Database, facts: F[], workspace: string | undefined, staleFactor?: number): F[] {
-  if (facts.length === 0 || !Number(scalar(db, 'SELECT COUNT(*) FROM anchors'))) return facts;
+  if (facts.length === 0 || scalar(db, 'SELECT 1 FROM anchors LIMIT 1') === undefined) return facts;
   const checker = new AnchorChecker(workspace);
   const out = facts.map((f) => {
     const anchors = factAnchors(db, f.id);

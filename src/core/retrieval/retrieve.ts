@@ -10,7 +10,6 @@
  * the query's recipe (recipes.ts).
  */
 import { round, type Graph } from '../store/graph.js';
-import { rowidOf } from '../store/ids.js';
 import { all } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { bm25Episodes, indexedRows, keywordEntities, matchingRows, type EpisodeFilter, type Hit, type Term } from './keyword.js';
@@ -161,8 +160,11 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
     graph: on.graph,
     scope: opts.scope,
   });
-  const episodes = graph.episodesByRowids(episodeHits.map((h) => h.rowid));
-  const episodeScore = new Map(episodeHits.map((h) => [h.rowid, h.score]));
+  const views = graph.episodeViewsByRowid(episodeHits.map((h) => h.rowid));
+  const episodes = episodeHits.flatMap((h) => {
+    const v = views.get(h.rowid);
+    return v ? [{ ...v, score: round(h.score) }] : [];
+  });
   const channels: string[] = [];
   if (on.keyword) channels.push('keyword');
   if (on.graph && q.named.length > 0) channels.push('entities');
@@ -171,7 +173,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   return {
     facts,
     entities: entityIds.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined),
-    episodes: episodes.map((e) => ({ ...e, score: round(episodeScore.get(rowidOf(db, 'ep', e.id) ?? 0) ?? 0) })),
+    episodes,
     channels,
   };
 }

@@ -137,10 +137,15 @@ export class Graph {
   }
 
   episodesByRowids(rowids: number[]): EpisodeView[] {
-    if (rowids.length === 0) return [];
+    const views = this.episodeViewsByRowid(rowids);
+    return rowids.flatMap((r) => views.get(r) ?? []);
+  }
+
+  /** The episodes of these rowids, by rowid (rows that no longer exist are absent). */
+  episodeViewsByRowid(rowids: number[]): Map<number, EpisodeView> {
+    if (rowids.length === 0) return new Map();
     const rows = all(this.db, 'SELECT * FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]);
-    const byRowid = new Map(rows.map((r) => [Number(r.rowid), r]));
-    return rowids.filter((r) => byRowid.has(r)).map((r) => this.episodeView(byRowid.get(r)!));
+    return new Map(rows.map((r) => [Number(r.rowid), this.episodeView(r)]));
   }
 
   episodeView(r: Row): EpisodeView {
