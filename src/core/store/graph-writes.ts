@@ -49,7 +49,10 @@ export class GraphWrites {
         this.assignProject(e);
         break;
       case 'anchors.set':
-        run(this.db, 'INSERT OR REPLACE INTO anchors(target, anchors) VALUES (?, ?)', [e.target, JSON.stringify(e.anchors)]);
+        run(this.db, 'INSERT OR REPLACE INTO anchors(target, anchors) VALUES (?, ?)', [
+          resolveId(this.db, e.target.startsWith('rel_') ? 'rel' : 'ep', e.target),
+          JSON.stringify(e.anchors),
+        ]);
         break;
       case 'entity.unalias': {
         const id = entityIdOf(this.db, e.name);
@@ -136,7 +139,7 @@ export class GraphWrites {
     const first = all(
       this.db,
       'SELECT time, project FROM episodes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY time_ms, rowid LIMIT 1',
-      [JSON.stringify(e.evidence ?? [])],
+      [JSON.stringify((e.evidence ?? []).map((id) => resolveId(this.db, 'ep', id)))],
     )[0];
     const validFrom = first ? String(first.time) : e.at;
     const project = e.project !== undefined ? e.project : first ? (first.project as string | null) : (e.by.project ?? null);
@@ -202,7 +205,8 @@ export class GraphWrites {
     const row = all(this.db, 'SELECT alpha, beta FROM relationships WHERE rowid = ?', [rowid])[0];
     if (!row) return;
     // Decay runs from when the evidence held: a turn's own time, else the moment it was given.
-    const heldAt = episode === undefined ? undefined : scalar(this.db, 'SELECT time_ms FROM episodes WHERE id = ?', [episode]);
+    const heldAt =
+      episode === undefined ? undefined : scalar(this.db, 'SELECT time_ms FROM episodes WHERE id = ?', [resolveId(this.db, 'ep', episode)]);
     const reinforcedMs = heldAt === undefined || heldAt === null ? Date.parse(at) : Number(heldAt);
     const { alpha, beta } = stateAfterEvidence(
       { alpha: Number(row.alpha), beta: Number(row.beta) },

@@ -203,7 +203,9 @@ export class Graph {
 
   /** The project of a stored episode (null: global). */
   episodeProject(id: string): string | null {
-    return (scalar(this.db, 'SELECT project FROM episodes WHERE id = ?', [id]) as string | null | undefined) ?? null;
+    return (
+      (scalar(this.db, 'SELECT project FROM episodes WHERE id = ?', [resolveId(this.db, 'ep', id)]) as string | null | undefined) ?? null
+    );
   }
 
   /** Every project the memory holds (null: global), with its episodes and current facts, largest first. */
