@@ -215,11 +215,7 @@ export class SyncLoop {
     const id =
       e.type === 'relationship.evidence' || e.type === 'relationship.correct' ? e.id : e.type === 'anchors.set' ? e.target : undefined;
     if (id === undefined || !id.startsWith('rel_')) return null;
-    try {
-      return this.memory.fact(id).project ?? null;
-    } catch {
-      return null; // forgotten since: nothing of it to share
-    }
+    return this.memory.factProject(id) ?? null; // a fact forgotten since has nothing left to share
   }
 
   /** The event as it travels: old-style ids gain this memory's origin, and the author is named. */

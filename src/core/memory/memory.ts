@@ -181,6 +181,12 @@ export class Memory {
     return this.mem.graph.projects();
   }
 
+  /** The project a fact belongs to (null: global), without reading the code it names; undefined when it is gone. */
+  factProject(id: string): string | null | undefined {
+    const f = this.mem.graph.factById(id);
+    return f === undefined ? undefined : (f.project ?? null);
+  }
+
   /** Facts as read: with whether the code they name is as it was (`code`). */
   withCode<F extends FactView>(facts: F[], workspace?: string): F[] {
     return withCode(this.mem.db, facts, workspace);

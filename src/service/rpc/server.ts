@@ -97,13 +97,18 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     { ids: (kind, after) => memory.embeddingIds(kind, after), texts: (kind, ids) => memory.embeddingTexts(kind, ids) },
     log,
   );
+  /** What a forget erased leaves the vector files too (forgotten text leaves no copy on disk), here or pulled. */
+  const forgetVectors = (rowids: { episodes: number[]; relationships: number[] }): void => {
+    vectors.removed('episode', rowids.episodes);
+    vectors.removed('fact', rowids.relationships);
+    vectors.reconcile('entity');
+    vectors.erase();
+  };
   // Events pulled from the team's log: their vectors follow, and clients hear the memory changed.
   const sync =
     syncConfig &&
     new SyncLoop(memory, syncConfig, log, (applied) => {
-      vectors.removed('episode', applied.erasedRowids.episodes);
-      vectors.removed('fact', applied.erasedRowids.relationships);
-      if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) vectors.reconcile('entity');
+      if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) forgetVectors(applied.erasedRowids);
       vectors.catchUp();
       const note = { jsonrpc: '2.0', method: 'changed', params: { method: 'sync', seq: memory.seq } };
       for (const other of connections) send(other, note);
@@ -167,13 +172,12 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     forget: (p, by) => {
       // Rowids are read while the rows still exist: a new-style id does not carry its rowid.
       const before = memory.forgetPlan(p.entity);
-      const episodeRowids = memory.rowidsOf('ep', idsOf(before.episodes));
-      const factRowids = memory.rowidsOf('rel', idsOf(before.relationships));
+      const rowids = {
+        episodes: memory.rowidsOf('ep', idsOf(before.episodes)),
+        relationships: memory.rowidsOf('rel', idsOf(before.relationships)),
+      };
       const plan = memory.forget(p.entity, by);
-      vectors.removed('episode', episodeRowids);
-      vectors.removed('fact', factRowids);
-      vectors.reconcile('entity');
-      vectors.erase();
+      forgetVectors(rowids);
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
