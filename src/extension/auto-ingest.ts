@@ -174,7 +174,7 @@ export class AutoIngest implements vscode.Disposable {
       try {
         const read = readTranscriptFile(file, { allowEmpty: true });
         const project = transcriptProject(source.key, read.cwd);
-        episodes = project === undefined ? read.episodes : read.episodes.map((e) => ({ ...e, project }));
+        episodes = project === undefined ? read.episodes : read.episodes.map((e) => ({ ...e, project: e.project ?? project }));
       } catch (err) {
         this.skip(totals, file, err);
         await seen.record(file, stamp); // read again when it changes, not at every pass

@@ -11,7 +11,7 @@ import type { EpisodeView, FactView } from '../core/model/views.js';
 import type { QueryResult } from '../core/memory/memory.js';
 import type { RecallExtension } from './ctx.js';
 import { COMMANDS } from './ids.js';
-import { factTriple, oneLine } from './present.js';
+import { factTriple, oneLine, pct } from './present.js';
 
 export const PARTICIPANT_ID = 'recall.chat';
 /** Facts that get Confirm / Mark Wrong buttons (the rest are listed with their ids). */
@@ -87,7 +87,6 @@ async function remember(ctx: RecallExtension, text: string, out: ChatOut): Promi
   return { metadata: { remembered: r.id } };
 }
 
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
 const episodeLink = (id: string): string => `[${id}](command:${COMMANDS.openEpisode}?${encodeURIComponent(JSON.stringify([id]))})`;
 const escape = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, '\\$1');
 

@@ -20,8 +20,6 @@ export interface ServiceConnectionOptions {
   log: vscode.LogOutputChannel;
   /** Reconnect by itself after the service went away (to keep receiving change notifications). */
   stayConnected?: boolean;
-  /** The project this connection works in; default: the open workspace's (workspaceProject). */
-  project?: () => { project?: string | null; workspace?: string };
 }
 
 const derived = new Map<string, { project: string; workspace: string }>();
@@ -108,7 +106,7 @@ export class ServiceConnection implements MemoryAccess, vscode.Disposable {
       const pending = MemoryClient.connect({
         memory,
         surface: this.opts.surface,
-        ...(this.opts.project ?? workspaceProject)(),
+        ...workspaceProject(),
         serviceScript: this.opts.serviceScript,
         log: (m) => this.opts.log.info(`[${this.opts.surface}] ${m}`),
       }).then(

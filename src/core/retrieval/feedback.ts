@@ -6,11 +6,9 @@
  */
 import type { Database } from '../store/sqlite.js';
 import { all } from '../store/sqlite.js';
-import type { Hit } from './keyword.js';
+import type { Hit, Term } from './keyword.js';
 import type { RetrievalConfig } from './recipes.js';
 import { STOP_WORDS, tokenize } from './text.js';
-
-export type Weighted = { term: string; weight: number };
 
 /**
  * Up to `terms` new words from the top `docs` hits, by how many of those hits hold them times
@@ -20,11 +18,11 @@ export type Weighted = { term: string; weight: number };
 export function feedbackTerms(
   db: Database,
   hits: Hit[],
-  query: Weighted[],
+  query: Term[],
   fb: RetrievalConfig['feedback'],
   rows: (term: string) => number,
   total: number,
-): Weighted[] {
+): Term[] {
   if (fb.weight === 0 || fb.terms === 0 || hits.length < 2 || total === 0) return [];
   const top = hits.slice(0, fb.docs);
   const texts = all(db, 'SELECT text FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [

@@ -44,11 +44,6 @@ export function ftsOr(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '')}"`).join(' OR ');
 }
 
-/** An FTS4 MATCH expression that requires every term (implicit AND), each quoted. */
-export function ftsAnd(terms: string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '')}"`).join(' ');
-}
-
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH =
   '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
