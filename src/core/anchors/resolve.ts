@@ -39,7 +39,25 @@ function fileUnder(root: string, ref: string): { abs: string; rel: string } | un
  * range; each backticked symbol defined in one of those files. A file with a symbol anchor gets
  * no whole-file anchor: the symbol is the finer pointer.
  */
-export function anchorsIn(text: string, root: string, at: string): CodeAnchor[] {
+/** Files read (as lines) and hashed whole, kept for one batch of texts: turns of a transcript name the same files again and again. */
+export class SourceFiles {
+  private readonly lines = new Map<string, string[]>();
+  private readonly hashes = new Map<string, string>();
+
+  linesOf(abs: string): string[] {
+    let l = this.lines.get(abs);
+    if (!l) this.lines.set(abs, (l = splitLines(fs.readFileSync(abs, 'utf8'))));
+    return l;
+  }
+
+  hashOf(abs: string): string {
+    let h = this.hashes.get(abs);
+    if (h === undefined) this.hashes.set(abs, (h = hashLines(this.linesOf(abs))));
+    return h;
+  }
+}
+
+export function anchorsIn(text: string, root: string, at: string, files = new SourceFiles()): CodeAnchor[] {
   const { paths, symbols } = findCodeRefs(text);
   if (paths.length === 0) return [];
   const found: { ref: CodeRef; abs: string; rel: string }[] = [];
@@ -60,11 +78,7 @@ export function anchorsIn(text: string, root: string, at: string): CodeAnchor[] 
     }
   }
   const anchors: CodeAnchor[] = [];
-  const lines = new Map<string, string[]>();
-  const linesOf = (abs: string): string[] => {
-    if (!lines.has(abs)) lines.set(abs, splitLines(fs.readFileSync(abs, 'utf8')));
-    return lines.get(abs)!;
-  };
+  const linesOf = (abs: string): string[] => files.linesOf(abs);
   const withSymbol = new Set<string>();
   for (const symbol of symbols) {
     for (const f of found) {
@@ -86,7 +100,7 @@ export function anchorsIn(text: string, root: string, at: string): CodeAnchor[] 
       if (endLine > all.length) continue;
       anchors.push({ root, path: f.rel, startLine, endLine, hash: hashLines(all.slice(startLine - 1, endLine)), at });
     } else if (!withSymbol.has(f.rel)) {
-      anchors.push({ root, path: f.rel, hash: hashLines(linesOf(f.abs)), at });
+      anchors.push({ root, path: f.rel, hash: files.hashOf(f.abs), at });
     }
   }
   return anchors.slice(0, LIMITS.anchorsPerText);

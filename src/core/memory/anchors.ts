@@ -5,7 +5,7 @@
  * A fact's anchors are its own when it has some (set when a person's fact names code, or when a
  * person re-confirms it, possibly to none), otherwise those of the episodes cited in its favour.
  */
-import { AnchorChecker, anchorsIn } from '../anchors/resolve.js';
+import { AnchorChecker, anchorsIn, SourceFiles } from '../anchors/resolve.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
 import type { EpisodeRecord, EventBody } from '../model/events.js';
 import type { FactView } from '../model/views.js';
@@ -15,8 +15,9 @@ import { all, scalar, type Database } from '../store/sqlite.js';
 export function episodeAnchorEvents(records: EpisodeRecord[], workspace: string | undefined): EventBody[] {
   if (!workspace) return [];
   const at = new Date().toISOString();
+  const files = new SourceFiles();
   return records.flatMap((r): EventBody[] => {
-    const anchors = anchorsIn(r.text, workspace, at);
+    const anchors = anchorsIn(r.text, workspace, at, files);
     return anchors.length ? [{ type: 'anchors.set', target: r.id, anchors }] : [];
   });
 }
