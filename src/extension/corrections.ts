@@ -3,6 +3,7 @@
  * through the `extension` connection, the only one with human authority, and each asks only
  * for what it lacks (a tree item already names its fact or entity).
  */
+import { codeStale } from '../core/model/code-anchors.js';
 import { isId } from '../core/model/id-shape.js';
 import * as vscode from 'vscode';
 import type { EntityView, FactView } from '../core/model/views.js';
@@ -64,7 +65,7 @@ export async function confirmFact(ctx: RecallExtension, arg?: unknown): Promise<
 
 /** The code a fact names changed or is gone: a person looks, and re-confirms it (its anchors move to the code as it is). */
 export async function reconfirmFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
-  const stale = (f: FactView): boolean => f.code?.status === 'changed' || f.code?.status === 'gone';
+  const stale = (f: FactView): boolean => codeStale(f.code);
   const fact = await resolveFact(ctx, arg, 'Recall: Re-confirm Fact Against Code', stale);
   if (!fact) return;
   if (!fact.code) {

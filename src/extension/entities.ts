@@ -3,6 +3,7 @@
  * effective confidence, provenance; ended ones dimmed by decorations.ts) → evidence episodes.
  * Children are fetched when a node is expanded, a page at a time.
  */
+import { codeStale } from '../core/model/code-anchors.js';
 import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { RecallExtension } from './ctx.js';
@@ -145,7 +146,7 @@ export class EntitiesTree extends PagedTree<Node> {
         item.tooltip = present.factTooltip(f);
         item.resourceUri = present.factUri(f, node.key);
         const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
-        const stale = f.status === 'current' && (f.code?.status === 'changed' || f.code?.status === 'gone');
+        const stale = f.status === 'current' && codeStale(f.code);
         item.iconPath = stale
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
           : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');

@@ -2,6 +2,7 @@
  * How memory objects read in the UI: labels, descriptions, tooltips and the read-only episode
  * document. Shared by the trees, the search quick pick and the commands.
  */
+import { codeStale } from '../core/model/code-anchors.js';
 import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import { citation, renderCode } from '../tools/render.js';
@@ -31,7 +32,7 @@ export function factDescription(f: FactView): string {
   const parts = [pct(f.effective_confidence), f.authority, f.prior];
   if (f.pinned) parts.unshift('confirmed');
   if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
-  if (f.code?.status === 'changed' || f.code?.status === 'gone') parts.unshift(`⚠ code ${f.code.status}`);
+  if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
 }
 

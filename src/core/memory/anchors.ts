@@ -6,7 +6,7 @@
  * person re-confirms it, possibly to none), otherwise those of the episodes cited in its favour.
  */
 import { AnchorChecker, anchorsIn, SourceFiles } from '../anchors/resolve.js';
-import type { CodeAnchor } from '../model/code-anchors.js';
+import { codeStale, type CodeAnchor } from '../model/code-anchors.js';
 import type { EpisodeRecord, EventBody } from '../model/events.js';
 import type { FactView } from '../model/views.js';
 import { all, scalar, type Database } from '../store/sqlite.js';
@@ -70,7 +70,7 @@ export function withCode<F extends FactView>(db: Database, facts: F[], workspace
     return anchors.length ? { ...f, code: checker.status(anchors) } : f;
   });
   if (staleFactor === undefined || staleFactor === 1) return out;
-  const stale = (f: F): boolean => f.code?.status === 'changed' || f.code?.status === 'gone';
+  const stale = (f: F): boolean => codeStale(f.code);
   return out
     .map((f) => (stale(f) && f.score !== undefined ? { ...f, score: Math.round(f.score * staleFactor * 1e4) / 1e4 } : f))
     .sort((a, b) => (b.score ?? 0) - (a.score ?? 0));

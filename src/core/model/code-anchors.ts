@@ -35,3 +35,6 @@ export interface CodeStatus {
   changedAt?: string;
   anchors: AnchorCheck[];
 }
+
+/** Whether a fact's code moved on since it was learned: it changed, or it is gone. */
+export const codeStale = (code: CodeStatus | undefined): boolean => code?.status === 'changed' || code?.status === 'gone';
