@@ -70,6 +70,25 @@ test('aliases: a greeting by a nickname names the other speaker, and a question 
   }
 });
 
+test('aliases: a nickname the extractor reads as a person is the speaker it names, not a new entity', async () => {
+  // Worded as in LoCoMo conv-26 (snap-research/locomo), where "Thanks Mel!" used to make a person "Mel".
+  const { memory, done } = await memoryOf([
+    ['s1', 'Melanie', 'I just signed up for a pottery class yesterday.'],
+    ['s1', 'Caroline', 'Thanks Mel! Your kind words mean a lot.'],
+    ['s1', 'Melanie', 'Anytime. The kids made bowls with clay.'],
+  ]);
+  try {
+    const entities = memory.export().entities.map((e) => e.name);
+    assert.ok(!entities.includes('Mel'), `no entity "Mel" beside Melanie: ${entities.join(', ')}`);
+    const melanie = memory.search({ query: 'Melanie' }).find((e) => e.name === 'Melanie');
+    assert.deepEqual(melanie?.aliases, ['Mel']);
+    const top = ask(memory, 'What did Mel make with clay?', DEFAULT_RECIPE, 1);
+    assert.deepEqual(top, ['Anytime. The kids made bowls with clay.']);
+  } finally {
+    done();
+  }
+});
+
 test('aliases: only names, only two-speaker sessions, and another name than a shortening only when used twice', () => {
   const speakers = new Map([
     ['a', ['Ann', 'Bob']],

@@ -45,14 +45,15 @@ export function ingest(
     records.push(record);
     results.push({ id: record.id, duplicate: false });
   }
+  // Learned, not said: the agent's authority whoever sent the turns (ingest/aliases.ts). Stored
+  // first, so "Thanks Mel!" mentions the speaker it names rather than a new entity "Mel".
+  const aliases = aliasEvents(mem, records);
+  if (aliases.length > 0) mem.commit(aliases, { ...by, authority: 'agent' });
   if (records.length > 0)
     mem.commit(
       [{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records), ...episodeAnchorEvents(records, workspace)],
       by,
     );
-  const aliases = aliasEvents(mem, records);
-  // Learned, not said: the agent's authority whoever sent the turns (ingest/aliases.ts).
-  if (aliases.length > 0) mem.commit(aliases, { ...by, authority: 'agent' });
   return { added: records.length, skipped: inputs.length - records.length, results };
 }
 
@@ -89,11 +90,14 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
 function aliasEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[] {
   if (!mem.config.extract || records.length === 0) return [];
   const speakers = new Map<string, string[]>();
+  // The session's speakers, stored before or in these turns (which are not stored yet).
   const speakersOf = (session: string): string[] => {
     let found = speakers.get(session);
     if (!found) {
       const rows = all(mem.db, 'SELECT DISTINCT speaker FROM episodes WHERE session = ? AND speaker IS NOT NULL LIMIT 3', [session]);
-      speakers.set(session, (found = rows.map((r) => String(r.speaker))));
+      const names = new Set(rows.map((r) => String(r.speaker)));
+      for (const r of records) if (r.session === session && r.speaker) names.add(r.speaker);
+      speakers.set(session, (found = [...names].slice(0, 3)));
     }
     return found;
   };
