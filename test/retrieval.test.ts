@@ -348,6 +348,22 @@ test('LoCoMo bench on the fixture: every answerable question asked and scored', 
   assert.equal(r['recall@10'], 1, JSON.stringify(r));
   assert.equal(r.by_category['4']!['recall@3'], 1, JSON.stringify(r));
   assert.ok(r.query_p95_ms >= r.query_p50_ms);
+  assert.equal(r.evidence_ranks, null, 'ranks only when asked for');
+  // Every evidence turn is in the top ten (above), so every one is counted in the first bucket.
+  const ranked = await runLocomoBench({ dataFile: FIXTURE, k: 3, ranks: true });
+  const evidenceTurns = parseLocomo(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'x')
+    .flatMap((c) => c.qa.filter((q) => q.category !== 5))
+    .reduce((n, q) => n + q.evidence.length, 0);
+  const buckets = Object.values(ranked.evidence_ranks ?? {});
+  assert.equal(
+    buckets.reduce((n, b) => n + b['1-10'], 0),
+    evidenceTurns,
+    JSON.stringify(ranked.evidence_ranks),
+  );
+  assert.equal(
+    buckets.reduce((n, b) => n + b['11-20'] + b['21-50'] + b.none, 0),
+    0,
+  );
 });
 
 test("LoCoMo bench in vector and hybrid modes runs the service's vector channel on every kind (dist/bench.js)", async () => {

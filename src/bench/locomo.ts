@@ -42,7 +42,12 @@ export interface LocomoBenchOptions {
   without?: RetrievalMethod[];
   /** Numeric recipe settings replaced by path (recipes.ts withSettings). */
   settings?: Record<string, number>;
+  /** Also ask each question for 50 episodes and count where its evidence turns rank (evidence_ranks). */
+  ranks?: boolean;
 }
+
+/** Where evidence turns rank when 50 episodes are asked for: `1-10`, `11-20`, `21-50` or `none` (not in the 50). */
+export type RankBuckets = Record<'1-10' | '11-20' | '21-50' | 'none', number>;
 
 export interface RecallFigures {
   questions: number;
@@ -68,6 +73,8 @@ export interface LocomoBenchResult extends RecallFigures {
   ingest_ms: number;
   by_category: Record<string, RecallFigures>;
   by_conversation: Record<string, RecallFigures & { episodes: number }>;
+  /** Evidence turns by category and rank bucket, when `ranks` was asked for. */
+  evidence_ranks: Record<string, RankBuckets> | null;
 }
 
 const ANSWERABLE = new Set([1, 2, 3, 4]);
@@ -94,7 +101,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   const recipe = withSettings(withoutMethods(recipeFor(mode), opts.without ?? []), opts.settings ?? {});
   const groups = opts.oneMemory ? [conversations] : conversations.map((c) => [c]);
   for (const group of groups) {
-    const run = await runMemory(group, { k, cutoffs, source, mode, recipe, modelPath, log });
+    const run = await runMemory(group, { k, cutoffs, source, mode, recipe, modelPath, log, ranks: opts.ranks ?? false });
     model ??= run.model;
     if (run.vectors) {
       vectorsByKind ??= { episode: 0, entity: 0, fact: 0 };
@@ -137,7 +144,17 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     ingest_ms: Math.round(ingestMs),
     by_category: byCategory,
     by_conversation: byConversation,
+    evidence_ranks: opts.ranks ? rankBuckets(all) : null,
   };
+}
+
+function rankBuckets(scored: Scored[]): Record<string, RankBuckets> {
+  const out: Record<string, RankBuckets> = {};
+  for (const s of scored) {
+    const b = (out[s.category] ??= { '1-10': 0, '11-20': 0, '21-50': 0, none: 0 });
+    for (const rank of s.evidenceRanks ?? []) b[rank < 0 ? 'none' : rank < 10 ? '1-10' : rank < 20 ? '11-20' : '21-50']++;
+  }
+  return out;
 }
 
 interface Scored {
@@ -145,6 +162,8 @@ interface Scored {
   category: number;
   /** recall at each cutoff */
   recall: Map<number, number>;
+  /** Each evidence turn's rank (from 0) among 50 episodes asked for, -1 when not among them. */
+  evidenceRanks?: number[];
 }
 
 interface RunOptions {
@@ -155,12 +174,13 @@ interface RunOptions {
   recipe: RetrievalConfig;
   modelPath: string | undefined;
   log: (msg: string) => void;
+  ranks: boolean;
 }
 
 /** One fresh memory holding `convs`, every answerable question of each asked of it. */
 async function runMemory(
   convs: LocomoConversation[],
-  { k, cutoffs, source, mode, recipe, modelPath, log }: RunOptions,
+  { k, cutoffs, source, mode, recipe, modelPath, log, ranks }: RunOptions,
 ): Promise<{
   scored: Scored[];
   timings: number[];
@@ -202,11 +222,18 @@ async function runMemory(
           const result = await vectors.query(memory, { query: qa.question, limit, mode }, recipe);
           timings.push(performance.now() - t0);
           // A turn is evidence when its conversation is the question's (sessions are "<conversation>:session_N"; refs repeat across conversations).
-          const refs = result.episodes.map((e) => (e.session?.startsWith(`${conv.id}:`) ? e.ref : undefined));
+          const refsOf = (episodes: typeof result.episodes): (string | null | undefined)[] =>
+            episodes.map((e) => (e.session?.startsWith(`${conv.id}:`) ? e.ref : undefined));
+          const refs = refsOf(result.episodes);
           const recall = new Map(
             cutoffs.map((c) => [c, qa.evidence.filter((ev) => refs.slice(0, c).includes(ev)).length / qa.evidence.length]),
           );
-          scored.push({ conversation: conv.id, category: qa.category, recall });
+          let evidenceRanks: number[] | undefined;
+          if (ranks) {
+            const deep = refsOf((await vectors.query(memory, { query: qa.question, limit: 50, mode }, recipe)).episodes);
+            evidenceRanks = qa.evidence.map((ev) => deep.indexOf(ev));
+          }
+          scored.push({ conversation: conv.id, category: qa.category, recall, evidenceRanks });
         }
       }
       return { scored, timings, skipped, ingestMs, model, vectors: vectorCounts };

@@ -24,9 +24,10 @@ export interface BenchValues {
   without?: string;
   set?: string;
   conversations?: string;
+  ranks?: boolean;
 }
 
-const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--json] [--write-docs]
+const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--json] [--write-docs]
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
@@ -59,6 +60,7 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     without: without as RetrievalMethod[],
     settings,
     conversations: values.conversations?.split(','),
+    ranks: values.ranks,
   });
   if (!values.json) {
     const pct = (x: number): string => x.toFixed(3);
@@ -70,6 +72,12 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     for (const [conv, c] of Object.entries(r.by_conversation ?? {})) {
       out(`  ${conv}: ${c.questions} questions, recall@5 ${pct(c['recall@5'])}, recall@10 ${pct(c['recall@10'])}`);
     }
+    for (const [category, b] of Object.entries(r.evidence_ranks ?? {}))
+      out(
+        `  category ${category} evidence turns by rank: ${Object.entries(b)
+          .map(([bucket, n]) => `${bucket}: ${n}`)
+          .join(', ')}`,
+      );
   }
   if (values['write-docs']) {
     // An ablation or a partial run is not the recipe's figure: it is printed, never written.
@@ -156,6 +164,7 @@ if (require.main === module) {
           without: { type: 'string' },
           set: { type: 'string' },
           conversations: { type: 'string' },
+          ranks: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
         allowPositionals: true,
