@@ -41,28 +41,55 @@ export function fuseChannels(
   limit: number,
 ): FusedLists {
   const { fusion } = recipe;
-  const depth = fusionDepth(limit, recipe);
   const vec = recipe.channels.vector ? vectorHits : undefined;
-  const fuseKind = (keywordHits: Hit[] | undefined, vectorKind: Hit[] | undefined): Hit[] => {
-    const lists: Hit[][] = [];
-    const weights: number[] = [];
-    if (keywordHits) {
-      lists.push(keywordHits.slice(0, depth));
-      weights.push(fusion.keyword);
-    }
-    if (vectorKind) {
-      lists.push(vectorKind.slice(0, depth));
-      weights.push(fusion.vector);
-    }
-    return lists.length === 1 ? lists[0]! : fuse(lists, weights, fusion.k);
-  };
-  const pool = fuseKind(keyword.episodes, vec?.episode);
+  const pool = fuseEpisodes(keyword.episodes, vec?.episode, [], recipe, limit);
   return {
     episodes: pool.slice(0, limit),
     pool,
-    entities: fuseKind(keyword.entities, vec?.entity),
-    facts: vec?.fact.slice(0, depth) ?? [],
+    entities: fuseKind(
+      [
+        [keyword.entities, fusion.keyword],
+        [vec?.entity, fusion.vector],
+      ],
+      recipe,
+      limit,
+    ),
+    facts: vec?.fact.slice(0, fusionDepth(limit, recipe)) ?? [],
   };
+}
+
+/**
+ * Every fused episode, best first: the keyword and vector channels' lists and the turns the top
+ * facts cite (evidence.ts; an empty list takes no part, so without facts nothing changes).
+ */
+export function fuseEpisodes(
+  keyword: Hit[] | undefined,
+  vector: Hit[] | undefined,
+  evidence: Hit[],
+  recipe: RetrievalConfig,
+  limit: number,
+): Hit[] {
+  return fuseKind(
+    [
+      [keyword, recipe.fusion.keyword],
+      [vector, recipe.fusion.vector],
+      [evidence.length > 0 ? evidence : undefined, recipe.evidence.weight],
+    ],
+    recipe,
+    limit,
+  );
+}
+
+/** The lists that came (each with its weight), cut to the fusion depth and fused; a single list is kept as it is ranked. */
+function fuseKind(channels: [Hit[] | undefined, number][], recipe: RetrievalConfig, limit: number): Hit[] {
+  const depth = fusionDepth(limit, recipe);
+  const came = channels.filter((c): c is [Hit[], number] => c[0] !== undefined);
+  if (came.length === 1) return came[0]![0].slice(0, depth);
+  return fuse(
+    came.map(([hits]) => hits.slice(0, depth)),
+    came.map(([, weight]) => weight),
+    recipe.fusion.k,
+  );
 }
 
 /**

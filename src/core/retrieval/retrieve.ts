@@ -6,8 +6,9 @@
  * words — the entities it names (graph: entity -> the episodes that mention it) and the calendar
  * dates it names (episode times). Entities: those the question names, then keyword and vector
  * matches fused (fusion.ts). Facts: the graph around the top entities and the nearest facts by
- * embedding, fused, times effective confidence. Which channels run, and every weight, come from
- * the query's recipe (recipes.ts).
+ * embedding, fused, times effective confidence; the turns the top facts cite are fused into the
+ * episodes (evidence.ts). Which channels run, and every weight, come from the query's recipe
+ * (recipes.ts).
  */
 import { round, type Graph } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
@@ -17,7 +18,8 @@ import { speakerTerms } from './names.js';
 import { diversify } from './diversify.js';
 import { feedbackTerms } from './feedback.js';
 import type { Database } from '../store/sqlite.js';
-import { fuseChannels, fusionDepth, type VectorHits } from './fusion.js';
+import { fuseChannels, fuseEpisodes, fusionDepth, type VectorHits } from './fusion.js';
+import { evidenceEpisodes } from './evidence.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 import type { ProjectScope } from '../model/project.js';
@@ -146,7 +148,6 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   const lists = keyword ?? keywordLists(db, text, limit, recipe, graph, opts.scope);
   const q = lists.analysis;
   const fused = fuseChannels(lists, vec, recipe, limit);
-  const episodeHits = diversify(db, fused.pool, limit, recipe.diversity);
 
   // Entities: those the question names, then keyword and vector matches fused.
   const entityIds = on.graph ? [...q.named] : [];
@@ -160,6 +161,10 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
     graph: on.graph,
     scope: opts.scope,
   });
+  // The turns the top facts cite: one more list of episodes (none without facts: the pool stays as fused).
+  const evidence = evidenceEpisodes(db, graph, facts, recipe, opts.scope);
+  const pool = evidence.length > 0 ? fuseEpisodes(lists.episodes, vec?.episode, evidence, recipe, limit) : fused.pool;
+  const episodeHits = diversify(db, pool, limit, recipe.diversity);
   const views = graph.episodeViewsByRowid(episodeHits.map((h) => h.rowid));
   const episodes = episodeHits.flatMap((h) => {
     const v = views.get(h.rowid);
@@ -170,6 +175,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   if (on.graph && q.named.length > 0) channels.push('entities');
   if (on.graph && q.dates.length > 0) channels.push('dates');
   if (vec) channels.push('vector');
+  if (evidence.length > 0) channels.push('evidence');
   return {
     facts,
     entities: entityIds.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined),
