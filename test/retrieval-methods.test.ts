@@ -109,6 +109,18 @@ test('aliases: only names, only two-speaker sessions, and another name than a sh
   assert.deepEqual([...(learned.get('Bob') ?? [])], ['Bo'], 'a shortening of the name counts at once; "there" and "Wow" are no names');
   assert.deepEqual([...(learned.get('Ann') ?? [])], ['Sunshine'], 'another name counts when used twice; "Zed" once does not');
   assert.equal(learned.get('Cy'), undefined, 'with three speakers, whom a greeting addresses is unknown');
+  // A name closing a sentence after a comma addresses the other speaker too (worded as in LoCoMo conv-26).
+  const closing = learnAliases(
+    [
+      { session: 'a', speaker: 'Ann', text: "That's awesome, Bo! Keep it up." },
+      { session: 'a', speaker: 'Bob', text: 'A gift from my grandma in my home country, Sweden.' },
+      { session: 'a', speaker: 'Bob', text: 'See you at the game, Annie, bring snacks.' },
+      { session: 'a', speaker: 'Bob', text: 'Good one, Sunny! And thanks, Sunny.' },
+    ],
+    (s) => speakers.get(s) ?? [],
+  );
+  assert.deepEqual([...(closing.get('Bob') ?? [])], ['Bo']);
+  assert.equal(closing.get('Ann'), undefined, 'a place named once, a name mid-sentence, and a name twice in one turn are not learned');
 });
 
 test('feedback: words the best matches share bring in a turn the question has no word of', async () => {

@@ -1,9 +1,10 @@
 /**
  * Names as people use them, learned from the conversation itself: in a session of two speakers,
- * a turn that opens by greeting or thanking someone by a name ("Hey Jo!", "Thanks, Mel.") names
- * the other speaker. That name becomes an alias of the other speaker's entity, so "what does Jo
- * like?" finds Joanna's turns. It is an inference, not the person's word: stored at agent
- * authority, and shown with the entity so a person can see and correct it.
+ * a turn that opens by greeting or thanking someone by a name ("Hey Jo!", "Thanks, Mel.") or
+ * ends a sentence with it ("See you Friday, Jo!") names the other speaker. That name becomes an
+ * alias of the other speaker's entity, so "what does Jo like?" finds Joanna's turns. It is an
+ * inference, not the person's word: stored at agent authority, and shown with the entity so a
+ * person can see and correct it.
  */
 
 export interface AliasTurn {
@@ -15,6 +16,9 @@ export interface AliasTurn {
 // Openings that put the name of the one spoken to right after them.
 const OPENING =
   /^\s*(?:hey|hi|hiya|heya|hello|yo|morning|good (?:morning|afternoon|evening)|thanks|thank you|thx|ty|congrats|congratulations|aw+|wow|omg|oh|haha|lol|yeah|yes|sorry|dear|welcome back|happy birthday)[\s,!.]+(\p{Lu}[\p{L}'-]{1,30})(?=[\s]*[,!.?:;)]|\s*$|\s+[\p{Emoji_Presentation}\p{Extended_Pictographic}])/iu;
+// A name ending a sentence after a comma ("See you Friday, Jo!"): capitalised mid-sentence, it is
+// the one spoken to, not the start of a sentence.
+const CLOSING = /,\s+(\p{Lu}[\p{L}'-]{1,30})(?=\s*(?:[!?.]|$))/gu;
 // Words people address anyone by: not anyone's name.
 const NOT_NAMES = new Set(
   (
@@ -26,8 +30,8 @@ const NOT_NAMES = new Set(
 );
 
 /**
- * Aliases by speaker: for each turn of a two-speaker session that opens by addressing someone by
- * a name that is neither speaker's name nor a word of it, the other speaker gets that name, when
+ * Aliases by speaker: for each turn of a two-speaker session that opens or ends a sentence by
+ * addressing someone by a name that is neither speaker's name nor a word of it, the other speaker gets that name, when
  * it shortens their name or is used so at least twice in these turns.
  * `speakersOf` gives a session's speakers (those stored before as well as these turns').
  */
@@ -36,23 +40,24 @@ export function learnAliases(turns: AliasTurn[], speakersOf: (session: string) =
   const seen = new Map<string, number>();
   for (const turn of turns) {
     if (!turn.speaker || !turn.session) continue;
-    const m = OPENING.exec(turn.text);
-    if (!m) continue;
-    const name = m[1]!.replace(/'s$/i, '');
-    // The opening matches in any case; a name is written capitalised.
-    if (!/^\p{Lu}/u.test(name) || NOT_NAMES.has(name.toLowerCase())) continue;
-    const speakers = speakersOf(turn.session);
-    if (speakers.length !== 2 || !speakers.includes(turn.speaker)) continue;
-    const other = speakers.find((s) => s !== turn.speaker)!;
-    const own = (s: string): string[] => s.toLowerCase().split(/\s+/);
-    if ([...own(other), ...own(turn.speaker), other.toLowerCase()].includes(name.toLowerCase())) continue;
-    const key = `${other}\u0000${name}`;
-    seen.set(key, (seen.get(key) ?? 0) + 1);
-    // Once is enough for a shortening of the name ("Jo" for Joanna); any other name must be used twice.
-    if (!other.toLowerCase().startsWith(name.toLowerCase()) && seen.get(key)! < 2) continue;
-    let names = learned.get(other);
-    if (!names) learned.set(other, (names = new Set()));
-    names.add(name);
+    const called = [OPENING.exec(turn.text)?.[1], ...[...turn.text.matchAll(CLOSING)].map((m) => m[1])];
+    // Once per turn: a name both opening and closing a turn is one use.
+    for (const found of new Set(called.flatMap((n) => (n ? [n.replace(/'s$/i, '')] : [])))) {
+      // The opening matches in any case; a name is written capitalised.
+      if (!/^\p{Lu}/u.test(found) || NOT_NAMES.has(found.toLowerCase())) continue;
+      const speakers = speakersOf(turn.session);
+      if (speakers.length !== 2 || !speakers.includes(turn.speaker)) continue;
+      const other = speakers.find((s) => s !== turn.speaker)!;
+      const own = (s: string): string[] => s.toLowerCase().split(/\s+/);
+      if ([...own(other), ...own(turn.speaker), other.toLowerCase()].includes(found.toLowerCase())) continue;
+      const key = `${other}\u0000${found}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      // Once is enough for a shortening of the name ("Jo" for Joanna); any other name must be used twice.
+      if (!other.toLowerCase().startsWith(found.toLowerCase()) && seen.get(key)! < 2) continue;
+      let names = learned.get(other);
+      if (!names) learned.set(other, (names = new Set()));
+      names.add(found);
+    }
   }
   return learned;
 }
