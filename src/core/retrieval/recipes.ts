@@ -80,6 +80,12 @@ export interface RetrievalConfig {
    * never above a turn two channels agree on.
    */
   readonly evidence: { readonly facts: number; readonly weight: number };
+  /**
+   * Typing slips (typos.ts): a question's word of a stem at least `minLength` long also searches
+   * the indexed words one slip from it that are rarer than it, at `weight`; a word the memory
+   * lacks searches its commonest such neighbour instead. Weight 0: off.
+   */
+  readonly typos: { readonly minLength: number; readonly weight: number };
   /** A fact whose code changed or is gone since it was anchored (core/anchors) has its score multiplied by this. */
   readonly staleCode: number;
   /**
@@ -114,6 +120,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
   evidence: { facts: 3, weight: 0.9 },
+  typos: { minLength: 7, weight: 0.5 },
   staleCode: 0.5,
   feedback: { docs: 5, terms: 5, weight: 0 },
   diversity: { weight: 0, session: 0, pool: 30 },
@@ -157,6 +164,8 @@ export const METHODS = {
   aliases: (r) => ({ ...r, query: { ...r.query, aliases: false } }),
   /** The top facts' evidence turns fused into the episodes (evidence). */
   evidence: (r) => ({ ...r, evidence: { ...r.evidence, weight: 0 } }),
+  /** Misspellings searched as the words they slip from (typos). */
+  typos: (r) => ({ ...r, typos: { ...r.typos, weight: 0 } }),
   /** Boosts for named entities and dates. */
   boosts: (r) => ({ ...r, boosts: { ...r.boosts, named: 0, dated: 0 } }),
 } as const satisfies Record<string, (r: RetrievalConfig) => RetrievalConfig>;

@@ -20,6 +20,7 @@ import { feedbackTerms } from './feedback.js';
 import type { Database } from '../store/sqlite.js';
 import { fuseChannels, fuseEpisodes, fusionDepth, type VectorHits } from './fusion.js';
 import { evidenceEpisodes } from './evidence.js';
+import { typoTerms } from './typos.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 import type { ProjectScope } from '../model/project.js';
@@ -228,9 +229,10 @@ function rankFacts(
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   const { boosts, candidates } = recipe;
   const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
-  let first = bm25Episodes(db, q.terms, fetch, recipe, filter);
-  const extra = feedbackTerms(db, first, q.terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
-  if (extra.length > 0) first = bm25Episodes(db, [...q.terms, ...extra], fetch, recipe, filter);
+  const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos)];
+  let first = bm25Episodes(db, terms, fetch, recipe, filter);
+  const extra = feedbackTerms(db, first, terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
+  if (extra.length > 0) first = bm25Episodes(db, [...terms, ...extra], fetch, recipe, filter);
   const hits = spread(db, first, recipe.spread);
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).

@@ -1,0 +1,115 @@
+/**
+ * Words as people type them: a question's word also finds its misspellings in the memory
+ * ("raspberries" finds "rasberries"), and a misspelt question word finds the word the memory
+ * holds. Both sides are compared as the index stores them (porter stems), one typing slip apart,
+ * among the indexed words that share their first two letters (fts4aux reads them off the index).
+ */
+import { all, type Database } from '../store/sqlite.js';
+import { ftsGeneration } from '../store/fts.js';
+import type { Term } from './keyword.js';
+import { matchingRows } from './keyword.js';
+import type { RetrievalConfig } from './recipes.js';
+
+interface Indexed {
+  term: string;
+  rows: number;
+}
+
+// Stems never change; the indexed words by prefix are read again once the index has changed and
+// a minute has passed (a new misspelling waits that long; the index changes with every turn stored).
+const PREFIX_TTL_MS = 60_000;
+const caches = new WeakMap<
+  Database,
+  { stems: Map<string, string>; prefixes: Map<string, { generation: number; at: number; words: Indexed[] }> }
+>();
+
+function cacheOf(db: Database): {
+  stems: Map<string, string>;
+  prefixes: Map<string, { generation: number; at: number; words: Indexed[] }>;
+} {
+  let c = caches.get(db);
+  if (!c) caches.set(db, (c = { stems: new Map(), prefixes: new Map() }));
+  return c;
+}
+
+/** The porter stem of a word, as the index stores it. */
+function stemOf(db: Database, word: string): string {
+  const { stems } = cacheOf(db);
+  let s = stems.get(word);
+  if (s === undefined) {
+    // A temp table: not saved with the memory, and gone after a snapshot (export reopens the database).
+    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_stemmer USING fts3tokenize('porter')");
+    s = String(all(db, 'SELECT token FROM temp.recall_stemmer WHERE input = ?', [word])[0]?.token ?? word);
+    if (stems.size > 10_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/** Indexed stems starting with `prefix`, with the rows holding each. */
+function stemsFrom(db: Database, prefix: string, now = Date.now()): Indexed[] {
+  const { prefixes } = cacheOf(db);
+  const generation = ftsGeneration(db);
+  const cached = prefixes.get(prefix);
+  if (cached && (cached.generation === generation || now - cached.at < PREFIX_TTL_MS)) return cached.words;
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_episode_terms USING fts4aux(main, episodes_fts)');
+  const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const words = all(db, "SELECT term, documents FROM temp.recall_episode_terms WHERE col = '*' AND term >= ? AND term < ?", [
+    prefix,
+    next,
+  ]).map((r) => ({ term: String(r.term), rows: Number(r.documents) }));
+  if (prefixes.size > 2_000) prefixes.clear();
+  prefixes.set(prefix, { generation, at: now, words });
+  return words;
+}
+
+// Keys next to each other on a QWERTY keyboard: a slip of the finger changes a letter into one of these.
+const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const NEAR = new Map<string, string>();
+for (const [r, row] of ROWS.entries())
+  for (const [c, key] of [...row].entries()) {
+    const near = [row[c - 1], row[c + 1], ROWS[r - 1]?.[c], ROWS[r - 1]?.[c + 1], ROWS[r + 1]?.[c], ROWS[r + 1]?.[c - 1]];
+    NEAR.set(key, near.filter((k): k is string => k !== undefined).join(''));
+  }
+
+/**
+ * True when b is a typing slip of a (or a of b): a letter missing or added, two neighbours
+ * swapped, or a letter changed into a key next to it. Two real words are seldom that close.
+ */
+export function oneSlipApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return NEAR.get(a[i]!)?.includes(b[i]!) ?? false; // changed
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swapped
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  return long.slice(i + 1) === short.slice(i);
+}
+
+/**
+ * Terms for the misspellings of the question's words the memory holds (at `weight`), and for the
+ * word a misspelt question word meant (at full weight: the word itself finds nothing).
+ */
+export function typoTerms(db: Database, terms: Term[], settings: RetrievalConfig['typos']): Term[] {
+  if (settings.weight === 0) return [];
+  const have = new Set(terms.map((t) => t.term));
+  const out: Term[] = [];
+  for (const t of terms) {
+    if (t.column || /\d/.test(t.term)) continue;
+    const stem = stemOf(db, t.term);
+    if (stem.length < settings.minLength) continue;
+    const rows = matchingRows(db, t.term);
+    const near = stemsFrom(db, stem.slice(0, 2)).filter((c) => oneSlipApart(stem, c.term) && c.term.length >= settings.minLength);
+    // A word the memory lacks meant its commonest neighbour; a word it holds has rarer slips of it.
+    const picked = rows === 0 ? near.sort((a, b) => b.rows - a.rows).slice(0, 1) : near.filter((c) => c.rows < rows);
+    for (const c of picked) {
+      // The index stems what it is asked for again: only a stem that stems to itself finds its rows.
+      if (have.has(c.term) || stemOf(db, c.term) !== c.term) continue;
+      have.add(c.term);
+      out.push({ term: c.term, weight: (rows === 0 ? 1 : settings.weight) * t.weight });
+    }
+  }
+  return out;
+}
