@@ -37,10 +37,38 @@ async function memoryOf(turns: [string, string, string][], mentions = true): Pro
   };
 }
 
+const KEYWORD_ONLY: RetrievalConfig = { ...DEFAULT_RECIPE, channels: { ...DEFAULT_RECIPE.channels, vector: false } };
+
 const ask = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): string[] =>
   memory
     .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
     .episodes.map((e) => e.text);
+
+test('spread: a turn that asks lends more to the turn right after it, the reply', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Ann', 'Any news on the adoption?'],
+    ['s1', 'Bob', 'Passed the interview last Friday!'],
+    ['s2', 'Ann', 'Adoption news soon, I hope.'],
+    ['s2', 'Bob', 'Fingers crossed for you.'],
+  ]);
+  try {
+    const scoreOf = (text: string, reply: number): number =>
+      memory
+        .query({ query: 'adoption news', limit: 10, mode: 'keyword' }, withSettings(KEYWORD_ONLY, { 'spread.reply': reply }))
+        .episodes.find((e) => e.text === text)?.score ?? 0;
+    assert.ok(
+      scoreOf('Passed the interview last Friday!', 1.5) > scoreOf('Passed the interview last Friday!', 1),
+      'the reply to a question',
+    );
+    assert.equal(scoreOf('Fingers crossed for you.', 1.5), scoreOf('Fingers crossed for you.', 1), 'a turn after a statement');
+    assert.ok(
+      ask(memory, 'adoption news').indexOf('Passed the interview last Friday!') <
+        ask(memory, 'adoption news').indexOf('Fingers crossed for you.'),
+    );
+  } finally {
+    done();
+  }
+});
 
 test('aliases: a greeting by a nickname names the other speaker, and a question using it finds their turns', async () => {
   const { memory, done } = await memoryOf(

@@ -43,12 +43,14 @@ export interface RetrievalConfig {
   /**
    * A reply ("adoption agencies!") is found through the turn it answers: each of the top `from`
    * keyword hits lends `weight` x its score to the turns up to `before` / `after` it in its
-   * session. `fetch` x the candidates are fetched first, so lent scores can lift a turn.
+   * session, and `reply` x that to the turn right after it when it ends with a question mark.
+   * `fetch` x the candidates are fetched first, so lent scores can lift a turn (spread.ts).
    */
   readonly spread: {
     readonly before: number;
     readonly after: number;
     readonly weight: number;
+    readonly reply: number;
     readonly from: number;
     readonly fetch: number;
   };
@@ -116,7 +118,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
   candidates: 50,
   maxScoredRows: 2000,
-  spread: { before: 1, after: 2, weight: 0.4, from: 60, fetch: 3 },
+  spread: { before: 1, after: 2, weight: 0.4, reply: 1.5, from: 60, fetch: 3 },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
   evidence: { facts: 3, weight: 0.9 },

@@ -21,6 +21,7 @@ import type { Database } from '../store/sqlite.js';
 import { fuseChannels, fuseEpisodes, fusionDepth, type VectorHits } from './fusion.js';
 import { evidenceEpisodes } from './evidence.js';
 import { typoTerms } from './typos.js';
+import { spread } from './spread.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
 import type { ProjectScope } from '../model/project.js';
@@ -256,42 +257,6 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
     .map((h) => ({ rowid: h.rowid, score: h.score * (factor.get(h.rowid) ?? 1) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
-}
-
-/**
- * A turn is found through its neighbours too: the answer to "what did she say about the trip?"
- * is often the reply to the turn that names the trip. Each hit lends a share of its score to the
- * turns around it in its session.
- */
-function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spread']): Hit[] {
-  const { before, after, weight, from } = lending;
-  if (weight === 0 || hits.length === 0) return hits;
-  const lenders = hits.slice(0, from);
-  // One statement for every lender: its nearest turns before and after it in its session.
-  const near = all(
-    db,
-    `SELECT t.rowid AS hit, n.value AS near FROM episodes t,
-            json_each((SELECT json_group_array(rowid) FROM (
-              SELECT e.rowid FROM episodes e WHERE e.session = t.session
-                 AND (e.time_ms < t.time_ms OR (e.time_ms = t.time_ms AND e.rowid < t.rowid))
-               ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?))) n
-      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL
-     UNION ALL
-     SELECT t.rowid, n.value FROM episodes t,
-            json_each((SELECT json_group_array(rowid) FROM (
-              SELECT e.rowid FROM episodes e WHERE e.session = t.session
-                 AND (e.time_ms > t.time_ms OR (e.time_ms = t.time_ms AND e.rowid > t.rowid))
-               ORDER BY e.time_ms ASC, e.rowid ASC LIMIT ?))) n
-      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL`,
-    [before, JSON.stringify(lenders.map((h) => h.rowid)), after, JSON.stringify(lenders.map((h) => h.rowid))],
-  );
-  const score = new Map(hits.map((h) => [h.rowid, h.score]));
-  const lent = new Map(lenders.map((h) => [h.rowid, h.score]));
-  for (const r of near) {
-    const rowid = Number(r.near);
-    score.set(rowid, (score.get(rowid) ?? 0) + weight * lent.get(Number(r.hit))!);
-  }
-  return [...score].map(([rowid, s]) => ({ rowid, score: s })).sort((a, b) => b.score - a.score);
 }
 
 /** Entities named in the text: exact names and aliases, on word boundaries. */
