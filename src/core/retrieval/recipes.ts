@@ -111,7 +111,7 @@ function frozen<T extends object>(value: T): T {
 /** Keyword, graph and vector channels, fused: what the service runs; without a model it is keyword + graph. */
 export const HYBRID_RECIPE: RetrievalConfig = frozen({
   channels: { keyword: true, graph: true, vector: true },
-  bm25: { k1: 1.2, b: 0.75 },
+  bm25: { k1: 1.2, b: 0.5 },
   columns: { text: 1, speaker: 0.5 },
   entityColumns: { name: 2, summary: 1 },
   query: { stopWords: true, aliases: true },
