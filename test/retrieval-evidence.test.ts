@@ -174,3 +174,24 @@ test('evidence: an empty list leaves the fused episodes as they were; a turn onl
     'the keyword order is kept',
   );
 });
+
+test('evidence: a fact lends only its latest perFact turns, so a much-reinforced fact costs no more', async () => {
+  const { memory, ids } = await memoryWith([
+    ['s2', 'Nate', 'Biscuit chewed my shoes.'],
+    ['s3', 'Nate', 'Biscuit dug up the garden.'],
+    ['s4', 'Nate', 'Biscuit learned to sit.'],
+  ]);
+  try {
+    memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: ids }, person());
+    const withCap = (perFact: number): string[] =>
+      top(memory, { recipe: { ...DEFAULT_RECIPE, evidence: { ...DEFAULT_RECIPE.evidence, perFact } } });
+    assert.ok(withCap(3).includes(ids[0]!), 'the oldest of three turns, with three per fact');
+    assert.deepEqual(
+      ids.map((id) => withCap(1).includes(id)),
+      [false, false, true],
+      'only the latest evidence turn',
+    );
+  } finally {
+    memory.close();
+  }
+});

@@ -74,14 +74,14 @@ export interface RetrievalConfig {
     readonly minConfidence: number;
   };
   /**
-   * Facts lead to the turns that back them (evidence.ts; graph channel only): the evidence turns
-   * of the top `facts` facts of the query, a fact at rank r (the first: 1) lending each of its
+   * Facts lead to the turns that back them (evidence.ts; graph channel only): the latest
+   * `perFact` evidence turns of each of the top `facts` facts of the query, a fact at rank r (the first: 1) lending each of its
    * turns 1 / (facts.k + r), are one more list of episodes, fused at `weight` with the keyword
    * and vector lists. Weight 0: off. Just under theirs: a turn only the facts cite (the nearest
    * facts always come, relevant or not) enters a single keyword list at about its 8th place, and
    * never above a turn two channels agree on.
    */
-  readonly evidence: { readonly facts: number; readonly weight: number };
+  readonly evidence: { readonly facts: number; readonly perFact: number; readonly weight: number };
   /**
    * Typing slips (typos.ts): a question's word of a stem at least `minLength` long also searches
    * the indexed words one slip from it that are rarer than it, at `weight`; a word the memory
@@ -121,7 +121,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   spread: { before: 1, after: 2, weight: 0.4, reply: 1.5, from: 60, fetch: 3 },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
-  evidence: { facts: 3, weight: 0.9 },
+  evidence: { facts: 3, perFact: 5, weight: 0.9 },
   typos: { minLength: 7, weight: 0.5 },
   staleCode: 0.5,
   feedback: { docs: 5, terms: 5, weight: 0 },
