@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
 import { learnAliases } from '../src/core/ingest/aliases.js';
+import { oneSlipApart } from '../src/core/retrieval/typos.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
 
@@ -37,12 +38,17 @@ async function memoryOf(turns: [string, string, string][], mentions = true): Pro
   };
 }
 
-const KEYWORD_ONLY: RetrievalConfig = { ...DEFAULT_RECIPE, channels: { ...DEFAULT_RECIPE.channels, vector: false } };
+/** Each episode a keyword query finds, by its text, with its score (best first). */
+const scores = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): Map<string, number> =>
+  new Map(
+    memory
+      .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
+      .episodes.map((e) => [e.text, e.score ?? 0]),
+  );
 
-const ask = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): string[] =>
-  memory
-    .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
-    .episodes.map((e) => e.text);
+const ask = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): string[] => [
+  ...scores(memory, query, recipe, limit).keys(),
+];
 
 test('spread: a turn that asks lends more to the turn right after it, the reply', async () => {
   const { memory, done } = await memoryOf([
@@ -53,9 +59,7 @@ test('spread: a turn that asks lends more to the turn right after it, the reply'
   ]);
   try {
     const scoreOf = (text: string, reply: number): number =>
-      memory
-        .query({ query: 'adoption news', limit: 10, mode: 'keyword' }, withSettings(KEYWORD_ONLY, { 'spread.reply': reply }))
-        .episodes.find((e) => e.text === text)?.score ?? 0;
+      scores(memory, 'adoption news', withSettings(DEFAULT_RECIPE, { 'spread.reply': reply })).get(text) ?? 0;
     assert.ok(
       scoreOf('Passed the interview last Friday!', 1.5) > scoreOf('Passed the interview last Friday!', 1),
       'the reply to a question',
@@ -85,10 +89,7 @@ test('aliases: a greeting by a nickname names the other speaker, and a question 
     assert.deepEqual(joanna?.aliases, ['Jo'], 'the alias is kept on the entity, where a person can see it');
     assert.equal(memory.search({ query: 'Nate' }).find((e) => e.name === 'Nate')?.aliases.length ?? 0, 0, 'the greeter gets no alias');
     // A transcript whose turns do not mention their speaker: only the alias leads to her turns.
-    const score = (recipe: RetrievalConfig): number =>
-      memory
-        .query({ query: 'Where does Jo climb?', limit: 10, mode: 'keyword' }, recipe)
-        .episodes.find((e) => e.text === 'Nice, how did it go?')?.score ?? 0;
+    const score = (recipe: RetrievalConfig): number => scores(memory, 'Where does Jo climb?', recipe).get('Nice, how did it go?') ?? 0;
     assert.ok(
       score(DEFAULT_RECIPE) > score(withoutMethods(DEFAULT_RECIPE, ['aliases'])),
       'her reply, which says nothing of climbing, rises',
@@ -216,6 +217,62 @@ test('aliases: a person removes a wrong alias, and it is not learned again', asy
       { authority: 'user' },
     );
     assert.deepEqual(memory.search({ query: 'Joanna' }).find((e) => e.name === 'Joanna')?.aliases, []);
+  } finally {
+    done();
+  }
+});
+
+test('typos: a slip is a letter missing, added, swapped with its neighbour, or changed into a key beside it', () => {
+  assert.ok(oneSlipApart('raspberri', 'rasberri'), 'a letter missing');
+  assert.ok(oneSlipApart('rasberri', 'raspberri'), 'a letter added');
+  assert.ok(oneSlipApart('tournament', 'tournamnet'), 'two neighbours swapped');
+  assert.ok(oneSlipApart('concert', 'concery'), 't and y are side by side');
+  assert.ok(!oneSlipApart('concert', 'concern'), 't and n are not: two real words');
+  assert.ok(!oneSlipApart('writer', 'wrote'), 'two changes');
+  assert.ok(!oneSlipApart('photograph', 'photograph'), 'the same word is no slip');
+});
+
+test('typos: a question finds the turn that misspells its word, and a misspelt question finds the word', async () => {
+  // Misspelt as in LoCoMo conv-42 (snap-research/locomo): "fresh rasberries".
+  const misspelt = 'Made a chocolate tart with fresh rasberries for the party!';
+  const { memory, done } = await memoryOf([
+    ['s1', 'Joanna', 'The raspberries at the market were expensive this week.'],
+    ['s1', 'Nate', 'Raspberries again? You really love them.'],
+    ['s1', 'Joanna', 'The party was loud, the chocolate was gone by nine.'],
+    ['s1', 'Nate', 'Our team won the tournament last night.'],
+    ['s1', 'Joanna', 'What did you make for the party?'],
+    // Far from the turns that spell it right: none of them lends it a score (spread).
+    ['s1', 'Nate', misspelt],
+  ]);
+  try {
+    const off = withoutMethods(DEFAULT_RECIPE, ['typos']);
+    assert.ok(ask(memory, 'raspberries', DEFAULT_RECIPE, 4).includes(misspelt), 'the misspelling of a word the memory holds');
+    assert.ok(!ask(memory, 'raspberries', off, 4).includes(misspelt), 'not without the method');
+    assert.deepEqual(ask(memory, 'who won the tournamnet?', DEFAULT_RECIPE, 1), ['Our team won the tournament last night.']);
+    assert.ok(!ask(memory, 'tournamnet', off, 3).includes('Our team won the tournament last night.'));
+    // A snapshot reopens the database (sql.js export): the index's word list is read again.
+    memory.snapshot();
+    memory.ingest([{ text: 'A tournamant next week too.', session: 's2', speaker: 'Nate' }], { authority: 'user', source: 'test' });
+    assert.ok(ask(memory, 'tournament', DEFAULT_RECIPE, 5).includes('Our team won the tournament last night.'));
+  } finally {
+    done();
+  }
+});
+
+test('typos: a real word one key too far is no slip, and the question is searched as it was', async () => {
+  // "concert" is the commoner word, so a slip of it would be searched too: "concern" is not one.
+  const { memory, done } = await memoryOf([
+    ['s1', 'Ann', 'The concert was great.'],
+    ['s1', 'Bob', 'Another concert on Friday?'],
+    ['s1', 'Ann', 'Lunch first.'],
+    ['s1', 'Bob', 'Then the gym.'],
+    ['s1', 'Ann', 'I have a concern about the budget.'],
+  ]);
+  try {
+    assert.deepEqual(
+      [...scores(memory, 'concert', DEFAULT_RECIPE, 5)],
+      [...scores(memory, 'concert', withoutMethods(DEFAULT_RECIPE, ['typos']), 5)],
+    );
   } finally {
     done();
   }
