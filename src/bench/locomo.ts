@@ -23,6 +23,7 @@ import {
   type RetrievalMode,
 } from '../core/retrieval/recipes.js';
 import { VectorChannel } from '../service/embeddings/vector-channel.js';
+import { joinTurns } from './long-turns.js';
 
 export interface LocomoBenchOptions {
   dataFile: string;
@@ -44,6 +45,8 @@ export interface LocomoBenchOptions {
   settings?: Record<string, number>;
   /** Also ask each question for 50 episodes and count where its evidence turns rank (evidence_ranks). */
   ranks?: boolean;
+  /** Each session's turns joined this many at a time into one long turn (long-turns.ts). */
+  longTurns?: number;
 }
 
 /** Where evidence turns rank when 50 episodes are asked for: `1-10`, `11-20`, `21-50` or `none` (not in the 50). */
@@ -59,6 +62,8 @@ export interface RecallFigures {
 
 export interface LocomoBenchResult extends RecallFigures {
   k: number;
+  /** Turns joined into one (--long-turns), or null. */
+  long_turns: number | null;
   mode: RetrievalMode;
   one_memory: boolean;
   without: RetrievalMethod[];
@@ -86,6 +91,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   const source = path.basename(opts.dataFile);
   let conversations = parseLocomo(JSON.parse(fs.readFileSync(opts.dataFile, 'utf8')), source);
   if (opts.conversations) conversations = conversations.filter((c) => opts.conversations!.includes(c.id));
+  if (opts.longTurns !== undefined) conversations = conversations.map((c) => joinTurns(c, opts.longTurns!));
   const cutoffs = [...new Set([5, 10, k])].sort((a, b) => a - b);
   const mode = opts.mode ?? 'keyword';
   if (mode !== 'keyword' && !opts.modelPath) throw new Error(`--mode ${mode} needs an embedding model: --model-path DIR.`);
@@ -134,6 +140,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     ...figures(all, cutoffs),
     k,
     mode,
+    long_turns: opts.longTurns ?? null,
     one_memory: opts.oneMemory ?? false,
     without: opts.without ?? [],
     model,

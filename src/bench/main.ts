@@ -25,9 +25,10 @@ export interface BenchValues {
   set?: string;
   conversations?: string;
   ranks?: boolean;
+  'long-turns'?: string;
 }
 
-const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--json] [--write-docs]
+const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--long-turns N] [--json] [--write-docs]
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
@@ -61,10 +62,11 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     settings,
     conversations: values.conversations?.split(','),
     ranks: values.ranks,
+    longTurns: values['long-turns'] === undefined ? undefined : Number(values['long-turns']),
   });
   if (!values.json) {
     const pct = (x: number): string => x.toFixed(3);
-    const variant = `${r.one_memory ? ', one memory' : ''}${r.without.length ? `, without ${r.without.join(', ')}` : ''}`;
+    const variant = `${r.long_turns ? `, turns joined ${r.long_turns} at a time` : ''}${r.one_memory ? ', one memory' : ''}${r.without.length ? `, without ${r.without.join(', ')}` : ''}`;
     out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}${variant}`);
     out(`  recall@5  ${pct(r['recall@5'])}`);
     out(`  recall@10 ${pct(r['recall@10'])}`);
@@ -81,7 +83,7 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
   }
   if (values['write-docs']) {
     // An ablation or a partial run is not the recipe's figure: it is printed, never written.
-    if (without.length || Object.keys(settings).length || values.conversations)
+    if (without.length || Object.keys(settings).length || values.conversations || values['long-turns'])
       throw new Error('--write-docs is for the full recipe on every conversation.');
     const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
     const one = values['one-memory'] ? ' --one-memory' : '';
@@ -165,6 +167,7 @@ if (require.main === module) {
           set: { type: 'string' },
           conversations: { type: 'string' },
           ranks: { type: 'boolean' },
+          'long-turns': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
         allowPositionals: true,

@@ -46,6 +46,8 @@ const OPTIONS = {
   without: { type: 'string' },
   set: { type: 'string' },
   conversations: { type: 'string' },
+  ranks: { type: 'boolean' },
+  'long-turns': { type: 'string' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
