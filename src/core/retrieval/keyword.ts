@@ -5,6 +5,7 @@
 import type { Database } from '../store/sqlite.js';
 import { all, scalar } from '../store/sqlite.js';
 import { ftsGeneration } from '../store/fts.js';
+import { bestPassages } from './passages.js';
 import { weightsHandle } from './ranking.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import type { ProjectScope } from '../model/project.js';
@@ -31,12 +32,15 @@ export interface EpisodeFilter {
   scope?: ProjectScope;
 }
 
-/** Top episodes for weighted keyword terms by BM25, optionally filtered. */
+/**
+ * Top episodes for weighted keyword terms by BM25, optionally filtered. A long turn scores the
+ * higher of its own BM25 and the recipe's passages weight times its best passage's (passages.ts).
+ */
 export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = recipe.columns;
-  const search = (words: Term[], every: boolean, fromRowid = 0): Hit[] =>
+  const turns = (words: Term[], every: boolean, fromRowid: number): Hit[] =>
     all(
       db,
       `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
@@ -51,6 +55,27 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
         limit,
       ],
     ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+  /** The best passage of each long turn of `among` (turns already through the filter), times the passages weight. */
+  const passages = (words: Term[], every: boolean, among: Hit[]): Hit[] => {
+    // A speaker's name is searched in the speaker column, which a passage is not part of.
+    const plain = words.filter((t) => !t.column);
+    const { weight, minWords, maxWords } = recipe.passages;
+    if (weight === 0 || plain.length === 0) return [];
+    const best = bestPassages(
+      db,
+      among.slice(0, recipe.candidates).map((h) => h.rowid),
+      plain,
+      matchExpression(plain, every),
+      { shape: { minWords, maxWords }, bm25: recipe.bm25, column: text },
+    );
+    return [...best].map(([rowid, score]) => ({ rowid, score: weight * score }));
+  };
+  const search = (words: Term[], every: boolean, fromRowid = 0): Hit[] => {
+    // Whole-turn BM25 finds every turn holding the words; what it misjudges is a long one's rank,
+    // so only the candidates' passages are scored (scoring every matching passage cost as much again).
+    const candidates = turns(words, every, fromRowid);
+    return higherOf(candidates, passages(words, every, candidates), limit);
+  };
   const plan = searchPlan(db, terms, recipe.maxScoredRows);
   if (plan.rarestRows <= recipe.maxScoredRows) return search(plan.words, false);
   // Every word is common (in a large memory, "how do we build it?"): BM25 barely tells such rows
@@ -64,6 +89,17 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
     if (any.length >= limit || start === 0) return any;
   }
   return [];
+}
+
+/** Each turn of either list at its higher score, best first. */
+function higherOf(turns: Hit[], passages: Hit[], limit: number): Hit[] {
+  if (passages.length === 0) return turns;
+  const best = new Map(turns.map((h) => [h.rowid, h.score]));
+  for (const h of passages) if (h.score > (best.get(h.rowid) ?? 0)) best.set(h.rowid, h.score);
+  return [...best]
+    .map(([rowid, score]) => ({ rowid, score }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
 }
 
 /**

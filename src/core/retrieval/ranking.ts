@@ -36,13 +36,20 @@ export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
       const base = x + 3 * (i * c + j);
       const tf = m[base]!;
       if (tf === 0) continue;
-      const df = m[base + 2]!;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const norm = 1 - params.b + params.b * (m[len + j]! / Math.max(1, m[avg + j]!));
-      score += tw * w * idf * ((tf * (params.k1 + 1)) / (tf + params.k1 * norm));
+      score += tw * w * termScore(tf, m[base + 2]!, n, m[len + j]!, m[avg + j]!, params);
     }
   }
   return score;
+}
+
+/**
+ * One term's BM25 in one field: `tf` occurrences in a field of `length` tokens, the term in `df`
+ * of `n` rows, whose fields average `average` tokens.
+ */
+export function termScore(tf: number, df: number, n: number, length: number, average: number, p: { k1: number; b: number }): number {
+  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const norm = 1 - p.b + (p.b * length) / Math.max(1, average);
+  return idf * ((tf * (p.k1 + 1)) / (tf + p.k1 * norm));
 }
 
 /**

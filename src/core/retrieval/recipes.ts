@@ -36,6 +36,12 @@ export interface RetrievalConfig {
     readonly dated: number;
     readonly dateSlackDays: number;
   };
+  /**
+   * Long turns are scored by passage too (passages.ts): a keyword candidate of more than
+   * `minWords` words is cut into sentence-aligned passages of at most `maxWords`, and its score
+   * is the higher of its own BM25 and `weight` x its best passage's. Weight 0: off.
+   */
+  readonly passages: { readonly weight: number; readonly minWords: number; readonly maxWords: number };
   /** Keyword hits fetched for re-ranking (more than asked for, so boosts can lift a lower hit). */
   readonly candidates: number;
   /** Past this many rows matching the question's words, only its rarest words are searched (keyword.ts searchPlan). */
@@ -116,6 +122,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   entityColumns: { name: 2, summary: 1 },
   query: { stopWords: true, aliases: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },
+  passages: { weight: 1, minWords: 100, maxWords: 60 },
   candidates: 50,
   maxScoredRows: 2000,
   spread: { before: 1, after: 2, weight: 0.4, reply: 1.5, from: 60, fetch: 3 },
@@ -168,6 +175,8 @@ export const METHODS = {
   evidence: (r) => ({ ...r, evidence: { ...r.evidence, weight: 0 } }),
   /** Misspellings searched as the words they slip from (typos). */
   typos: (r) => ({ ...r, typos: { ...r.typos, weight: 0 } }),
+  /** Long turns' passages searched besides the whole turns (passages). */
+  passages: (r) => ({ ...r, passages: { ...r.passages, weight: 0 } }),
   /** Boosts for named entities and dates. */
   boosts: (r) => ({ ...r, boosts: { ...r.boosts, named: 0, dated: 0 } }),
 } as const satisfies Record<string, (r: RetrievalConfig) => RetrievalConfig>;
