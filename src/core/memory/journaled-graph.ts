@@ -8,6 +8,7 @@ import type { MemoryConfig } from '../model/config.js';
 import { LIMITS } from '../model/limits.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
 import { registerRanking } from '../retrieval/ranking.js';
+import { registerIndexText } from '../store/index-text.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { readOrigin } from '../store/ids.js';
@@ -120,6 +121,7 @@ export class JournaledGraph {
       forgetStatements(db);
       writeSnapshot(snapshotPath, db.export());
       registerRanking(db);
+      registerIndexText(db);
       ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
@@ -240,6 +242,7 @@ export class JournaledGraph {
     const bytes = this.db.export();
     // export() drops create_function registrations in sql.js: register again.
     registerRanking(this.db);
+    registerIndexText(this.db);
     writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.snapshotPosition = this.journal.position;
     this.lastSnapshotBytes = bytes.length;

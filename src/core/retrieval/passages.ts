@@ -99,7 +99,7 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
   const rows = all(
     db,
     `SELECT f.docid AS rowid, e.text AS text, offsets(episodes_fts) AS o, matchinfo(episodes_fts, 'pcnalx') AS mi
-       FROM episodes_fts f JOIN episodes e ON e.rowid = f.docid
+       FROM episodes_fts f JOIN episodes_indexed e ON e.rowid = f.docid
       WHERE episodes_fts MATCH ? AND +f.docid IN (SELECT value FROM json_each(?))`,
     [match, JSON.stringify(long)],
   );

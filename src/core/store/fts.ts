@@ -1,7 +1,7 @@
 /**
  * The keyword indexes (FTS4). episodes_fts is an external-content table over episodes(text,
- * speaker): the index holds no copy of the text, and the content table gives the old values when
- * a row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
+ * speaker), read through the episodes_indexed view (index-text.ts): the index holds no copy of
+ * the text, and the view gives the old values when a row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
  */
 import { run, scalar, type Database } from './sqlite.js';
 
@@ -17,9 +17,7 @@ export const ftsGeneration = (db: Database): number => generations.get(db) ?? 0;
 /** Adds an episode (already in `episodes`) to the keyword index. */
 export function indexEpisode(db: Database, rowid: number): void {
   bump(db);
-  run(db, "INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, COALESCE(speaker, '') FROM episodes WHERE rowid = ?", [
-    rowid,
-  ]);
+  run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, speaker FROM episodes_indexed WHERE rowid = ?', [rowid]);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Authority, MemoryConfig, PriorKind } from '../model/config.js';
 import { confidenceOf, effectiveConfidence } from './confidence.js';
 import type { MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { registerIndexText } from './index-text.js';
 import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
 import { entityIdOf, nextId, resolveId } from './ids.js';
@@ -30,6 +31,7 @@ export class Graph {
     readonly db: Database,
     private readonly config: MemoryConfig,
   ) {
+    registerIndexText(db);
     this.writes = new GraphWrites(db, config);
   }
 
