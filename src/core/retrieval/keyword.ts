@@ -55,7 +55,7 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
         limit,
       ],
     ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
-  /** The best passage of each long turn of `among` (turns already through the filter), times the passages weight. */
+  /** The best passage of each long turn among the first candidates (already through the filter), times the passages weight. */
   const passages = (words: Term[], every: boolean, among: Hit[]): Hit[] => {
     // A speaker's name is searched in the speaker column, which a passage is not part of.
     const plain = words.filter((t) => !t.column);
@@ -72,7 +72,7 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
   };
   const search = (words: Term[], every: boolean, fromRowid = 0): Hit[] => {
     // Whole-turn BM25 finds every turn holding the words; what it misjudges is a long one's rank,
-    // so only the candidates' passages are scored (scoring every matching passage cost as much again).
+    // so only the first candidates are cut into passages.
     const candidates = turns(words, every, fromRowid);
     return higherOf(candidates, passages(words, every, candidates), limit);
   };

@@ -175,7 +175,7 @@ export const METHODS = {
   evidence: (r) => ({ ...r, evidence: { ...r.evidence, weight: 0 } }),
   /** Misspellings searched as the words they slip from (typos). */
   typos: (r) => ({ ...r, typos: { ...r.typos, weight: 0 } }),
-  /** Long turns' passages searched besides the whole turns (passages). */
+  /** Long turns scored by their best passage as well as whole (passages). */
   passages: (r) => ({ ...r, passages: { ...r.passages, weight: 0 } }),
   /** Boosts for named entities and dates. */
   boosts: (r) => ({ ...r, boosts: { ...r.boosts, named: 0, dated: 0 } }),
