@@ -11,12 +11,18 @@ export interface Bm25Params {
   columnWeights: number[];
   /** One weight per query phrase, in MATCH order (1 when absent). */
   termWeights?: number[];
+  /**
+   * Rows holding each phrase in each column (phrase-major, as 'x' lays them out). Given, the
+   * matchinfo is 'pcnaly': 'x' counts these again over the whole index for every statement.
+   */
+  rowsWithHits?: readonly number[];
 }
 
 /**
  * BM25 from matchinfo 'pcnalx': p phrases, c columns, n rows, a[c] average column lengths,
  * l[c] this row's column lengths, x[3*p*c] (hits in row, hits in all rows, rows with hits).
- * Each column is scored as its own field and the fields summed with their weights.
+ * Each column is scored as its own field and the fields summed with their weights. With
+ * `rowsWithHits`, from 'pcnaly': y[p*c] is the hits in the row, and the rows with hits are given.
  */
 export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
   const m = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength / 4);
@@ -33,10 +39,11 @@ export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
     for (let j = 0; j < c; j++) {
       const w = params.columnWeights[j] ?? 1;
       if (w === 0) continue;
-      const base = x + 3 * (i * c + j);
+      const rows = params.rowsWithHits;
+      const base = rows ? x + i * c + j : x + 3 * (i * c + j);
       const tf = m[base]!;
       if (tf === 0) continue;
-      const df = m[base + 2]!;
+      const df = rows ? rows[i * c + j]! : m[base + 2]!;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       const norm = 1 - params.b + params.b * (m[len + j]! / Math.max(1, m[avg + j]!));
       score += tw * w * idf * ((tf * (params.k1 + 1)) / (tf + params.k1 * norm));
@@ -56,7 +63,7 @@ let nextHandle = 1;
 
 /** The handle of a parameter set (k1 and b of the query's recipe, its column and term weights). */
 export function weightsHandle(params: Bm25Params): number {
-  const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}`;
+  const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}|${params.rowsWithHits?.join(',') ?? 'x'}`;
   let handle = handles.get(key);
   if (handle === undefined) {
     // One per distinct query: bound it.
