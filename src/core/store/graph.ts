@@ -328,7 +328,16 @@ export class Graph {
 
   /** Facts read without their evidence (factsOf, factsByIds), with it. */
   withEvidence<F extends FactView>(facts: F[]): F[] {
-    return facts.map((f) => ({ ...f, evidence: this.evidenceOf(scalar(this.db, 'SELECT rowid FROM relationships WHERE id = ?', [f.id])) }));
+    // One JSON list per fact: hundreds of turns cost one row, not hundreds.
+    return facts.map((f) => {
+      const list = scalar(
+        this.db,
+        `SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence
+          WHERE relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?) AND episode_id IS NOT NULL)`,
+        [f.id],
+      );
+      return { ...f, evidence: (JSON.parse(String(list)) as unknown[]).map(String) };
+    });
   }
 
   /** `after`/`limit`: one page, facts past that rowid (an export read page by page). */
