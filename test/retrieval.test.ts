@@ -93,6 +93,35 @@ test('bm25 in SQL agrees with the hand computation over a real FTS4 table', asyn
   }
 });
 
+test("bm25 from 'pcnaly' with the rows holding each phrase scores as from 'pcnalx'", async () => {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  try {
+    db.exec('CREATE VIRTUAL TABLE t USING fts4(text, speaker, tokenize=porter)');
+    const docs = [
+      ['the bicycle lane is long', 'mel'],
+      ['a blue car and a bicycle bicycle', 'caroline'],
+      ['green car', 'mel'],
+      ['old tram stop', 'car'],
+    ];
+    docs.forEach(([text, speaker], i) => db.run('INSERT INTO t(docid, text, speaker) VALUES (?, ?, ?)', [i + 1, text, speaker]));
+    const match = '"bicycle" OR "car" OR speaker:mel';
+    const mi = all(db, "SELECT matchinfo(t, 'pcx') AS mi FROM t WHERE t MATCH ? LIMIT 1", [match])[0]!.mi as Uint8Array;
+    const x = new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4);
+    const rowsWithHits = Array.from({ length: 3 * 2 }, (_, k) => x[2 + 3 * k + 2]!);
+    const params = { k1: 1.2, b: 0.5, columnWeights: [1, 0.5], termWeights: [1, 0.5, 1] };
+    const rows = all(db, "SELECT matchinfo(t, 'pcnalx') AS x, matchinfo(t, 'pcnaly') AS y FROM t WHERE t MATCH ? AND docid >= 2", [match]);
+    assert.equal(rows.length, 3);
+    for (const r of rows) {
+      const expected = bm25(r.x as Uint8Array, params);
+      assert.ok(expected > 0);
+      assert.equal(bm25(r.y as Uint8Array, { ...params, rowsWithHits }), expected);
+    }
+  } finally {
+    db.close();
+  }
+});
+
 test('query terms: stop words, possessives, lone letters, quoting', () => {
   assert.deepEqual(queryTerms("What did Caroline's sister say about the adoption agencies?"), [
     'caroline',

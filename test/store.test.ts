@@ -311,3 +311,25 @@ test('journal: rewrite keeps, changes or drops events and appends carry on after
   assert.doesNotMatch(fs.readFileSync(file, 'utf8'), /"drop"/);
   j.close();
 });
+
+test('all() gives the rows getAsObject gives, a repeated or __proto__ column included', async () => {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  try {
+    for (const sql of [
+      "SELECT 1 AS a, 'x' AS b, 2 AS a UNION ALL SELECT 3, NULL, 4",
+      'SELECT 1 AS __proto__, 2 AS b',
+      'SELECT 1 WHERE 0',
+    ]) {
+      const stmt = db.prepare(sql);
+      const expected: unknown[] = [];
+      while (stmt.step()) expected.push(stmt.getAsObject());
+      stmt.free();
+      const rows = all(db, sql);
+      assert.deepEqual(rows, expected);
+      for (const r of rows) assert.equal(Object.getPrototypeOf(r), Object.prototype);
+    }
+  } finally {
+    db.close();
+  }
+});

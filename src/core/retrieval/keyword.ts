@@ -40,32 +40,42 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
   const { text, speaker } = recipe.columns;
-  const turns = (words: Term[], every: boolean, fromRowid: number): Hit[] =>
-    all(
+  // Rows holding each phrase come from a cache: matchinfo 'x' would count them again for every statement.
+  const turns = (words: Term[], every: boolean, fromRowid: number): Hit[] => {
+    const phrases = words.map(matchPhrase);
+    return all(
       db,
-      `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnalx'), ?) AS score
+      `SELECT f.docid AS rowid, recall_bm25(matchinfo(episodes_fts, 'pcnaly'), ?) AS score
          FROM episodes_fts f ${where ? 'JOIN episodes e ON e.rowid = f.docid' : ''}
         WHERE episodes_fts MATCH ? AND f.docid >= ? ${where ? 'AND ' + where : ''}
         ORDER BY score DESC LIMIT ?`,
       [
-        weightsHandle({ ...recipe.bm25, columnWeights: [text, speaker], termWeights: words.map((t) => t.weight) }),
-        matchExpression(words, every),
+        weightsHandle({
+          ...recipe.bm25,
+          columnWeights: [text, speaker],
+          termWeights: words.map((t) => t.weight),
+          rowsWithHits: phraseRows(db, phrases).flat(),
+        }),
+        phrases.join(every ? ' ' : ' OR '),
         fromRowid,
         ...params,
         limit,
       ],
     ).map((r) => ({ rowid: Number(r.rowid), score: Number(r.score) }));
+  };
   /** The best passage of each long turn among the first candidates (already through the filter), times the passages weight. */
   const passages = (words: Term[], every: boolean, among: Hit[]): Hit[] => {
     // A speaker's name is searched in the speaker column, which a passage is not part of.
     const plain = words.filter((t) => !t.column);
     const { weight, minWords, maxWords } = recipe.passages;
     if (weight === 0 || plain.length === 0) return [];
+    const phrases = plain.map(matchPhrase);
+    const rows = phraseRows(db, phrases);
     const best = bestPassages(
       db,
       among.slice(0, recipe.candidates).map((h) => h.rowid),
-      plain,
-      matchExpression(plain, every),
+      plain.map((t, i) => ({ ...t, rows: rows[i]![0]! })),
+      phrases.join(every ? ' ' : ' OR '),
       { shape: { minWords, maxWords }, bm25: recipe.bm25, column: text },
     );
     return [...best].map(([rowid, score]) => ({ rowid, score: weight * score }));
@@ -103,13 +113,11 @@ function higherOf(turns: Hit[], passages: Hit[], limit: number): Hit[] {
 }
 
 /**
- * FTS4 MATCH text for terms, ORed or all required, each quoted; a speaker's name only in the
+ * FTS4 MATCH text for a term (terms are ORed, or all required), quoted; a speaker's name only in the
  * speaker column (FTS4 takes a column filter on a bare word only, so only a plain lower-case word gets one).
  */
-function matchExpression(words: Term[], every: boolean): string {
-  const one = (t: Term): string =>
-    t.column && /^[\p{Ll}\p{N}]+$/u.test(t.term) ? `${t.column}:${t.term}` : `"${t.term.replace(/"/g, '')}"`;
-  return words.map(one).join(every ? ' ' : ' OR ');
+function matchPhrase(t: Term): string {
+  return t.column && /^[\p{Ll}\p{N}]+$/u.test(t.term) ? `${t.column}:${t.term}` : `"${t.term.replace(/"/g, '')}"`;
 }
 
 /**
@@ -140,8 +148,44 @@ function newestWindowStart(db: Database, rows: number, max: number): number {
   return Math.max(0, Math.floor(maxRowid - (max * maxRowid) / Math.max(1, rows)));
 }
 
-// Rows per word, cached until the index changes (indexEpisode / unindexEpisode clear it).
-const rowCounts = new WeakMap<Database, { generation: number; counts: Map<string, number> }>();
+// Rows per word, and per phrase and column, cached until the index changes (indexEpisode / unindexEpisode clear it).
+const rowCounts = new WeakMap<Database, { generation: number; counts: Map<string, number>; columns: Map<string, number[]> }>();
+
+function countsOf(db: Database): { counts: Map<string, number>; columns: Map<string, number[]> } {
+  const generation = ftsGeneration(db);
+  let cached = rowCounts.get(db);
+  if (cached?.generation !== generation) rowCounts.set(db, (cached = { generation, counts: new Map(), columns: new Map() }));
+  return cached;
+}
+
+/**
+ * For each MATCH phrase, the rows of the episodes index holding it in each column (text, speaker):
+ * what matchinfo 'x' reports besides a row's own hits. Phrases not cached are counted together,
+ * by 'x' itself, on the first row matching any of them.
+ */
+function phraseRows(db: Database, phrases: string[]): number[][] {
+  const { columns } = countsOf(db);
+  if (columns.size > 10_000) columns.clear();
+  const missing = [...new Set(phrases.filter((p) => !columns.has(p)))];
+  if (missing.length > 0) {
+    const mi = scalar(db, "SELECT matchinfo(episodes_fts, 'pcx') FROM episodes_fts WHERE episodes_fts MATCH ? LIMIT 1", [
+      missing.join(' OR '),
+    ]) as Uint8Array | undefined;
+    // p, c, then (hits in row, hits in all rows, rows with hits) per phrase and column.
+    const m = mi ? new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4) : undefined;
+    const c = m ? m[1]! : EPISODE_COLUMNS;
+    missing.forEach((p, i) =>
+      columns.set(
+        p,
+        Array.from({ length: c }, (_, j) => (m ? m[2 + 3 * (i * c + j) + 2]! : 0)),
+      ),
+    );
+  }
+  return phrases.map((p) => columns.get(p)!);
+}
+
+/** Columns of episodes_fts: text, speaker. */
+const EPISODE_COLUMNS = 2;
 
 /** Rows of the episodes index that hold a word (cached until the index changes). */
 export function matchingRows(db: Database, term: string): number {
@@ -154,10 +198,7 @@ export function indexedRows(db: Database): number {
 }
 
 function cachedCount(db: Database, key: string, count: () => number): number {
-  const generation = ftsGeneration(db);
-  let cached = rowCounts.get(db);
-  if (cached?.generation !== generation) rowCounts.set(db, (cached = { generation, counts: new Map() }));
-  const counts = cached.counts;
+  const { counts } = countsOf(db);
   let n = counts.get(key);
   if (n === undefined) {
     if (counts.size > 10_000) counts.clear();

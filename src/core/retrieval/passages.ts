@@ -62,10 +62,11 @@ export function passagesOf(text: string, shape: PassageShape): Passage[] {
   return out;
 }
 
-/** A question's keyword as passages score it: its text (as in the MATCH) and BM25 weight. */
+/** A question's keyword as passages score it: its text (as in the MATCH), BM25 weight, and the turns holding it in their text. */
 export interface PassageTerm {
   term: string;
   weight: number;
+  rows: number;
 }
 
 export interface PassageScoring {
@@ -80,8 +81,8 @@ const tokensOf = (term: string): number => Math.max(1, term.split(/[^A-Za-z0-9\u
 
 /**
  * The best passage's BM25 of each long turn among `rowids`, for `terms` matched by `match` (their
- * MATCH text, terms in order). Document frequencies and the average turn length are the whole
- * index's (matchinfo); term frequencies and length are the passage's (offsets).
+ * MATCH text, terms in order). Document frequencies, turns and their average length are the whole
+ * index's (the terms' rows, matchinfo 'pcna'); term frequencies and length are the passage's (offsets).
  */
 export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[], match: string, o: PassageScoring): Map<number, number> {
   const best = new Map<number, number>();
@@ -98,7 +99,7 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
   if (long.length === 0) return best;
   const rows = all(
     db,
-    `SELECT f.docid AS rowid, e.text AS text, offsets(episodes_fts) AS o, matchinfo(episodes_fts, 'pcnalx') AS mi
+    `SELECT f.docid AS rowid, e.text AS text, offsets(episodes_fts) AS o, matchinfo(episodes_fts, 'pcna') AS mi
        FROM episodes_fts f JOIN episodes_indexed e ON e.rowid = f.docid
       WHERE episodes_fts MATCH ? AND +f.docid IN (SELECT value FROM json_each(?))`,
     [match, JSON.stringify(long)],
@@ -107,11 +108,10 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
     const text = String(r.text);
     const passages = passagesOf(text, o.shape);
     if (passages.length === 0) continue;
+    // p, c, n, then the columns' average lengths (text first).
     const mi = r.mi as Uint8Array;
     const m = new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4);
-    const [p, c, n] = [m[0]!, m[1]!, m[2]!];
-    const avg = m[3]!;
-    const df = terms.map((_, i) => m[3 + 2 * c + 3 * (i * c) + 2]!);
+    const [p, n, avg] = [m[0]!, m[2]!, m[3]!];
     const tf = passages.map(() => new Array<number>(p).fill(0));
     const charAt = byteToChar(text);
     const offsets = String(r.o).split(' ').map(Number);
@@ -126,7 +126,7 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
     passages.forEach((ps, i) => {
       let score = 0;
       terms.forEach((t, j) => {
-        if (tf[i]![j]! > 0) score += t.weight * o.column * termScore(tf[i]![j]!, df[j]!, n, ps.words, avg, o.bm25);
+        if (tf[i]![j]! > 0) score += t.weight * o.column * termScore(tf[i]![j]!, t.rows, n, ps.words, avg, o.bm25);
       });
       top = Math.max(top, score);
     });

@@ -11,12 +11,18 @@ export interface Bm25Params {
   columnWeights: number[];
   /** One weight per query phrase, in MATCH order (1 when absent). */
   termWeights?: number[];
+  /**
+   * Rows holding each phrase in each column (phrase-major, as 'x' lays them out). Given, the
+   * matchinfo is 'pcnaly': 'x' counts these again over the whole index for every statement.
+   */
+  rowsWithHits?: readonly number[];
 }
 
 /**
  * BM25 from matchinfo 'pcnalx': p phrases, c columns, n rows, a[c] average column lengths,
  * l[c] this row's column lengths, x[3*p*c] (hits in row, hits in all rows, rows with hits).
- * Each column is scored as its own field and the fields summed with their weights.
+ * Each column is scored as its own field and the fields summed with their weights. With
+ * `rowsWithHits`, from 'pcnaly': y[p*c] is the hits in the row, and the rows with hits are given.
  */
 export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
   const m = new Uint32Array(matchinfo.buffer, matchinfo.byteOffset, matchinfo.byteLength / 4);
@@ -33,10 +39,12 @@ export function bm25(matchinfo: Uint8Array, params: Bm25Params): number {
     for (let j = 0; j < c; j++) {
       const w = params.columnWeights[j] ?? 1;
       if (w === 0) continue;
-      const base = x + 3 * (i * c + j);
+      const rows = params.rowsWithHits;
+      const base = rows ? x + i * c + j : x + 3 * (i * c + j);
       const tf = m[base]!;
       if (tf === 0) continue;
-      score += tw * w * termScore(tf, m[base + 2]!, n, m[len + j]!, m[avg + j]!, params);
+      const df = rows ? rows[i * c + j]! : m[base + 2]!;
+      score += tw * w * termScore(tf, df, n, m[len + j]!, m[avg + j]!, params);
     }
   }
   return score;
@@ -63,7 +71,7 @@ let nextHandle = 1;
 
 /** The handle of a parameter set (k1 and b of the query's recipe, its column and term weights). */
 export function weightsHandle(params: Bm25Params): number {
-  const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}`;
+  const key = `${params.k1},${params.b}|${params.columnWeights.join(',')}|${(params.termWeights ?? []).join(',')}|${params.rowsWithHits?.join(',') ?? 'x'}`;
   let handle = handles.get(key);
   if (handle === undefined) {
     // One per distinct query: bound it.

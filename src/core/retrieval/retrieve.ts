@@ -209,18 +209,22 @@ function rankFacts(
   if (o.graph) {
     for (const [rank, id] of entityIds.slice(0, seeds).entries()) {
       // A fact between two seeds gets from both: it connects two things the question is about.
-      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed, scope: o.scope }))
+      for (const f of graph.factsOf(id, { history: o.history, now: o.now, limit: perSeed, scope: o.scope, evidence: false }))
         lend(f, graphWeight / (k + rank + 1));
     }
   }
-  for (const [rank, hit] of vectorFacts.entries()) {
-    const f = graph.factById(`rel_${hit.rowid}`, o.now);
+  // Read without their evidence (hundreds of turns for a fact said often): only the facts shown need it.
+  const ids = vectorFacts.map((hit) => `rel_${hit.rowid}`);
+  const byId = ids.length > 0 ? graph.factsByIds(ids, o.now) : new Map<string, FactView>();
+  for (const [rank, id] of ids.entries()) {
+    const f = byId.get(id);
     if (f) lend(f, vectorWeight / (k + rank + 1));
   }
-  return [...relevance.values()]
+  const top = [...relevance.values()]
     .map(({ fact, r }) => ({ ...fact, score: round(r * fact.effective_confidence) }))
     .sort((a, b) => (b.score ?? 0) - (a.score ?? 0))
     .slice(0, o.limit);
+  return graph.withEvidence(top);
 }
 
 /**

@@ -277,8 +277,14 @@ export class Graph {
     };
   }
 
-  /** Relationships touching an entity, most recently reinforced first; ended ones only when history is asked for. */
-  factsOf(entityId: number, opts: { history?: boolean; now?: number; limit?: number; scope?: ProjectScope } = {}): FactView[] {
+  /**
+   * Relationships touching an entity, most recently reinforced first; ended ones only when history is asked for.
+   * `evidence: false` leaves each fact's evidence empty (fill it with withEvidence): a query ranks many facts and shows few.
+   */
+  factsOf(
+    entityId: number,
+    opts: { history?: boolean; now?: number; limit?: number; scope?: ProjectScope; evidence?: boolean } = {},
+  ): FactView[] {
     const inScope = scopeSql('r.project', opts.scope);
     const rows = all(
       this.db,
@@ -288,17 +294,52 @@ export class Graph {
        ORDER BY r.last_reinforced_ms DESC, r.rowid DESC LIMIT ?`,
       [entityId, entityId, ...inScope.params, opts.limit ?? -1],
     );
-    return rows.map((r) => this.factView(r, opts.now));
+    return rows.map((r) => this.factView(r, opts.now, opts.evidence));
   }
 
-  factById(id: string, now?: number): FactView | undefined {
+  factById(id: string, now?: number, evidence = true): FactView | undefined {
     const r = all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.id = ?`,
       [resolveId(this.db, 'rel', id)],
     )[0];
-    return r ? this.factView(r, now) : undefined;
+    return r ? this.factView(r, now, evidence) : undefined;
+  }
+
+  /**
+   * factById for many ids, by id (absent: not found), evidence left empty (withEvidence fills it).
+   * Ids stored as given are read in one statement; any other spelling is resolved one by one.
+   */
+  factsByIds(ids: string[], now?: number): Map<string, FactView> {
+    const rows = all(
+      this.db,
+      `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
+         JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
+        WHERE r.id IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(ids)],
+    );
+    const found = new Map(rows.map((r) => [String(r.id), this.factView(r, now, false)]));
+    for (const id of ids) {
+      if (found.has(id)) continue;
+      const f = this.factById(id, now, false);
+      if (f) found.set(id, f);
+    }
+    return found;
+  }
+
+  /** Facts read without their evidence (factsOf, factsByIds), with it. */
+  withEvidence<F extends FactView>(facts: F[]): F[] {
+    // One JSON list per fact: hundreds of turns cost one row, not hundreds.
+    return facts.map((f) => {
+      const list = scalar(
+        this.db,
+        `SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence
+          WHERE relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?) AND episode_id IS NOT NULL)`,
+        [f.id],
+      );
+      return { ...f, evidence: (JSON.parse(String(list)) as unknown[]).map(String) };
+    });
   }
 
   /** `after`/`limit`: one page, facts past that rowid (an export read page by page). */
@@ -312,7 +353,13 @@ export class Graph {
     ).map((r) => this.factView(r, opts.now));
   }
 
-  private factView(r: Row, now = Date.now()): FactView {
+  private evidenceOf(rowid: unknown): string[] {
+    return all(this.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [rowid]).map((e) =>
+      String(e.episode_id),
+    );
+  }
+
+  private factView(r: Row, now = Date.now(), evidence = true): FactView {
     const prior = Number(r.prior);
     const agentOnly = Number(r.corroborated) === 1 && Number(r.corroborated_by_non_agent) === 0;
     const confidence = confidenceOf({ alpha: Number(r.alpha), beta: Number(r.beta) }, prior, agentOnly);
@@ -327,9 +374,7 @@ export class Graph {
       effective_confidence: round(effectiveConfidence(confidence, Number(r.last_reinforced_ms), now, this.config.confidence, pinned)),
       prior: r.prior_kind as PriorKind,
       authority: r.authority as Authority,
-      evidence: all(this.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [r.rowid]).map(
-        (e) => String(e.episode_id),
-      ),
+      evidence: evidence ? this.evidenceOf(r.rowid) : [],
       valid_from: String(r.valid_from),
       valid_to: (r.valid_to as string | null) ?? null,
       status,

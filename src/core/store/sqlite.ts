@@ -78,7 +78,23 @@ export function all(db: Database, sql: string, params: unknown[] = []): Row[] {
   try {
     stmt.bind(params as never);
     const rows: Row[] = [];
-    while (stmt.step()) rows.push(stmt.getAsObject() as Row);
+    // The rows getAsObject would give, with the column names read once, not once per row.
+    let names: string[] | undefined;
+    while (stmt.step()) {
+      if (!names) {
+        names = stmt.getColumnNames();
+        // Assigning a column named __proto__ (none is) would set the prototype; getAsObject defines a field.
+        if (names.includes('__proto__')) {
+          do rows.push(stmt.getAsObject() as Row);
+          while (stmt.step());
+          return rows;
+        }
+      }
+      const values = stmt.get();
+      const row: Row = {};
+      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+      rows.push(row);
+    }
     return rows;
   } finally {
     stmt.reset();
