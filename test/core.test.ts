@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
+import { ensureOrigin } from '../src/core/store/ids';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -135,5 +136,22 @@ test('facts: the graph around the top entities and the nearest by embedding, fus
     'vector mode: no graph channel',
   );
   assert.deepEqual(vector.entities, []);
+  m.close();
+});
+
+test("a shared memory's facts come through the vector channel: hits are rowids, its ids are rel_<origin>_N", async () => {
+  const dir = folder();
+  const origin = ensureOrigin(dir);
+  const m = await Memory.open(dir);
+  m.relate({ subject: 'billing', predicate: 'runs on', object: 'Postgres' }, person);
+  const id = m.relate({ subject: 'frontend', predicate: 'uses', object: 'Svelte' }, person).id;
+  assert.match(id, new RegExp(`^rel_${origin}_\\d+$`));
+  const db = (m as unknown as { mem: { graph: { db: { exec(sql: string): { values: unknown[][] }[] } } } }).mem.graph.db;
+  const rowid = Number(db.exec(`SELECT rowid FROM relationships WHERE id = '${id}'`)[0]!.values[0]![0]);
+  const vector = m.query({ query: 'anything', mode: 'vector', vectorHits: { episode: [], entity: [], fact: [{ rowid, score: 0.9 }] } });
+  assert.deepEqual(
+    vector.facts.map((f) => f.id),
+    [id],
+  );
   m.close();
 });

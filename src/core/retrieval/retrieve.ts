@@ -213,11 +213,17 @@ function rankFacts(
         lend(f, graphWeight / (k + rank + 1));
     }
   }
-  // Read without their evidence (hundreds of turns for a fact said often): only the facts shown need it.
-  const ids = vectorFacts.map((hit) => `rel_${hit.rowid}`);
-  const byId = ids.length > 0 ? graph.factsByIds(ids, o.now) : new Map<string, FactView>();
-  for (const [rank, id] of ids.entries()) {
-    const f = byId.get(id);
+  // By rowid, as the vector index keys them (a shared memory's ids are not rel_<rowid>); read
+  // without their evidence (hundreds of turns for a fact said often): only the facts shown need it.
+  const byRowid =
+    vectorFacts.length > 0
+      ? graph.factsByRowids(
+          vectorFacts.map((hit) => hit.rowid),
+          o.now,
+        )
+      : new Map<number, FactView>();
+  for (const [rank, hit] of vectorFacts.entries()) {
+    const f = byRowid.get(hit.rowid);
     if (f) lend(f, vectorWeight / (k + rank + 1));
   }
   const top = [...relevance.values()]

@@ -307,28 +307,19 @@ export class Graph {
     return r ? this.factView(r, now, evidence) : undefined;
   }
 
-  /**
-   * factById for many ids, by id (absent: not found), evidence left empty (withEvidence fills it).
-   * Ids stored as given are read in one statement; any other spelling is resolved one by one.
-   */
-  factsByIds(ids: string[], now?: number): Map<string, FactView> {
+  /** Facts by their local rowid (what the vector index keys them by), evidence left empty. */
+  factsByRowids(rowids: number[], now?: number): Map<number, FactView> {
     const rows = all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
-        WHERE r.id IN (SELECT value FROM json_each(?))`,
-      [JSON.stringify(ids)],
+        WHERE r.rowid IN (SELECT value FROM json_each(?))`,
+      [JSON.stringify(rowids)],
     );
-    const found = new Map(rows.map((r) => [String(r.id), this.factView(r, now, false)]));
-    for (const id of ids) {
-      if (found.has(id)) continue;
-      const f = this.factById(id, now, false);
-      if (f) found.set(id, f);
-    }
-    return found;
+    return new Map(rows.map((r) => [Number(r.rowid), this.factView(r, now, false)]));
   }
 
-  /** Facts read without their evidence (factsOf, factsByIds), with it. */
+  /** Facts read without their evidence (factsOf, factsByRowids), with it. */
   withEvidence<F extends FactView>(facts: F[]): F[] {
     // One JSON list per fact: hundreds of turns cost one row, not hundreds.
     return facts.map((f) => {
