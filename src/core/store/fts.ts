@@ -1,7 +1,8 @@
 /**
  * The keyword indexes (FTS4). episodes_fts is an external-content table over episodes(text,
  * speaker), read through the episodes_indexed view (index-text.ts): the index holds no copy of
- * the text, and the view gives the old values when a row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
+ * the text, and the view gives the old values when a row leaves the index. entities_fts keeps its
+ * own copy of each entity's name and summary.
  */
 import { run, scalar, type Database } from './sqlite.js';
 

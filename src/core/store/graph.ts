@@ -297,14 +297,14 @@ export class Graph {
     return rows.map((r) => this.factView(r, opts.now, opts.evidence));
   }
 
-  factById(id: string, now?: number, evidence = true): FactView | undefined {
+  factById(id: string, now?: number): FactView | undefined {
     const r = all(
       this.db,
       `SELECT r.*, s.name AS subject, o.name AS object FROM relationships r
          JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id WHERE r.id = ?`,
       [resolveId(this.db, 'rel', id)],
     )[0];
-    return r ? this.factView(r, now, evidence) : undefined;
+    return r ? this.factView(r, now) : undefined;
   }
 
   /** Facts by their local rowid (what the vector index keys them by), evidence left empty. */
