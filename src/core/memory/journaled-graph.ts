@@ -118,10 +118,7 @@ export class JournaledGraph {
       // The snapshot first, covering none of the fresh journal: a crash before the journal is
       // set aside finds this same state again.
       graph.setMeta('journal_position', 0);
-      forgetStatements(db);
-      writeSnapshot(snapshotPath, db.export());
-      registerRanking(db);
-      registerIndexText(db);
+      writeSnapshot(snapshotPath, exportImage(db));
       ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
@@ -238,11 +235,7 @@ export class JournaledGraph {
     const started = Date.now();
     this.graph.setMeta('journal_position', this.journal.position);
     this.graph.setMeta('request_ids', JSON.stringify(this.requestIds.slice(-KEPT_REQUEST_IDS)));
-    forgetStatements(this.db);
-    const bytes = this.db.export();
-    // export() drops create_function registrations in sql.js: register again.
-    registerRanking(this.db);
-    registerIndexText(this.db);
+    const bytes = exportImage(this.db);
     writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.snapshotPosition = this.journal.position;
     this.lastSnapshotBytes = bytes.length;
@@ -262,6 +255,15 @@ export class JournaledGraph {
     forgetStatements(this.db);
     this.db.close();
   }
+}
+
+/** The database image for a snapshot. sql.js frees statements and drops create_function registrations on export(): both are redone. */
+function exportImage(db: Database): Uint8Array {
+  forgetStatements(db);
+  const bytes = db.export();
+  registerRanking(db);
+  registerIndexText(db);
+  return bytes;
 }
 
 function readLogged(journal: Journal, position: number, log: (msg: string) => void, skipped: { lines: number }): MemoryEvent[] {

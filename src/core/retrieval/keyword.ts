@@ -56,7 +56,7 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
           termWeights: words.map((t) => t.weight),
           rowsWithHits: phraseRows(db, phrases).flat(),
         }),
-        phrases.join(every ? ' ' : ' OR '),
+        matchOf(phrases, every),
         fromRowid,
         ...params,
         limit,
@@ -75,7 +75,7 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
       db,
       among.slice(0, recipe.candidates).map((h) => h.rowid),
       plain.map((t, i) => ({ ...t, rows: rows[i]![0]! })),
-      phrases.join(every ? ' ' : ' OR '),
+      matchOf(phrases, every),
       { shape: { minWords, maxWords }, bm25: recipe.bm25, column: text },
     );
     return [...best].map(([rowid, score]) => ({ rowid, score: weight * score }));
@@ -111,6 +111,9 @@ function higherOf(turns: Hit[], passages: Hit[], limit: number): Hit[] {
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
 }
+
+/** FTS4 MATCH text for phrases: all required, or any. */
+const matchOf = (phrases: string[], every: boolean): string => phrases.join(every ? ' ' : ' OR ');
 
 /**
  * FTS4 MATCH text for a term (terms are ORed, or all required), quoted; a speaker's name only in the

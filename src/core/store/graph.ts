@@ -10,7 +10,7 @@ import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { registerIndexText } from './index-text.js';
 import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
-import { entityIdOf, nextId, resolveId } from './ids.js';
+import { entityIdOf, nextId, resolveId, rowidOf } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
 import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
 import type { ProjectScope } from '../model/project.js';
@@ -321,16 +321,7 @@ export class Graph {
 
   /** Facts read without their evidence (factsOf, factsByRowids), with it. */
   withEvidence<F extends FactView>(facts: F[]): F[] {
-    // One JSON list per fact: hundreds of turns cost one row, not hundreds.
-    return facts.map((f) => {
-      const list = scalar(
-        this.db,
-        `SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence
-          WHERE relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?) AND episode_id IS NOT NULL)`,
-        [f.id],
-      );
-      return { ...f, evidence: (JSON.parse(String(list)) as unknown[]).map(String) };
-    });
+    return facts.map((f) => ({ ...f, evidence: this.evidenceOf(rowidOf(this.db, 'rel', f.id)) }));
   }
 
   /** `after`/`limit`: one page, facts past that rowid (an export read page by page). */
@@ -344,10 +335,14 @@ export class Graph {
     ).map((r) => this.factView(r, opts.now));
   }
 
+  /** A fact's evidence turns, as one JSON list: hundreds of turns cost one row, not hundreds. */
   private evidenceOf(rowid: unknown): string[] {
-    return all(this.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [rowid]).map((e) =>
-      String(e.episode_id),
+    const list = scalar(
+      this.db,
+      'SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL)',
+      [rowid ?? null],
     );
+    return (JSON.parse(String(list)) as unknown[]).map(String);
   }
 
   private factView(r: Row, now = Date.now(), evidence = true): FactView {
