@@ -12,6 +12,7 @@ import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
 import { contentSecurityPolicy, graphPage } from '../src/extension/graph-html';
+import { storeOf } from './helpers';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -82,7 +83,7 @@ test('a fact unreinforced for over a half-life is stale; a confirmed one never i
   const pinned = m.relate({ subject: 'Team', predicate: 'writes', object: 'TypeScript', prior: 'explicit' }, person);
   m.correct({ id: pinned.id, verdict: 'confirm' }, person);
   // Age every fact by three days, as if nothing had reinforced them since.
-  const db = (m as unknown as { mem: { graph: { db: { exec(sql: string): void } } } }).mem.graph.db;
+  const db = storeOf(m);
   db.exec(`UPDATE relationships SET last_reinforced_ms = last_reinforced_ms - ${3 * 86_400_000}`);
   const edges = new Map(
     m

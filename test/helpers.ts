@@ -3,6 +3,8 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Memory } from '../src/core/memory/memory';
+import type { Database } from '../src/core/store/sqlite';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -79,6 +81,11 @@ export async function cleanupMemories(): Promise<void> {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The sql.js database behind a Memory, for a test that checks or ages what is stored. */
+export function storeOf(memory: Memory): Database {
+  return (memory as unknown as { mem: { graph: { db: Database } } }).mem.graph.db;
 }
 
 export { spawn };

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory';
 import { parseTranscript } from '../src/core/ingest/detect';
 import { indexText } from '../src/core/store/index-text';
+import { storeOf } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
 
@@ -76,7 +77,7 @@ test('a forgotten turn leaves the index whole: what it read through the view com
     memory.forget('Lake party', { authority: 'human', source: 'cli' });
     assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 0);
     // FTS4 checks every index entry against its content (the view): a token left behind fails it.
-    const db = (memory as unknown as { mem: { graph: { db: { exec(sql: string): unknown } } } }).mem.graph.db;
+    const db = storeOf(memory);
     assert.doesNotThrow(() => db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
   } finally {
     memory.close();
