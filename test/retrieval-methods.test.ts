@@ -11,6 +11,7 @@ import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
 import { learnAliases } from '../src/core/ingest/aliases.js';
 import { oneSlipApart } from '../src/core/retrieval/typos.js';
+import { formTerms } from '../src/core/retrieval/forms.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
 
@@ -276,4 +277,45 @@ test('typos: a real word one key too far is no slip, and the question is searche
   } finally {
     done();
   }
+});
+
+test('forms: a question finds the irregular forms of its words, which the stemmer does not join', async () => {
+  // The museum turn as in LoCoMo conv-26 (snap-research/locomo): the question asks "take", the turn says "took".
+  const museum = 'Yesterday I took the kids to the museum - it was so cool spending time with them and seeing their eyes light up!';
+  const { memory, done } = await memoryOf([
+    ['s1', 'Melanie', 'The kids are great, busy as ever.'],
+    ['s1', 'Caroline', 'Glad to hear it.'],
+    ['s2', 'Melanie', museum],
+    ['s2', 'Caroline', 'That sounds like a lovely day.'],
+    ['s3', 'Caroline', 'I want to give children a loving home.'],
+    ['s3', 'Melanie', 'You will be a great mom.'],
+    ['s4', 'Caroline', 'A child needs a home, not a label.'],
+  ]);
+  try {
+    const off = withoutMethods(DEFAULT_RECIPE, ['forms']);
+    assert.deepEqual(ask(memory, 'Where did Melanie take the kids?', DEFAULT_RECIPE, 1), [museum]);
+    assert.notDeepEqual(ask(memory, 'Where did Melanie take the kids?', off, 1), [museum], 'not without the method');
+    // "children" finds "child" and back; each form at the recipe's weight, under the word's own.
+    const children = scores(memory, 'children', DEFAULT_RECIPE, 5);
+    assert.ok(children.has('A child needs a home, not a label.'));
+    assert.ok(children.get('I want to give children a loving home.')! > children.get('A child needs a home, not a label.')!);
+    assert.ok(!scores(memory, 'children', off, 5).has('A child needs a home, not a label.'));
+  } finally {
+    done();
+  }
+});
+
+test('forms: only forms the stemmer leaves apart, and no function words', () => {
+  // A stand-in for the index's porter stemmer: it joins -ed, -ing and -s and undoubles, as porter does.
+  const stem = (w: string): string => w.replace(/(ed|ing|s)$/, '').replace(/(.)\1$/, '$1');
+  const forms = (word: string): string[] => formTerms([{ term: word, weight: 1 }], 0.5, stem).map((t) => t.term);
+  assert.deepEqual(forms('go').sort(), ['gone', 'went']);
+  assert.deepEqual(forms('went').sort(), ['go', 'gone']);
+  assert.deepEqual(forms('buying'), ['bought'], 'the -ing form of a base');
+  assert.deepEqual(forms('kidded'), [], 'a regular past the stemmer already joins');
+  assert.deepEqual(forms('done'), [], '"do" and "did" are function words');
+  assert.deepEqual(forms('people'), ['person']);
+  assert.deepEqual(forms('turtle'), [], 'a regular noun');
+  assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], 0, stem), [], 'weight 0: off');
+  assert.deepEqual(formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], 0.5, stem), [], "a speaker's name has no forms");
 });

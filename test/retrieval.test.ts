@@ -133,6 +133,10 @@ test('query terms: stop words, possessives, lone letters, quoting', () => {
   assert.deepEqual(queryTerms('Which areas of the U.S. has John been to?'), ['areas', 'john']);
   assert.deepEqual(queryTerms('What is Joanna\u2019s dog called?'), ['joanna', 'dog', 'called']);
   assert.deepEqual(queryTerms('Would Melanie likely enjoy it?'), ['melanie', 'enjoy']);
+  // "How long", "how often": the adjective belongs to the question word.
+  assert.deepEqual(queryTerms('For how long has Nate had his turtles?'), ['nate', 'turtles']);
+  assert.deepEqual(queryTerms('How often does John work out?'), ['john', 'work']);
+  assert.deepEqual(queryTerms('Is the long weekend booked?'), ['long', 'weekend', 'booked']);
   // Nothing but stop words: keep them rather than search for nothing.
   assert.deepEqual(queryTerms('what is it'), ['what', 'is', 'it']);
   assert.deepEqual(queryTerms('What did she do in 2022?'), ['2022']);

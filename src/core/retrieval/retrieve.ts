@@ -21,6 +21,8 @@ import type { Database } from '../store/sqlite.js';
 import { fuseChannels, fuseEpisodes, fusionDepth, type VectorHits } from './fusion.js';
 import { evidenceEpisodes } from './evidence.js';
 import { typoTerms } from './typos.js';
+import { formTerms } from './forms.js';
+import { stemOf } from './stems.js';
 import { spread } from './spread.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
@@ -240,7 +242,7 @@ function rankFacts(
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   const { boosts, candidates } = recipe;
   const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
-  const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos)];
+  const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos), ...formTerms(q.terms, recipe.forms.weight, (w) => stemOf(db, w))];
   let first = bm25Episodes(db, terms, fetch, recipe, filter);
   const extra = feedbackTerms(db, first, terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
   if (extra.length > 0) first = bm25Episodes(db, [...terms, ...extra], fetch, recipe, filter);

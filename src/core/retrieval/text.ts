@@ -31,9 +31,12 @@ export function tokenize(text: string): string[] {
   );
 }
 
+// "How long", "how often": the adjective is part of the question word, not what is asked about.
+const HOW = /\bhow\s+(?:long|often|far|old|soon)\b/gi;
+
 /** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
-  const tokens = tokenize(text).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
+  const tokens = tokenize(text.replace(HOW, 'how')).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
   // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
   const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
   return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];

@@ -9,46 +9,22 @@ import { ftsGeneration } from '../store/fts.js';
 import type { Term } from './keyword.js';
 import { matchingRows } from './keyword.js';
 import type { RetrievalConfig } from './recipes.js';
+import { stemOf } from './stems.js';
 
 interface Indexed {
   term: string;
   rows: number;
 }
 
-// Stems never change; the indexed words by prefix are read again once the index has changed and
-// a minute has passed (a new misspelling waits that long; the index changes with every turn stored).
+// The indexed words by prefix are read again once the index has changed and a minute has passed
+// (a new misspelling waits that long; the index changes with every turn stored).
 const PREFIX_TTL_MS = 60_000;
-const caches = new WeakMap<
-  Database,
-  { stems: Map<string, string>; prefixes: Map<string, { generation: number; at: number; words: Indexed[] }> }
->();
-
-function cacheOf(db: Database): {
-  stems: Map<string, string>;
-  prefixes: Map<string, { generation: number; at: number; words: Indexed[] }>;
-} {
-  let c = caches.get(db);
-  if (!c) caches.set(db, (c = { stems: new Map(), prefixes: new Map() }));
-  return c;
-}
-
-/** The porter stem of a word, as the index stores it. */
-function stemOf(db: Database, word: string): string {
-  const { stems } = cacheOf(db);
-  let s = stems.get(word);
-  if (s === undefined) {
-    // A temp table: not saved with the memory, and gone after a snapshot (export reopens the database).
-    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_stemmer USING fts3tokenize('porter')");
-    s = String(all(db, 'SELECT token FROM temp.recall_stemmer WHERE input = ?', [word])[0]?.token ?? word);
-    if (stems.size > 10_000) stems.clear();
-    stems.set(word, s);
-  }
-  return s;
-}
+const caches = new WeakMap<Database, Map<string, { generation: number; at: number; words: Indexed[] }>>();
 
 /** Indexed stems starting with `prefix`, with the rows holding each. */
 function stemsFrom(db: Database, prefix: string, now = Date.now()): Indexed[] {
-  const { prefixes } = cacheOf(db);
+  let prefixes = caches.get(db);
+  if (!prefixes) caches.set(db, (prefixes = new Map()));
   const generation = ftsGeneration(db);
   const cached = prefixes.get(prefix);
   if (cached && (cached.generation === generation || now - cached.at < PREFIX_TTL_MS)) return cached.words;
