@@ -428,6 +428,11 @@ test('`recall bench` loads dist/bench.js at run time, and says so when it is mis
   assert.equal(viaCli.result.questions, 5);
   assert.equal(viaCli.result['recall@10'], 1);
   assert.doesNotMatch(fs.readFileSync(CLI, 'utf8'), /runLocomoBench/, 'the benchmarks are not bundled into the CLI');
+  // Another suite's option is refused, not ignored: a bench run must measure what it says.
+  const refused = runBundle(CLI, ['bench', 'projects', '--data', FIXTURE, '--without', 'forms']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bench projects does not take --without \(it takes --data, --json, --write-docs\)/);
+  assert.match(runBundle(CLI, ['bench', 'nosuch']).stderr, /bench needs a suite: locomo, scale, projects/);
   const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-cli-alone-'));
   try {
     fs.copyFileSync(CLI, path.join(alone, 'cli.js'));

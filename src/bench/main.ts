@@ -32,11 +32,23 @@ const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vec
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
+/** The options each suite reads; another suite's option is refused rather than ignored. */
+const SUITE_OPTIONS: Readonly<Record<string, readonly (keyof BenchValues)[]>> = {
+  locomo: ['data', 'k', 'mode', 'model-path', 'one-memory', 'without', 'set', 'conversations', 'ranks', 'long-turns', 'json', 'write-docs'],
+  scale: ['episodes', 'model-path', 'json', 'write-docs'],
+  projects: ['data', 'json', 'write-docs'],
+};
+
 export async function runBench(args: string[], values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const [suite] = args;
+  const takes = suite !== undefined && Object.hasOwn(SUITE_OPTIONS, suite) ? SUITE_OPTIONS[suite]! : undefined;
+  if (!takes) throw new Error(`bench needs a suite: ${Object.keys(SUITE_OPTIONS).join(', ')}.`);
+  const every = new Set(Object.values(SUITE_OPTIONS).flat());
+  for (const option of every)
+    if (values[option] !== undefined && !takes.includes(option))
+      throw new Error(`bench ${suite} does not take --${option} (it takes ${takes.map((o) => `--${o}`).join(', ')}).`);
   if (suite === 'scale') return scale(values, out, err);
   if (suite === 'projects') return projects(values, out, err);
-  if (suite !== 'locomo') throw new Error('bench needs a suite: locomo or scale.');
   if (!values.data) throw new Error('bench locomo needs --data FILE (a LoCoMo JSON file, e.g. ../shared/data/locomo-dev.json).');
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new Error('--k must be a whole number >= 1.');
