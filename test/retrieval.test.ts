@@ -133,8 +133,11 @@ test('query terms: stop words, possessives, lone letters, quoting', () => {
   assert.deepEqual(queryTerms('Which areas of the U.S. has John been to?'), ['areas', 'john']);
   assert.deepEqual(queryTerms('What is Joanna\u2019s dog called?'), ['joanna', 'dog', 'called']);
   assert.deepEqual(queryTerms('Would Melanie likely enjoy it?'), ['melanie', 'enjoy']);
-  // "How long", "how often": the adjective belongs to the question word.
+  // "How long", "how often", "what kind of": the word belongs to the question word.
   assert.deepEqual(queryTerms('For how long has Nate had his turtles?'), ['nate', 'turtles']);
+  assert.deepEqual(queryTerms('What kind of art does Caroline make?'), ['art', 'caroline', 'make']);
+  assert.deepEqual(queryTerms('What types of pottery have they made?'), ['pottery', 'made']);
+  assert.deepEqual(queryTerms('Was that kind of you? The type of a day'), ['kind', 'type', 'day']);
   assert.deepEqual(queryTerms('How often does John work out?'), ['john', 'work']);
   assert.deepEqual(queryTerms('Is the long weekend booked?'), ['long', 'weekend', 'booked']);
   // Nothing but stop words: keep them rather than search for nothing.

@@ -31,12 +31,14 @@ export function tokenize(text: string): string[] {
   );
 }
 
-// "How long", "how often": the adjective is part of the question word, not what is asked about.
+// "How long", "how often": the adjective is part of the question word, not what is asked about;
+// so is "kind" in "what kind of" (and a turn's "kind words" is no answer to it).
 const HOW = /\bhow\s+(?:long|often|far|old|soon)\b/gi;
+const KIND = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
 
 /** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
-  const tokens = tokenize(text.replace(HOW, 'how')).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
+  const tokens = tokenize(text.replace(HOW, 'how').replace(KIND, '$1')).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
   // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
   const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
   return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];
