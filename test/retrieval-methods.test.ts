@@ -319,3 +319,30 @@ test('forms: only forms the stemmer leaves apart, and no function words', () => 
   assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], 0, stem), [], 'weight 0: off');
   assert.deepEqual(formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], 0.5, stem), [], "a speaker's name has no forms");
 });
+
+test('boosts: a date the question names reaches a turn of that day that its words rank below every candidate', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-methods-'));
+  const memory = await Memory.open(folder);
+  try {
+    // 200 short turns by Nate through spring 2022: each matches "Nate" as well as the long one does, and ranks above it.
+    const day = (d: number): string => new Date(Date.UTC(2022, 0, 1) + d * 864e5).toISOString();
+    const filler: EpisodeInput[] = Array.from({ length: 200 }, (_, i) => ({
+      session: `s${i}`,
+      speaker: 'Nate',
+      text: `Busy day, ${'abcdefghij'[i % 10]}${'klmnopqrst'[Math.floor(i / 10) % 10]}${'uvwxy'[Math.floor(i / 100)]}.`,
+      time: day(i),
+    }));
+    // As in LoCoMo conv-42 (snap-research/locomo), session of 9 November 2022.
+    const cooking =
+      'Hey Joanna, what a wild week! My game tournament got pushed back, so I tried out some cooking. Look at this homemade coconut ice cream!';
+    memory.ingest([...filler, { session: 'nov', speaker: 'Nate', text: cooking, time: '2022-11-09T14:00:00.000Z' }], {
+      authority: 'user',
+      source: 'test',
+    });
+    assert.deepEqual(ask(memory, 'What did Nate do on 9 November, 2022?', DEFAULT_RECIPE, 1), [cooking]);
+    assert.ok(!ask(memory, 'What did Nate do on 9 November, 2022?', withoutMethods(DEFAULT_RECIPE, ['boosts'])).includes(cooking));
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -243,7 +243,7 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
   const { boosts, candidates } = recipe;
   const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
   const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos), ...formTerms(q.terms, recipe.forms.weight, (w) => stemOf(db, w))];
-  let first = bm25Episodes(db, terms, fetch, recipe, filter);
+  let first = withinDates(db, bm25Episodes(db, terms, fetch, recipe, filter), terms, q.dates, recipe, filter);
   const extra = feedbackTerms(db, first, terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
   if (extra.length > 0) first = bm25Episodes(db, [...terms, ...extra], fetch, recipe, filter);
   const hits = spread(db, first, recipe.spread);
@@ -269,6 +269,35 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
     .map((h) => ({ rowid: h.rowid, score: h.score * (factor.get(h.rowid) ?? 1) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, limit);
+}
+
+/**
+ * A date the question names also fetches the best keyword matches inside its window (give or take
+ * the slack), so the dated boost can lift a turn that its words alone rank below the candidates.
+ */
+function withinDates(
+  db: Database,
+  hits: Hit[],
+  terms: Term[],
+  dates: DateMention[],
+  recipe: RetrievalConfig,
+  filter: EpisodeFilter,
+): Hit[] {
+  if (dates.length === 0 || recipe.boosts.dated === 0) return hits;
+  const slack = recipe.boosts.dateSlackDays * 864e5;
+  const seen = new Set(hits.map((h) => h.rowid));
+  // Within the caller's own time bounds too: a date never widens the filter.
+  const more = dates.flatMap((d) => {
+    const since = Math.max(d.start - slack, filter.since ?? -Infinity);
+    const until = Math.min(d.end + slack, filter.until ?? Infinity);
+    return since <= until ? bm25Episodes(db, terms, recipe.candidates, recipe, { ...filter, since, until }) : [];
+  });
+  for (const h of more) {
+    if (seen.has(h.rowid)) continue;
+    seen.add(h.rowid);
+    hits.push(h);
+  }
+  return more.length > 0 ? hits.sort((a, b) => b.score - a.score) : hits;
 }
 
 /** Entities named in the text: exact names and aliases, on word boundaries. */
