@@ -87,6 +87,9 @@ export const LIMIT_DEFAULTS = {
 /** How many more entity and vector hits a query scoped to a project fetches: other projects' are dropped after the fetch. */
 export const SCOPE_OVERFETCH = 4;
 
+/** A month named without its year ("in June") is read as that month of each of the memory's latest this many years. */
+export const BARE_MONTH_YEARS = 5;
+
 /** Team sync's pace (src/sync): events per round trip, how often to look without a wake-up, how long to wait before retrying at most. */
 export const SYNC_LIMITS = {
   batch: 1000,

@@ -3,6 +3,7 @@
  * is done here is what FTS4 cannot: dropping words that carry no evidence, and quoting terms so
  * no user text is ever parsed as FTS query syntax.
  */
+import { BARE_MONTH_YEARS } from '../model/limits.js';
 
 // Function words and question words: they appear in nearly every turn, so a question made of
 // them ("what did she say about it") would otherwise rank by noise.
@@ -84,12 +85,17 @@ export interface DateMention {
   unit: 'day' | 'month' | 'year';
 }
 
+// "in June", "during May": a month after a word that places it in time, with no day or year after it.
+const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid|since)\\s+${MONTH}\\b(?!,?\\s*\\d)`, 'gi');
+
 /**
  * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
- * precise first; a span already read as a precise date is not read again as a vaguer one.
- * Relative dates ("last week") are left alone: they need the time the question was asked about.
+ * precise first; a span already read as a precise date is not read again as a vaguer one. Given
+ * the years a memory spans, a month named without its year ("in June") is that month of each of
+ * the latest BARE_MONTH_YEARS of them. Relative dates ("last week") are left alone: they need
+ * the time the question was asked about.
  */
-export function dateMentions(text: string): DateMention[] {
+export function dateMentions(text: string, years?: { first: number; last: number }): DateMention[] {
   const found: DateMention[] = [];
   const taken: [number, number][] = [];
   for (const p of DATE_PATTERNS) {
@@ -103,5 +109,11 @@ export function dateMentions(text: string): DateMention[] {
       found.push({ text: m[0], start, end, unit: p.unit });
     }
   }
+  if (years)
+    for (const m of text.matchAll(BARE_MONTH)) {
+      const mo = month(m[1]!);
+      for (let y = Math.max(years.first, years.last - BARE_MONTH_YEARS + 1); y <= years.last; y++)
+        found.push({ text: m[0], start: Date.UTC(y, mo, 1), end: Date.UTC(y, mo + 1, 1), unit: 'month' });
+    }
   return found;
 }
