@@ -173,6 +173,7 @@ test('date mentions: day, month and year, most precise first', () => {
   assert.deepEqual(months('When did Melanie go camping in June?'), []);
   assert.deepEqual(months('in June 2023', { first: 2022, last: 2023 }), ['month 2023-06'], 'a year written is the one year');
   assert.deepEqual(months('You may go. The march went on.', { first: 2022, last: 2023 }), [], 'a word that is not a month');
+  assert.deepEqual(months('What changed since June?', { first: 2022, last: 2023 }), [], 'a span from June on is not June');
 });
 
 test('a reply is found through the turn it answers, and a removed turn leaves no trace', async () => {

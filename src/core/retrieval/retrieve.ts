@@ -248,9 +248,10 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
   const { boosts, candidates } = recipe;
   const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
   const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos), ...formTerms(q.terms, recipe.forms.weight, (w) => stemOf(db, w))];
-  let first = withinDates(db, bm25Episodes(db, terms, fetch, recipe, filter), terms, q.dates, recipe, filter);
+  const search = (words: Term[]): Hit[] => withinDates(db, bm25Episodes(db, words, fetch, recipe, filter), words, q.dates, recipe, filter);
+  let first = search(terms);
   const extra = feedbackTerms(db, first, terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
-  if (extra.length > 0) first = bm25Episodes(db, [...terms, ...extra], fetch, recipe, filter);
+  if (extra.length > 0) first = search([...terms, ...extra]);
   const hits = spread(db, first, recipe.spread);
   if (hits.length === 0 || (q.named.length === 0 && q.dates.length === 0)) return hits.slice(0, limit);
   // JSON lists keep this one statement (statements are cached by their text).

@@ -86,7 +86,8 @@ export interface DateMention {
 }
 
 // "in June", "during May": a month after a word that places it in time, with no day or year after it.
-const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid|since)\\s+${MONTH}\\b(?!,?\\s*\\d)`, 'gi');
+// ("Since June" is a span from June on, not June: it is left alone.)
+const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid)\\s+${MONTH}\\b(?!,?\\s*\\d)`, 'gi');
 
 /**
  * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
