@@ -164,13 +164,16 @@ test('date mentions: day, month and year, most precise first', () => {
   assert.deepEqual(dateMentions('last week, at 10:30'), []);
   // A month without its year is that month of each year the memory spans (its latest five); none without the span.
   const months = (text: string, years?: { first: number; last: number }): string[] =>
-    dateMentions(text, years).map((m) => `${m.unit} ${new Date(m.start).toISOString().slice(0, 7)}`);
+    dateMentions(text, years && (() => years)).map((m) => `${m.unit} ${new Date(m.start).toISOString().slice(0, 7)}`);
   assert.deepEqual(months('When did Melanie go camping in June?', { first: 2022, last: 2023 }), ['month 2022-06', 'month 2023-06']);
   assert.deepEqual(
     months('in June', { first: 2015, last: 2023 }),
     ['2019', '2020', '2021', '2022', '2023'].map((y) => `month ${y}-06`),
   );
   assert.deepEqual(months('When did Melanie go camping in June?'), []);
+  let asked = 0;
+  dateMentions('What did Tim say on 16 November, 2023?', () => (asked++, { first: 2022, last: 2023 }));
+  assert.equal(asked, 0, 'the span is asked for only when a month comes without its year');
   assert.deepEqual(months('in June 2023', { first: 2022, last: 2023 }), ['month 2023-06'], 'a year written is the one year');
   assert.deepEqual(months('You may go. The march went on.', { first: 2022, last: 2023 }), [], 'a word that is not a month');
   assert.deepEqual(months('What changed since June?', { first: 2022, last: 2023 }), [], 'a span from June on is not June');

@@ -60,12 +60,14 @@ export interface QueryAnalysis {
 export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig): QueryAnalysis {
   const terms = queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 }));
   const named = namedEntities(db, text);
+  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text, () => yearsSpanned(db)) };
+}
+
+/** The first and last year of the memory's turns; none in an empty memory. */
+function yearsSpanned(db: Database): { first: number; last: number } | undefined {
   const span = all(db, 'SELECT MIN(time_ms) AS first, MAX(time_ms) AS last FROM episodes')[0];
-  const years =
-    span?.first != null
-      ? { first: new Date(Number(span.first)).getUTCFullYear(), last: new Date(Number(span.last)).getUTCFullYear() }
-      : undefined;
-  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text, years) };
+  if (span?.first === null || span?.first === undefined) return undefined;
+  return { first: new Date(Number(span.first)).getUTCFullYear(), last: new Date(Number(span.last)).getUTCFullYear() };
 }
 
 /** The keyword and graph half of a question's retrieval: what needs no embedding. */

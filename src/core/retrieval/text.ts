@@ -92,11 +92,11 @@ const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid)\\s+${MONTH}\\b(?!
 /**
  * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
  * precise first; a span already read as a precise date is not read again as a vaguer one. Given
- * the years a memory spans, a month named without its year ("in June") is that month of each of
+ * the years a memory spans (asked for only then), a month named without its year ("in June") is that month of each of
  * the latest BARE_MONTH_YEARS of them. Relative dates ("last week") are left alone: they need
  * the time the question was asked about.
  */
-export function dateMentions(text: string, years?: { first: number; last: number }): DateMention[] {
+export function dateMentions(text: string, yearsSpanned?: () => { first: number; last: number } | undefined): DateMention[] {
   const found: DateMention[] = [];
   const taken: [number, number][] = [];
   for (const p of DATE_PATTERNS) {
@@ -110,11 +110,14 @@ export function dateMentions(text: string, years?: { first: number; last: number
       found.push({ text: m[0], start, end, unit: p.unit });
     }
   }
-  if (years)
-    for (const m of text.matchAll(BARE_MONTH)) {
-      const mo = month(m[1]!);
-      for (let y = Math.max(years.first, years.last - BARE_MONTH_YEARS + 1); y <= years.last; y++)
-        found.push({ text: m[0], start: Date.UTC(y, mo, 1), end: Date.UTC(y, mo + 1, 1), unit: 'month' });
-    }
+  // The years are asked for only when a month comes without one: most questions name none.
+  let years: { first: number; last: number } | undefined;
+  for (const m of yearsSpanned ? text.matchAll(BARE_MONTH) : []) {
+    years ??= yearsSpanned!();
+    if (!years) break;
+    const mo = month(m[1]!);
+    for (let y = Math.max(years.first, years.last - BARE_MONTH_YEARS + 1); y <= years.last; y++)
+      found.push({ text: m[0], start: Date.UTC(y, mo, 1), end: Date.UTC(y, mo + 1, 1), unit: 'month' });
+  }
   return found;
 }
