@@ -10,7 +10,7 @@ import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { registerIndexText } from './index-text.js';
 import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
-import { entityIdOf, nextId, resolveId, rowidOf } from './ids.js';
+import { entityIdOf, nextId, resolveId } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
 import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
 import type { ProjectScope } from '../model/project.js';
@@ -20,6 +20,13 @@ export function scopeSql(column: string, scope: ProjectScope | undefined): { sql
   if (!scope) return { sql: '1', params: [] };
   return { sql: `(${column} IS NULL OR ${column} = ?)`, params: [scope.project] };
 }
+
+/** A fact's (`r`) evidence turns as one JSON list: hundreds of turns cost one row, not hundreds. */
+const EVIDENCE_LIST =
+  '(SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence WHERE relationship_rowid = r.rowid AND episode_id IS NOT NULL))';
+
+const parseEvidence = (list: unknown): string[] =>
+  list === undefined || list === null ? [] : (JSON.parse(String(list)) as unknown[]).map(String);
 
 /** Scores and confidences as shown: four decimals. */
 export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -321,7 +328,14 @@ export class Graph {
 
   /** Facts read without their evidence (factsOf, factsByRowids), with it. */
   withEvidence<F extends FactView>(facts: F[]): F[] {
-    return facts.map((f) => ({ ...f, evidence: this.evidenceOf(rowidOf(this.db, 'rel', f.id)) }));
+    if (facts.length === 0) return facts;
+    // One statement for every fact shown: their ids are the stored ones (read from their rows).
+    const lists = new Map(
+      all(this.db, `SELECT r.id, ${EVIDENCE_LIST} AS evidence FROM relationships r WHERE r.id IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(facts.map((f) => f.id)),
+      ]).map((r) => [String(r.id), String(r.evidence)]),
+    );
+    return facts.map((f) => ({ ...f, evidence: parseEvidence(lists.get(f.id)) }));
   }
 
   /** `after`/`limit`: one page, facts past that rowid (an export read page by page). */
@@ -335,14 +349,8 @@ export class Graph {
     ).map((r) => this.factView(r, opts.now));
   }
 
-  /** A fact's evidence turns, as one JSON list: hundreds of turns cost one row, not hundreds. */
   private evidenceOf(rowid: unknown): string[] {
-    const list = scalar(
-      this.db,
-      'SELECT json_group_array(episode_id) FROM (SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL)',
-      [rowid ?? null],
-    );
-    return (JSON.parse(String(list)) as unknown[]).map(String);
+    return parseEvidence(scalar(this.db, `SELECT ${EVIDENCE_LIST} FROM relationships r WHERE r.rowid = ?`, [rowid ?? null]));
   }
 
   private factView(r: Row, now = Date.now(), evidence = true): FactView {
