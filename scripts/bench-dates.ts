@@ -9,14 +9,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Memory } from '../src/core/memory/memory';
+import { percentile } from '../src/bench/percentile';
 import { syntheticEpisodes, syntheticQueries } from '../src/bench/synthetic';
 import { KEYWORD_RECIPE, withSettings } from '../src/core/retrieval/recipes';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
-const n = arg('--episodes', 100_000);
-const queries = arg('--queries', 300);
+const { values } = parseArgs({ options: { episodes: { type: 'string' }, queries: { type: 'string' } } });
+const n = Number(values.episodes ?? 100_000);
+const queries = Number(values.queries ?? 300);
 
 async function main(): Promise<void> {
   const episodes = syntheticEpisodes(n);
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
         if (i >= questions.length) times[key].push(performance.now() - t0);
       }
     }
-    const pct = (xs: number[], p: number): string => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!.toFixed(1);
+    const pct = (xs: number[], p: number): string => percentile(xs, p).toFixed(1);
     console.log(`${n} turns over ${(span / 864e5).toFixed(0)} days; ${queries} questions naming a day, e.g. "${questions[0]}"`);
     for (const key of ['on', 'off'] as const)
       console.log(`dated boost ${key}: keyword query p50 ${pct(times[key], 0.5)} ms, p95 ${pct(times[key], 0.95)} ms`);

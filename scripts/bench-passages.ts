@@ -9,16 +9,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Memory } from '../src/core/memory/memory';
+import { percentile } from '../src/bench/percentile';
 import { syntheticEpisodes, syntheticQueries } from '../src/bench/synthetic';
 import { KEYWORD_RECIPE, withoutMethods } from '../src/core/retrieval/recipes';
 
 const PASSAGES = KEYWORD_RECIPE.passages;
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
-const n = arg('--episodes', 20_000);
-const queries = arg('--queries', 300);
+const { values } = parseArgs({ options: { episodes: { type: 'string' }, queries: { type: 'string' } } });
+const n = Number(values.episodes ?? 20_000);
+const queries = Number(values.queries ?? 300);
 
 const base = syntheticEpisodes(n);
 const episodes = base.map((e, i) =>
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
         times[key].push(performance.now() - t0);
       }
     }
-    const pct = (xs: number[], p: number): string => [...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!.toFixed(1);
+    const pct = (xs: number[], p: number): string => percentile(xs, p).toFixed(1);
     console.log(`${n} turns, ${long} of them long (over ${PASSAGES.minWords} words); ingest ${ingestPerS} turns/s`);
     console.log(`snapshot ${snapshotMb} MB (the long turns' text: ${longTextMb} MB)`);
     for (const key of ['on', 'off'] as const)

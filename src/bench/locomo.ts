@@ -24,6 +24,7 @@ import {
 } from '../core/retrieval/recipes.js';
 import { VectorChannel } from '../service/embeddings/vector-channel.js';
 import { joinTurns } from './long-turns.js';
+import { percentile } from './percentile.js';
 
 export interface LocomoBenchOptions {
   dataFile: string;
@@ -135,7 +136,6 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
       all.filter((s) => s.category === c),
       cutoffs,
     );
-  timings.sort((a, b) => a - b);
   return {
     ...figures(all, cutoffs),
     k,
@@ -259,11 +259,6 @@ function figures(scored: Scored[], cutoffs: number[]): RecallFigures {
     out[`recall@${c}`] = scored.length ? round(scored.reduce((s, x) => s + x.recall.get(c)!, 0) / scored.length, 4) : 0;
   }
   return out as unknown as RecallFigures;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;

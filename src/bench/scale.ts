@@ -10,6 +10,7 @@ import { MemoryClient } from '../service/rpc/client.js';
 import { stopService } from '../service/rpc/launch.js';
 import type { RetrievalMode } from '../service/rpc/protocol.js';
 import { DEFAULT_APPROXIMATE_ABOVE as approximateAbove } from '../core/vectors/index.js';
+import { percentile } from './percentile.js';
 import { syntheticEpisodes, syntheticQueries } from './synthetic.js';
 
 export interface ScaleBenchOptions {
@@ -106,7 +107,7 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
           await client.call('query', { query, limit: 10, mode });
           if (i >= 5) times.push(performance.now() - t); // the first few warm caches up
         }
-        latency[mode] = { p50: percentile(times, 50), p95: percentile(times, 95) };
+        latency[mode] = { p50: round(percentile(times, 0.5)), p95: round(percentile(times, 0.95)) };
         log(`${mode}: p50 ${latency[mode]!.p50} ms, p95 ${latency[mode]!.p95} ms`);
       } catch (err) {
         notes.push(`${mode}: ${(err as Error).message}`);
@@ -146,11 +147,6 @@ export async function runScaleBench(opts: ScaleBenchOptions): Promise<ScaleBench
     await stopService(memory).catch(() => false);
     if (!opts.memory) fs.rmSync(memory, { recursive: true, force: true });
   }
-}
-
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0);
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10;
