@@ -1,9 +1,10 @@
 /**
  * What the keyword index reads of a turn (store/index-text.ts): FTS4 takes every non-ASCII
  * character for part of a word, so a word glued to a dash, a typographic apostrophe or an emoji
- * was one token no question found. Real transcripts from public repositories (test/fixtures/real,
- * origins in SOURCES.md) hold such words; which turns hold them is counted here with a regular
- * expression over the parsed text, not through the index.
+ * was one token no question found; and it keeps a code identifier whole (`fillText`,
+ * `billing_events`), so its words found nothing. Real transcripts from public repositories
+ * (test/fixtures/real, origins in SOURCES.md) hold such words; which turns hold them is counted
+ * here with a regular expression over the parsed text, not through the index.
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -12,7 +13,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory';
 import { parseTranscript } from '../src/core/ingest/detect';
-import { indexText } from '../src/core/store/index-text';
+import { identifierParts, identifierWords, indexText } from '../src/core/store/index-text';
+import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { loadSqlJs } from '../src/core/store/sqlite';
+import { writeSnapshot } from '../src/core/store/recovery';
+import { queryTerms } from '../src/core/retrieval/text';
+import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
 import { storeOf } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
@@ -79,6 +85,100 @@ test('a forgotten turn leaves the index whole: what it read through the view com
     // FTS4 checks every index entry against its content (the view): a token left behind fails it.
     const db = storeOf(memory);
     assert.doesNotThrow(() => db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('identifier words: snake_case, camelCase, PascalCase, acronyms and digits part; a plain word has none', () => {
+  assert.deepEqual(identifierWords('fetchInvoices'), ['fetch', 'Invoices']);
+  assert.deepEqual(identifierWords('get_user_by_id'), ['get', 'user', 'by', 'id']);
+  assert.deepEqual(identifierWords('parseJSONBody'), ['parse', 'JSON', 'Body']);
+  assert.deepEqual(identifierWords('HTTPServer'), ['HTTP', 'Server']);
+  assert.deepEqual(identifierWords('utf8Decode'), ['utf8', 'Decode']);
+  assert.deepEqual(identifierWords('__init__'), ['init']);
+  assert.deepEqual(identifierWords('listURLs'), ['list', 'URLs']);
+  for (const plain of ['invoices', 'Invoices', 'LGBTQ', 'utf8', '2022', 'APIs', 'URLs', 'IDs'])
+    assert.deepEqual(identifierWords(plain), [], plain);
+  assert.equal(identifierParts('Call fetchInvoices, then MAX_RETRIES — see get_user_by_id.'), 'fetch Invoices MAX RETRIES get user by id');
+  assert.equal(identifierParts('No identifier here, only words.'), '');
+});
+
+test('query terms: a code identifier is searched whole and by its words', () => {
+  assert.deepEqual(queryTerms('Where is get_user_by_id defined?'), ['get_user_by_id', 'defined', 'user', 'id']);
+  assert.deepEqual(queryTerms('Why does fetchInvoices retry?'), ['fetchinvoices', 'retry', 'fetch', 'invoices']);
+});
+
+for (const [fixture, identifier, question] of [
+  ['aider/multiline-prompts.aider.chat.history.md', 'fillText', 'where do we fill the text?'],
+  ['specstory/agent-model-mode-tool-use-slice.md', 'billing_events', 'billing events'],
+  ['specstory/agent-model-mode-tool-use-slice.md', 'billing_events', 'which turns write billing_events?'],
+] as const) {
+  test(`a code identifier in a real transcript is found by its words: ${identifier} for "${question}" in ${fixture}`, async () => {
+    const { memory, texts, done } = await memoryOf(fixture);
+    try {
+      const words = identifierWords(identifier).map((w) => w.toLowerCase());
+      // Turns holding the identifier and none of its words on their own: only its parts can find them.
+      const holding = texts.filter((t) => t.includes(identifier) && !words.some((w) => new RegExp(`\\b${w}\\b`, 'i').test(t)));
+      assert.ok(holding.length >= 2, `${holding.length} turns hold ${identifier} alone`);
+      const found = memory.query({ query: question, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
+      for (const t of holding) assert.ok(found.includes(t), `not found: ${t.slice(0, 120)}`);
+    } finally {
+      done();
+    }
+  });
+}
+
+test("an entity named by a code identifier is found by the identifier's words", async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
+  const memory = await Memory.open(folder);
+  try {
+    memory.ingest([{ text: 'It retries three times now.', entities: ['fetchInvoices', 'Lunch'] }], { authority: 'user', source: 'test' });
+    const names = memory.query({ query: 'fetch invoices', mode: 'keyword' }).entities.map((e) => e.name);
+    assert.deepEqual(names, ['fetchInvoices']);
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot indexed before identifier words were read is rebuilt from the journal, and then finds them', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
+  const turns = [
+    { text: 'The retry loop lives in fetchInvoices now.', session: 's' },
+    { text: 'Lunch was good.', session: 't' },
+  ];
+  let memory = await Memory.open(folder);
+  memory.ingest(turns, { authority: 'user', source: 'test' });
+  memory.close({ snapshot: true });
+  // The index as schema version 4 wrote it: text and speaker only.
+  const file = path.join(folder, SNAPSHOT_FILE);
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database(fs.readFileSync(file));
+  db.create_function('recall_index_text', (t: string | null) => (t === null ? null : indexText(String(t))));
+  db.exec(`DROP TABLE episodes_fts; DROP VIEW episodes_indexed;
+    CREATE VIEW episodes_indexed AS SELECT rowid AS rowid, recall_index_text(text) AS text, recall_index_text(COALESCE(speaker, '')) AS speaker FROM episodes;
+    CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes_indexed", text, speaker, tokenize=porter);
+    INSERT INTO episodes_fts(episodes_fts) VALUES('rebuild');
+    UPDATE meta SET value = '4' WHERE key = 'schema_version';`);
+  writeSnapshot(file, db.export());
+  db.close();
+  const logged: string[] = [];
+  memory = await Memory.open(folder, {}, (m) => logged.push(m));
+  try {
+    assert.ok(
+      logged.some((m) => /its schema version is 4, this version reads 5\); rebuilding it from the journal/.test(m)),
+      logged.join('\n'),
+    );
+    const found = memory.query({ query: 'fetch invoices', mode: 'keyword' }).episodes.map((e) => e.text);
+    assert.deepEqual(found, [turns[0]!.text]);
+    // With the parts column weighed 0 the turn still matches but scores nothing.
+    const off = memory.query(
+      { query: 'fetch invoices', mode: 'keyword' },
+      { ...KEYWORD_RECIPE, columns: { ...KEYWORD_RECIPE.columns, parts: 0 } },
+    );
+    assert.equal(off.episodes[0]?.score ?? 0, 0);
   } finally {
     memory.close();
     fs.rmSync(folder, { recursive: true, force: true });

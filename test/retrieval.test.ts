@@ -305,8 +305,8 @@ test('two queries with different recipes rank differently, and neither changes t
       boosts: { ...KEYWORD_RECIPE.boosts, named: 0 },
       spread: { ...KEYWORD_RECIPE.spread, weight: 0 },
     };
-    const said: RetrievalConfig = { ...plain, columns: { text: 1, speaker: 0 } };
-    const speaker: RetrievalConfig = { ...plain, columns: { text: 0, speaker: 1 } };
+    const said: RetrievalConfig = { ...plain, columns: { text: 1, speaker: 0, parts: 0 } };
+    const speaker: RetrievalConfig = { ...plain, columns: { text: 0, speaker: 1, parts: 0 } };
     const texts = (recipe: RetrievalConfig): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
     // Every turn matches "Bea" in one column or the other; a column weighed 0 scores nothing.
     const bySaid = texts(said);

@@ -79,7 +79,8 @@ export class JournaledGraph {
         const bytes = fs.readFileSync(snapshotPath);
         db = new SQL.Database(bytes);
         verifySnapshot(snapshotPath, bytes, db);
-        if (Graph.schemaVersion(db) !== SCHEMA_VERSION) throw new Error('schema version differs');
+        const version = Graph.schemaVersion(db);
+        if (version !== SCHEMA_VERSION) throw new Error(`its schema version is ${version}, this version reads ${SCHEMA_VERSION}`);
         const snapshot = new Graph(db, config);
         const position = Number(snapshot.getMeta('journal_position'));
         const seq = Number(snapshot.getMeta('seq') ?? 0);

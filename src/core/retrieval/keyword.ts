@@ -39,7 +39,7 @@ export interface EpisodeFilter {
 export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   if (terms.length === 0) return [];
   const { where, params } = filterSql(filter);
-  const { text, speaker } = recipe.columns;
+  const { text, speaker, parts } = recipe.columns;
   // Rows holding each phrase come from a cache: matchinfo 'x' would count them again for every statement.
   const turns = (words: Term[], every: boolean, fromRowid: number): Hit[] => {
     const phrases = words.map(matchPhrase);
@@ -52,7 +52,7 @@ export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe:
       [
         weightsHandle({
           ...recipe.bm25,
-          columnWeights: [text, speaker],
+          columnWeights: [text, speaker, parts],
           termWeights: words.map((t) => t.weight),
           rowsWithHits: phraseRows(db, phrases).flat(),
         }),
@@ -162,7 +162,7 @@ function countsOf(db: Database): { counts: Map<string, number>; columns: Map<str
 }
 
 /**
- * For each MATCH phrase, the rows of the episodes index holding it in each column (text, speaker):
+ * For each MATCH phrase, the rows of the episodes index holding it in each column (text, speaker, parts):
  * what matchinfo 'x' reports besides a row's own hits. Phrases not cached are counted together,
  * by 'x' itself, on the first row matching any of them.
  */
@@ -187,8 +187,8 @@ function phraseRows(db: Database, phrases: string[]): number[][] {
   return phrases.map((p) => columns.get(p)!);
 }
 
-/** Columns of episodes_fts: text, speaker. */
-const EPISODE_COLUMNS = 2;
+/** Columns of episodes_fts: text, speaker, parts. */
+const EPISODE_COLUMNS = 3;
 
 /** Rows of the episodes index that hold a word (cached until the index changes). */
 export function matchingRows(db: Database, term: string): number {

@@ -16,10 +16,11 @@ export interface RetrievalConfig {
   readonly channels: { readonly keyword: boolean; readonly graph: boolean; readonly vector: boolean };
   readonly bm25: { readonly k1: number; readonly b: number };
   /**
-   * BM25 weight of each FTS column of a turn: its text, and its speaker's name (a question naming
-   * someone then also matches what they said).
+   * BM25 weight of each FTS column of a turn: its text, its speaker's name (a question naming
+   * someone then also matches what they said), and the words of the code identifiers in its text
+   * (`fetchInvoices` is found as "fetch invoices"; less than the text: "java" is not JavaScript).
    */
-  readonly columns: { readonly text: number; readonly speaker: number };
+  readonly columns: { readonly text: number; readonly speaker: number; readonly parts: number };
   /** BM25 weight of each FTS column of an entity: its name, and its summary. */
   readonly entityColumns: { readonly name: number; readonly summary: number };
   readonly query: {
@@ -123,7 +124,7 @@ function frozen<T extends object>(value: T): T {
 export const HYBRID_RECIPE: RetrievalConfig = frozen({
   channels: { keyword: true, graph: true, vector: true },
   bm25: { k1: 1.2, b: 0.5 },
-  columns: { text: 1, speaker: 0.5 },
+  columns: { text: 1, speaker: 0.5, parts: 0.5 },
   entityColumns: { name: 2, summary: 1 },
   query: { stopWords: true, aliases: true },
   boosts: { named: 1, dated: 1, dateSlackDays: 7 },

@@ -4,6 +4,7 @@
  * no user text is ever parsed as FTS query syntax.
  */
 import { BARE_MONTH_YEARS } from '../model/limits.js';
+import { identifierWords } from '../store/index-text.js';
 
 // Function words and question words: they appear in nearly every turn, so a question made of
 // them ("what did she say about it") would otherwise rank by noise.
@@ -22,13 +23,16 @@ export const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
-/** Lower-cased word tokens (letters and digits, any script); a typographic apostrophe counts as one. */
+/**
+ * Lower-cased word tokens (letters and digits, any script); a typographic apostrophe counts as one,
+ * and underscores inside a word keep it whole, as the index keeps `get_user_by_id`.
+ */
 export function tokenize(text: string): string[] {
   return (
     text
       .toLowerCase()
       .replace(/\u2019/g, "'")
-      .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? []
+      .match(/[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*(?:'[\p{L}]+)?/gu) ?? []
   );
 }
 
@@ -37,9 +41,14 @@ export function tokenize(text: string): string[] {
 const HOW = /\bhow\s+(?:long|often|far|old|soon)\b/gi;
 const KIND = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
 
-/** Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none). */
+/**
+ * Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none).
+ * A code identifier is searched whole and by its words, as the index reads it (index-text.ts).
+ */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
-  const tokens = tokenize(text.replace(HOW, 'how').replace(KIND, '$1')).map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
+  const asked = text.replace(HOW, 'how').replace(KIND, '$1');
+  const words = (asked.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap(identifierWords).map((w) => w.toLowerCase());
+  const tokens = [...tokenize(asked), ...words].map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
   // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
   const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
   return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];

@@ -1,9 +1,10 @@
 /**
  * The keyword indexes (FTS4). episodes_fts is an external-content table over episodes(text,
- * speaker), read through the episodes_indexed view (index-text.ts): the index holds no copy of
- * the text, and the view gives the old values when a row leaves the index. entities_fts keeps its
- * own copy of each entity's name and summary.
+ * speaker, and the words of the text's code identifiers), read through the episodes_indexed view
+ * (index-text.ts): the index holds no copy of the text, and the view gives the old values when a
+ * row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
  */
+import { identifierParts } from './index-text.js';
 import { run, scalar, type Database } from './sqlite.js';
 
 export const FTS_TABLES = ['episodes_fts', 'entities_fts'] as const;
@@ -18,7 +19,11 @@ export const ftsGeneration = (db: Database): number => generations.get(db) ?? 0;
 /** Adds an episode (already in `episodes`) to the keyword index. */
 export function indexEpisode(db: Database, rowid: number): void {
   bump(db);
-  run(db, 'INSERT INTO episodes_fts(docid, text, speaker) SELECT rowid, text, speaker FROM episodes_indexed WHERE rowid = ?', [rowid]);
+  run(
+    db,
+    'INSERT INTO episodes_fts(docid, text, speaker, parts) SELECT rowid, text, speaker, parts FROM episodes_indexed WHERE rowid = ?',
+    [rowid],
+  );
 }
 
 /**
@@ -30,8 +35,10 @@ export function unindexEpisode(db: Database, rowid: number): void {
   run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
 }
 
+/** Indexes an entity's name with the words of its identifiers (`fetchInvoices` is found as "fetch invoices"). */
 export function indexEntity(db: Database, id: number, name: string, summary: string): void {
-  run(db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, name, summary]);
+  const parts = identifierParts(name);
+  run(db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, parts ? `${name} ${parts}` : name, summary]);
 }
 
 export function reindexEntitySummary(db: Database, id: number, summary: string): void {

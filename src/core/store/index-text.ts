@@ -3,6 +3,10 @@
  * every non-ASCII character for part of a word, so "Mel’s", "great👍" and "tools—a" would each be
  * one word that no question finds. Here a typographic apostrophe becomes ASCII and any other
  * non-ASCII character that is not a letter, digit or mark becomes a space. The stored text is untouched.
+ *
+ * They also keep a code identifier whole ("_" is a word character to them, and camelCase is never
+ * split), so "fetch invoices" never found `fetchInvoices` nor `fetch_invoices`. The words of each
+ * identifier go to a column of their own (identifierParts), the turn's text column keeps the identifier.
  */
 import type { Database } from './sqlite.js';
 
@@ -15,7 +19,34 @@ export function indexText(text: string): string {
   return ASCII.test(text) ? text : text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' ');
 }
 
-/** Registers `recall_index_text(text)`, which the view the index reads calls (again after each export: sql.js drops it). */
+// A word as the index's tokenizer keeps it, underscores included.
+const WORD = /[\p{L}\p{N}_]+/gu;
+// Where an identifier has more than one word: an underscore, or a case change (fetchInvoices, HTTPServer, v2Api).
+const JOINED = /_|\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{N}\p{Lu}/u;
+// An acronym's plural ("APIs", "URLs") is one word.
+const CASE_CHANGE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})(?!\p{Lu}s$)|(?<=\p{N})(?=\p{Lu})/u;
+
+/** The words of a code identifier (`get_user_by_id`: get, user, by, id; `parseJSONBody`: parse, JSON, Body); none for a plain word. */
+export function identifierWords(word: string): string[] {
+  if (!JOINED.test(word)) return [];
+  const words = word
+    .split('_')
+    .flatMap((part) => part.split(CASE_CHANGE))
+    .filter(Boolean);
+  return words.length === 1 && words[0] === word ? [] : words;
+}
+
+/** The words of every code identifier in a text, in order, space-separated: the index's parts column. */
+export function identifierParts(text: string): string {
+  if (!JOINED.test(text)) return '';
+  return (indexText(text).match(WORD) ?? []).flatMap(identifierWords).join(' ');
+}
+
+/**
+ * Registers `recall_index_text(text)` and `recall_identifier_parts(text)`, which the view the
+ * index reads calls (again after each export: sql.js drops them).
+ */
 export function registerIndexText(db: Database): void {
   db.create_function('recall_index_text', (text: string | null) => (text === null ? null : indexText(String(text))));
+  db.create_function('recall_identifier_parts', (text: string | null) => (text === null ? null : identifierParts(String(text))));
 }

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -81,11 +81,13 @@ CREATE TABLE evidence (
 CREATE INDEX evidence_relationship ON evidence(relationship_rowid);
 CREATE INDEX evidence_episode ON evidence(episode_id);
 
--- What the keyword index reads of a turn: its text and speaker as index-text.ts words them.
+-- What the keyword index reads of a turn: its text and speaker as index-text.ts words them, and
+-- the words of the code identifiers in its text.
 CREATE VIEW episodes_indexed AS
-  SELECT rowid AS rowid, recall_index_text(text) AS text, recall_index_text(COALESCE(speaker, '')) AS speaker FROM episodes;
+  SELECT rowid AS rowid, recall_index_text(text) AS text, recall_index_text(COALESCE(speaker, '')) AS speaker,
+         recall_identifier_parts(text) AS parts FROM episodes;
 -- docid = episodes.rowid; external content (the text is stored once, in episodes).
-CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes_indexed", text, speaker, tokenize=porter);
+CREATE VIRTUAL TABLE episodes_fts USING fts4(content="episodes_indexed", text, speaker, parts, tokenize=porter);
 -- docid = entities.id
 CREATE VIRTUAL TABLE entities_fts USING fts4(name, summary, tokenize=porter);
 
