@@ -4,7 +4,7 @@
  * (index-text.ts): the index holds no copy of the text, and the view gives the old values when a
  * row leaves the index. entities_fts keeps its own copy of each entity's name and summary.
  */
-import { identifierParts } from './index-text.js';
+import { identifierParts, indexText } from './index-text.js';
 import { run, scalar, type Database } from './sqlite.js';
 
 export const FTS_TABLES = ['episodes_fts', 'entities_fts'] as const;
@@ -35,14 +35,21 @@ export function unindexEpisode(db: Database, rowid: number): void {
   run(db, 'DELETE FROM episodes_fts WHERE docid = ?', [rowid]);
 }
 
-/** Indexes an entity's name with the words of its identifiers (`fetchInvoices` is found as "fetch invoices"). */
+/**
+ * Indexes an entity's name and summary as a turn's text is read (index-text.ts), the name with
+ * the words of its identifiers (`fetchInvoices` is found as "fetch invoices").
+ */
 export function indexEntity(db: Database, id: number, name: string, summary: string): void {
   const parts = identifierParts(name);
-  run(db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [id, parts ? `${name} ${parts}` : name, summary]);
+  run(db, 'INSERT INTO entities_fts(docid, name, summary) VALUES (?, ?, ?)', [
+    id,
+    indexText(parts ? `${name} ${parts}` : name),
+    indexText(summary),
+  ]);
 }
 
 export function reindexEntitySummary(db: Database, id: number, summary: string): void {
-  run(db, 'UPDATE entities_fts SET summary = ? WHERE docid = ?', [summary, id]);
+  run(db, 'UPDATE entities_fts SET summary = ? WHERE docid = ?', [indexText(summary), id]);
 }
 
 export function unindexEntity(db: Database, id: number): void {

@@ -2,7 +2,8 @@
  * The text the keyword index reads (the episodes_indexed view, schema.ts). FTS4's tokenizers take
  * every non-ASCII character for part of a word, so "Mel’s", "great👍" and "tools—a" would each be
  * one word that no question finds. Here a typographic apostrophe becomes ASCII and any other
- * non-ASCII character that is not a letter, digit or mark becomes a space. The stored text is untouched.
+ * non-ASCII character that is not a letter, digit or mark becomes a space; Chinese, Japanese and
+ * Korean are read by pairs of characters (cjkBigrams). The stored text is untouched.
  *
  * They also keep a code identifier whole ("_" is a word character to them, and camelCase is never
  * split), so "fetch invoices" never found `fetchInvoices` nor `fetch_invoices`. The words of each
@@ -16,7 +17,24 @@ const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
 const NOT_WORD = /[^\x00-\x7f\p{L}\p{N}\p{M}]|[\u200d\ufe00-\ufe0f\u20e3]/gu;
 
 export function indexText(text: string): string {
-  return ASCII.test(text) ? text : text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' ');
+  return ASCII.test(text) ? text : cjkBigrams(text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' '));
+}
+
+// Chinese and Japanese write no spaces, and Korean glues particles to words: to FTS4 a whole run
+// is one token, so no question found a word inside it. A run becomes its overlapping pairs of
+// characters (as Lucene's CJK analyzer does): "データベース" is デー ータ タベ ベー ース.
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\uff70]+/gu;
+
+/** A text with each run of Chinese, Japanese or Korean characters written as its overlapping pairs. */
+export function cjkBigrams(text: string): string {
+  return text.replace(CJK, (run) => {
+    const chars = [...run];
+    if (chars.length < 3) return ` ${run} `;
+    return ` ${chars
+      .slice(1)
+      .map((c, i) => chars[i]! + c)
+      .join(' ')} `;
+  });
 }
 
 // A word as the index's tokenizer keeps it, underscores included.
