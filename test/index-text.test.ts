@@ -19,6 +19,7 @@ import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
 import { loadSqlJs } from '../src/core/store/sqlite';
 import { writeSnapshot } from '../src/core/store/recovery';
 import { queryTerms } from '../src/core/retrieval/text';
+import { namedEntities } from '../src/core/retrieval/retrieve';
 import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
 import { storeOf } from './helpers';
 
@@ -40,6 +41,22 @@ test('Chinese, Japanese and Korean are read by overlapping pairs of characters; 
   assert.equal(cjkBigrams('한국어 사용'), ' 한국 국어   사용 ');
   assert.equal(cjkBigrams('Zoë, café, Ελλάδα'), 'Zoë, café, Ελλάδα');
   assert.deepEqual(queryTerms('データベースは Supabase?'), ['デー', 'ータ', 'タベ', 'ベー', 'ース', 'スは', 'supabase']);
+});
+
+test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
+  const memory = await Memory.open(folder);
+  try {
+    memory.ingest([{ text: '田中さんと会った', entities: ['田中', 'Mel'] }], { authority: 'user', source: 'test' });
+    const db = storeOf(memory);
+    const id = (name: string): number => Number(db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
+    assert.deepEqual(namedEntities(db, '田中さんは何を作りましたか'), [id('田中')]);
+    assert.deepEqual(namedEntities(db, 'What did Mel make?'), [id('Mel')]);
+    assert.deepEqual(namedEntities(db, 'What did Melanie make?'), []);
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 /** A memory holding one real transcript, and its turns' texts. */

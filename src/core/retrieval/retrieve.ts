@@ -12,6 +12,7 @@
  */
 import { round, type Graph } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
+import { CJK_CHAR } from '../store/index-text.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { bm25Episodes, indexedRows, keywordEntities, matchingRows, type EpisodeFilter, type Hit, type Term } from './keyword.js';
 import { speakerTerms } from './names.js';
@@ -321,9 +322,11 @@ export function namedEntities(db: Database, text: string): number[] {
   const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   for (const r of named) {
     const key = String(r.key);
+    // Chinese and Japanese have no word boundaries: a name is named wherever it stands ("田中さん").
+    const [open, close] = [CJK_CHAR.test(key.slice(0, 1)), CJK_CHAR.test(key.slice(-1))];
     // Any occurrence on word boundaries counts ("Mel" in "Melanie and Mel").
     for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
-      if (!isWordChar(lower[at - 1]) && !isWordChar(lower[at + key.length])) {
+      if ((open || !isWordChar(lower[at - 1])) && (close || !isWordChar(lower[at + key.length]))) {
         if (!ids.includes(Number(r.id))) ids.push(Number(r.id));
         break;
       }

@@ -23,7 +23,10 @@ export function indexText(text: string): string {
 // Chinese and Japanese write no spaces, and Korean glues particles to words: to FTS4 a whole run
 // is one token, so no question found a word inside it. A run becomes its overlapping pairs of
 // characters (as Lucene's CJK analyzer does): "データベース" is デー ータ タベ ベー ース.
-const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u30fc\uff70]+/gu;
+const CJK_CLASS = '[\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\u30fc\\uff70]';
+const CJK = new RegExp(`${CJK_CLASS}+`, 'gu');
+/** One Chinese, Japanese or Korean character. */
+export const CJK_CHAR = new RegExp(`^${CJK_CLASS}$`, 'u');
 
 /** A text with each run of Chinese, Japanese or Korean characters written as its overlapping pairs. */
 export function cjkBigrams(text: string): string {
