@@ -108,11 +108,15 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
     list.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => factLine(kind, f));
   const confirmed = fresh('confirmed', facts('pinned = 1', 'last_reinforced_ms DESC, rowid DESC'));
   const decided = fresh('decision', facts(inList(DECISION_PREDICATES), 'valid_from DESC, rowid DESC', [...DECISION_PREDICATES]));
-  const notes = all(
-    mem.db,
-    `SELECT * FROM episodes WHERE authority = 'user' AND role IS NULL AND ${scope.sql} ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
-    [...scope.params, cap],
-  ).map((r) => noteLine(mem.graph.episodeView(r)));
+  const notes = mem.graph
+    .episodeViews(
+      all(
+        mem.db,
+        `SELECT * FROM episodes WHERE authority = 'user' AND role IS NULL AND ${scope.sql} ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
+        [...scope.params, cap],
+      ),
+    )
+    .map(noteLine);
   const preferred = fresh(
     'preference',
     facts(inList(PREFERENCE_PREDICATES), 'last_reinforced_ms DESC, rowid DESC', [...PREFERENCE_PREDICATES]),

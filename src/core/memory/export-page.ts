@@ -68,10 +68,8 @@ function fetch(mem: JournaledGraph, part: Part, after: number, history?: boolean
   if (part === 'facts') {
     return mem.graph.allFacts({ history, after, limit: STEP }).map((f) => ({ item: f, next: factRowid(mem, f.id) }));
   }
-  return all(mem.db, 'SELECT * FROM episodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, STEP]).map((r) => ({
-    item: mem.graph.episodeView(r),
-    next: Number(r.rowid),
-  }));
+  const rows = all(mem.db, 'SELECT * FROM episodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, STEP]);
+  return mem.graph.episodeViews(rows).map((item, i) => ({ item, next: Number(rows[i]!.rowid) }));
 }
 
 function factRowid(mem: JournaledGraph, id: string): number {

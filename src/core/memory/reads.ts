@@ -157,7 +157,7 @@ export function episodes(
     ...params,
     limit,
   ]);
-  return rows.map((r) => mem.graph.episodeView(r));
+  return mem.graph.episodeViews(rows);
 }
 
 /** The facts around an entity, breadth first, up to `depth` hops. */
@@ -265,6 +265,6 @@ export function exportAll(
   input: { history?: boolean } = {},
 ): { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } {
   const entities = all(mem.db, 'SELECT id FROM entities ORDER BY name').map((r) => mem.graph.entityView(Number(r.id))!);
-  const episodes = all(mem.db, 'SELECT * FROM episodes ORDER BY rowid').map((r) => mem.graph.episodeView(r));
+  const episodes = mem.graph.episodeViews(all(mem.db, 'SELECT * FROM episodes ORDER BY rowid'));
   return { entities, facts: mem.graph.allFacts({ history: input.history }), episodes };
 }

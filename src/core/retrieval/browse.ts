@@ -158,7 +158,7 @@ export function browseSessionEpisodes(graph: Graph, p: PageRequest & { session: 
   const args = session === null ? [] : [session];
   const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM episodes WHERE ${where}`, args));
   const rows = all(graph.db, `SELECT * FROM episodes WHERE ${where} ORDER BY time_ms, rowid LIMIT ? OFFSET ?`, [...args, limit, offset]);
-  return { total, episodes: rows.map((r) => graph.episodeView(r)) };
+  return { total, episodes: graph.episodeViews(rows) };
 }
 
 /** Episodes by id, in the order asked; unknown ids are left out. */
@@ -168,8 +168,9 @@ export function browseEpisodesById(graph: Graph, p: { ids: string[] }): EpisodeV
   if (ids.length > LIMITS.episodeIds) throw invalid(`Ask for at most ${LIMITS.episodeIds} episodes at once.`);
   if (ids.length === 0) return [];
   const rows = all(graph.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
-  const byId = new Map(rows.map((r) => [String(r.id), r]));
-  return ids.filter((id) => byId.has(id)).map((id) => graph.episodeView(byId.get(id)!));
+  const views = graph.episodeViews(rows);
+  const byId = new Map(views.map((v) => [v.id, v]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The title its tool gave the session, else the first line of its first user turn (else its first turn). */

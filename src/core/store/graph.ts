@@ -154,16 +154,27 @@ export class Graph {
   episodeViewsByRowid(rowids: number[]): Map<number, EpisodeView> {
     if (rowids.length === 0) return new Map();
     const rows = all(this.db, 'SELECT * FROM episodes WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]);
-    return new Map(rows.map((r) => [Number(r.rowid), this.episodeView(r)]));
+    const views = this.episodeViews(rows);
+    return new Map(rows.map((r, i) => [Number(r.rowid), views[i]!]));
   }
 
-  episodeView(r: Row): EpisodeView {
-    const entities = all(
+  /** Episode rows as shown, in order; the names of the entities they mention are read in one statement. */
+  episodeViews(rows: Row[]): EpisodeView[] {
+    if (rows.length === 0) return [];
+    const names = new Map<number, string[]>();
+    const mentioned = all(
       this.db,
-      'SELECT e.name FROM mentions m JOIN entities e ON e.id = m.entity_id WHERE m.episode_rowid = ? ORDER BY e.name',
-      [r.rowid],
-    ).map((x) => String(x.name));
-    return {
+      `SELECT m.episode_rowid AS rowid, e.name FROM mentions m JOIN entities e ON e.id = m.entity_id
+        WHERE m.episode_rowid IN (SELECT value FROM json_each(?)) ORDER BY e.name`,
+      [JSON.stringify(rows.map((r) => Number(r.rowid)))],
+    );
+    for (const m of mentioned) {
+      const rowid = Number(m.rowid);
+      let list = names.get(rowid);
+      if (!list) names.set(rowid, (list = []));
+      list.push(String(m.name));
+    }
+    return rows.map((r) => ({
       id: String(r.id),
       text: String(r.text),
       speaker: (r.speaker as string | null) ?? null,
@@ -173,9 +184,9 @@ export class Graph {
       session: (r.session as string | null) ?? null,
       ref: (r.ref as string | null) ?? null,
       time: String(r.time),
-      entities,
+      entities: names.get(Number(r.rowid)) ?? [],
       project: (r.project as string | null) ?? null,
-    };
+    }));
   }
 
   /**
