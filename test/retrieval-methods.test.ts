@@ -14,6 +14,7 @@ import { oneSlipApart } from '../src/core/retrieval/typos.js';
 import { formTerms } from '../src/core/retrieval/forms.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
+import { parseTranscript } from '../src/core/ingest/detect.js';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'locomo-mini.json');
 
@@ -308,7 +309,7 @@ test('forms: a question finds the irregular forms of its words, which the stemme
 test('forms: only forms the stemmer leaves apart, and no function words', () => {
   // A stand-in for the index's porter stemmer: it joins -ed, -ing and -s and undoubles, as porter does.
   const stem = (w: string): string => w.replace(/(ed|ing|s)$/, '').replace(/(.)\1$/, '$1');
-  const forms = (word: string): string[] => formTerms([{ term: word, weight: 1 }], 0.5, stem).map((t) => t.term);
+  const forms = (word: string): string[] => formTerms([{ term: word, weight: 1 }], { weight: 0.5, spellings: 0 }, stem).map((t) => t.term);
   assert.deepEqual(forms('go').sort(), ['gone', 'went']);
   assert.deepEqual(forms('went').sort(), ['go', 'gone']);
   assert.deepEqual(forms('buying'), ['bought'], 'the -ing form of a base');
@@ -316,8 +317,55 @@ test('forms: only forms the stemmer leaves apart, and no function words', () => 
   assert.deepEqual(forms('done'), [], '"do" and "did" are function words');
   assert.deepEqual(forms('people'), ['person']);
   assert.deepEqual(forms('turtle'), [], 'a regular noun');
-  assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], 0, stem), [], 'weight 0: off');
-  assert.deepEqual(formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], 0.5, stem), [], "a speaker's name has no forms");
+  assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], { weight: 0, spellings: 0 }, stem), [], 'weight 0: off');
+  assert.deepEqual(
+    formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], { weight: 0.5, spellings: 1 }, stem),
+    [],
+    "a speaker's name has no forms",
+  );
+});
+
+test('spellings: a British word searches its American spelling at full weight and back, with its forms', () => {
+  // Porter keeps these apart: "favourit"/"favorit", "travell"/"travel".
+  const porter = (w: string): string => ({ favourite: 'favourit', favorite: 'favorit', travelled: 'travell', traveled: 'travel' })[w] ?? w;
+  const terms = (word: string, settings = { weight: 0.5, spellings: 1 }): [string, number][] =>
+    formTerms([{ term: word, weight: 1 }], settings, porter).map((t) => [t.term, t.weight]);
+  assert.deepEqual(terms('favourite'), [['favorite', 1]]);
+  assert.deepEqual(terms('favorite'), [['favourite', 1]]);
+  assert.deepEqual(terms('travelled'), [['traveled', 1]]);
+  assert.deepEqual(terms('colours'), [['colors', 1]]);
+  assert.deepEqual(terms('grey', { weight: 0.5, spellings: 0 }), [], 'spellings 0: off');
+  assert.ok(terms('neighbour').some(([t]) => t === 'neighbor'));
+});
+
+test('spellings: in a real transcript that writes both, the British word finds the American turns and back', async () => {
+  // aider/multi-session-slice (BeauCranston/car-game, origin in test/fixtures/real/SOURCES.md): the
+  // person writes "normalised" and "initialisation", the model "normalized".
+  const fixture = path.join(__dirname, 'fixtures', 'real', 'aider', 'multi-session-slice.aider.chat.history.md');
+  const texts = parseTranscript(fs.readFileSync(fixture, 'utf8'), 'aider').episodes.map((e) => e.text);
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-methods-'));
+  const memory = await Memory.open(folder);
+  try {
+    memory.ingest(
+      texts.map((text) => ({ text })),
+      { authority: 'agent', source: 'aider' },
+    );
+    const off = withoutMethods(DEFAULT_RECIPE, ['spellings']);
+    const found = (query: string, word: string, recipe: RetrievalConfig): number => {
+      const top = memory.query({ query, limit: 10, mode: 'keyword' }, recipe).episodes.map((e) => e.text);
+      return texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t) && top.includes(t)).length;
+    };
+    const holding = (word: string): number => texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t)).length;
+    assert.equal(holding('normalized'), 3);
+    assert.equal(found('normalised', 'normalized', DEFAULT_RECIPE), 3);
+    assert.ok(found('normalised', 'normalized', off) < 3, 'not all without the method');
+    assert.equal(holding('initialisation'), 1);
+    assert.equal(found('initialization', 'initialisation', DEFAULT_RECIPE), 1);
+    assert.equal(found('initialization', 'initialisation', off), 0);
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('boosts: a date the question names reaches a turn of that day that its words rank below every candidate', async () => {

@@ -1,12 +1,16 @@
 /**
- * Irregular word forms. The porter stemmer the index uses joins "paint" and "painted" but not
- * "go" and "went", "buy" and "bought", "child" and "children": a question asks in one form ("when
- * did she go ...?") and the turn says another ("I went ..."). A question's word also searches its
- * irregular forms, from English word lists (english-verbs-irregular, irregular-plurals).
+ * Irregular word forms and spellings. The porter stemmer the index uses joins "paint" and
+ * "painted" but not "go" and "went", "buy" and "bought", "child" and "children": a question asks
+ * in one form ("when did she go ...?") and the turn says another ("I went ..."). Nor does it join
+ * British and American spellings ("favourite" and "favorite", "travelled" and "traveled"). A
+ * question's word also searches its other spellings and its irregular forms, from English word
+ * lists (american-british-english-translator, english-verbs-irregular, irregular-plurals).
  */
+import spellings from 'american-british-english-translator/data/british_spellings.json';
 import verbs from 'english-verbs-irregular/dist/verbs.json';
 import plurals from 'irregular-plurals';
 import type { Term } from './keyword.js';
+import type { RetrievalConfig } from './recipes.js';
 import { STOP_WORDS } from './text.js';
 
 let groups: Map<string, readonly string[]> | undefined;
@@ -35,23 +39,41 @@ function formGroups(): Map<string, readonly string[]> {
   return groups;
 }
 
+let variants: Map<string, readonly string[]> | undefined;
+
+/** Each word's other spellings: British for American and American for British. */
+function spellingVariants(): Map<string, readonly string[]> {
+  if (variants) return variants;
+  const map = new Map<string, string[]>();
+  const add = (from: string, to: string): void => void (map.get(from) ?? map.set(from, []).get(from)!).push(to);
+  for (const [british, american] of Object.entries(spellings as Record<string, string>)) {
+    add(british, american);
+    add(american, british);
+  }
+  variants = map;
+  return variants;
+}
+
 /**
- * Terms for the irregular forms of the question's words at `weight` times the word's own: those
- * the stemmer does not already join with a word of the question (`stem`: the index's stemmer), and
- * no function words. A speaker's name (a column term) has no forms.
+ * Terms for the other spellings of the question's words (at `spellings` times the word's own
+ * weight: the same word) and for the irregular forms of the words and their spellings (at
+ * `weight`): those the stemmer does not already join with a word of the question (`stem`: the
+ * index's stemmer), and no function words. A speaker's name (a column term) has neither.
  */
-export function formTerms(terms: readonly Term[], weight: number, stem: (word: string) => string): Term[] {
-  if (weight === 0) return [];
+export function formTerms(terms: readonly Term[], settings: RetrievalConfig['forms'], stem: (word: string) => string): Term[] {
   const have = new Set(terms.map((t) => stem(t.term)));
   const out: Term[] = [];
+  const add = (word: string, weight: number): void => {
+    const s = stem(word);
+    if (weight === 0 || have.has(s) || STOP_WORDS.has(word)) return;
+    have.add(s);
+    out.push({ term: word, weight });
+  };
   for (const t of terms) {
     if (t.column) continue;
-    for (const form of formGroups().get(t.term) ?? []) {
-      const s = stem(form);
-      if (have.has(s) || STOP_WORDS.has(form)) continue;
-      have.add(s);
-      out.push({ term: form, weight: weight * t.weight });
-    }
+    const spelt = settings.spellings === 0 ? [] : (spellingVariants().get(t.term) ?? []);
+    for (const word of spelt) add(word, settings.spellings * t.weight);
+    for (const word of [t.term, ...spelt]) for (const form of formGroups().get(word) ?? []) add(form, settings.weight * t.weight);
   }
   return out;
 }

@@ -96,10 +96,11 @@ export interface RetrievalConfig {
    */
   readonly typos: { readonly minLength: number; readonly weight: number };
   /**
-   * Irregular forms (forms.ts): a question's word also searches the forms the stemmer does not
-   * join with it ("go": went, gone; "child": children) at `weight`. Weight 0: off.
+   * Forms and spellings (forms.ts): a question's word also searches its British or American
+   * spelling ("favourite": favorite) at `spellings`, and the irregular forms the stemmer does not
+   * join with it ("go": went, gone; "child": children) at `weight`. 0: off.
    */
-  readonly forms: { readonly weight: number };
+  readonly forms: { readonly weight: number; readonly spellings: number };
   /** A fact whose code changed or is gone since it was anchored (core/anchors) has its score multiplied by this. */
   readonly staleCode: number;
   /**
@@ -136,7 +137,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
   evidence: { facts: 3, perFact: 5, weight: 0.9 },
   typos: { minLength: 7, weight: 0.5 },
-  forms: { weight: 0.5 },
+  forms: { weight: 0.5, spellings: 1 },
   staleCode: 0.5,
   feedback: { docs: 5, terms: 5, weight: 0 },
   diversity: { weight: 0, session: 0, pool: 30 },
@@ -184,6 +185,8 @@ export const METHODS = {
   typos: (r) => ({ ...r, typos: { ...r.typos, weight: 0 } }),
   /** Irregular word forms searched with the question's words (forms). */
   forms: (r) => ({ ...r, forms: { ...r.forms, weight: 0 } }),
+  /** British and American spellings searched with the question's words (forms). */
+  spellings: (r) => ({ ...r, forms: { ...r.forms, spellings: 0 } }),
   /** Long turns scored by their best passage as well as whole (passages). */
   passages: (r) => ({ ...r, passages: { ...r.passages, weight: 0 } }),
   /** Boosts for named entities and dates. */

@@ -250,7 +250,7 @@ function rankFacts(
 export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
   const { boosts, candidates } = recipe;
   const fetch = Math.max(limit, candidates) * recipe.spread.fetch;
-  const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos), ...formTerms(q.terms, recipe.forms.weight, (w) => stemOf(db, w))];
+  const terms = [...q.terms, ...typoTerms(db, q.terms, recipe.typos), ...formTerms(q.terms, recipe.forms, (w) => stemOf(db, w))];
   const search = (words: Term[]): Hit[] => withinDates(db, bm25Episodes(db, words, fetch, recipe, filter), words, q.dates, recipe, filter);
   let first = search(terms);
   const extra = feedbackTerms(db, first, terms, recipe.feedback, (t) => matchingRows(db, t), indexedRows(db));
