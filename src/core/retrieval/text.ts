@@ -4,7 +4,7 @@
  * no user text is ever parsed as FTS query syntax.
  */
 import { BARE_MONTH_YEARS } from '../model/limits.js';
-import { cjkBigrams, identifierWords } from '../store/index-text.js';
+import { cjkBigrams, identifierWords, withoutAccents } from '../store/index-text.js';
 
 // Function words and question words: they appear in nearly every turn, so a question made of
 // them ("what did she say about it") would otherwise rank by noise.
@@ -25,12 +25,13 @@ export const STOP_WORDS = new Set(
 
 /**
  * Lower-cased word tokens (letters and digits, any script); a typographic apostrophe counts as one,
- * and underscores inside a word keep it whole, as the index keeps `get_user_by_id`. Chinese,
- * Japanese and Korean come as pairs of characters, as the index reads them (index-text.ts).
+ * and underscores inside a word keep it whole, as the index keeps `get_user_by_id`. Accents are
+ * left out and Chinese, Japanese and Korean come as pairs of characters, as the index reads them
+ * (index-text.ts).
  */
 export function tokenize(text: string): string[] {
   return (
-    cjkBigrams(text)
+    cjkBigrams(withoutAccents(text))
       .toLowerCase()
       .replace(/\u2019/g, "'")
       .match(/[\p{L}\p{N}]+(?:_+[\p{L}\p{N}]+)*(?:'[\p{L}]+)?/gu) ?? []

@@ -2,8 +2,9 @@
  * The text the keyword index reads (the episodes_indexed view, schema.ts). FTS4's tokenizers take
  * every non-ASCII character for part of a word, so "Mel’s", "great👍" and "tools—a" would each be
  * one word that no question finds. Here a typographic apostrophe becomes ASCII and any other
- * non-ASCII character that is not a letter, digit or mark becomes a space; Chinese, Japanese and
- * Korean are read by pairs of characters (cjkBigrams). The stored text is untouched.
+ * non-ASCII character that is not a letter, digit or mark becomes a space; a Latin letter loses its
+ * accents (withoutAccents); Chinese, Japanese and Korean are read by pairs of characters
+ * (cjkBigrams). The stored text is untouched.
  *
  * They also keep a code identifier whole ("_" is a word character to them, and camelCase is never
  * split), so "fetch invoices" never found `fetchInvoices` nor `fetch_invoices`. The words of each
@@ -17,7 +18,17 @@ const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
 const NOT_WORD = /[^\x00-\x7f\p{L}\p{N}\p{M}]|[\u200d\ufe00-\ufe0f\u20e3]/gu;
 
 export function indexText(text: string): string {
-  return ASCII.test(text) ? text : cjkBigrams(text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' '));
+  return ASCII.test(text) ? text : cjkBigrams(withoutAccents(text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' ')));
+}
+
+// People often type without accents what a model writes with them ("configuracao", "configuração"):
+// a Latin letter's diacritics are left out, as SQLite's own unicode61 tokenizer does by default.
+const LATIN_ACCENTED = /(\p{Script=Latin})\p{M}+/gu;
+
+/** A text with the diacritics of its Latin letters left out ("café" is cafe); other scripts' marks stay. */
+export function withoutAccents(text: string): string {
+  if (ASCII.test(text)) return text;
+  return text.normalize('NFD').replace(LATIN_ACCENTED, '$1').normalize('NFC');
 }
 
 // Chinese and Japanese write no spaces, and Korean glues particles to words: to FTS4 a whole run

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
