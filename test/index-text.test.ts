@@ -21,6 +21,7 @@ import { writeSnapshot } from '../src/core/store/recovery';
 import { queryTerms } from '../src/core/retrieval/text';
 import { namedEntities } from '../src/core/retrieval/retrieve';
 import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
+import { passagesOf } from '../src/core/retrieval/passages';
 import { storeOf } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
@@ -65,6 +66,17 @@ test("accents: a Latin letter's are left out, other scripts' marks stay", () => 
   assert.equal(withoutAccents('cafe\u0301'), 'cafe');
   assert.equal(withoutAccents('ガイドが必要 Ελλάδα русский й'), 'ガイドが必要 Ελλάδα русский й');
   assert.deepEqual(queryTerms('Qual é a solução?'), ['qual', 'solucao']);
+});
+
+test('a long Japanese turn is cut into passages at its sentence marks', () => {
+  // The first lines of a real Japanese SpecStory history that end with 。, run together as one turn.
+  const lines = fs.readFileSync(path.join(REAL, 'specstory/agent-model-mode-tool-use-slice.md'), 'utf8').split('\n');
+  const turn = lines.filter((l) => l.endsWith('。') && l.length < 80).join('');
+  const indexed = indexText(turn);
+  assert.ok(!indexed.includes('。') && indexed.includes('. '), 'a sentence mark reads as a full stop');
+  const passages = passagesOf(indexed, KEYWORD_RECIPE.passages).map((p) => indexed.slice(p.start, p.end));
+  assert.ok(passages.length >= 2, `${passages.length} passages`);
+  for (const p of passages) assert.match(p, /\.$/, 'every passage ends at a sentence end');
 });
 
 /** A memory holding one real transcript, and its turns' texts. */

@@ -216,6 +216,27 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
   }
 });
 
+test('a turn asking with the full-width question mark of Chinese and Japanese lends its reply more than its other neighbours', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-retrieval-'));
+  const m = await Memory.open(folder);
+  try {
+    const at = (i: number): string => new Date(Date.UTC(2026, 0, 1, 10, i)).toISOString();
+    m.ingest(
+      [
+        { text: '今日は晴れ', session: 's', time: at(0) },
+        { text: '好きな料理は何ですか？', session: 's', time: at(1) },
+        { text: 'ラーメンです', session: 's', time: at(2) },
+      ],
+      { authority: 'user', source: 'test' },
+    );
+    const score = new Map(m.query({ query: '料理', limit: 3, mode: 'keyword' }).episodes.map((e) => [e.text, e.score]));
+    assert.ok(score.get('ラーメンです')! > score.get('今日は晴れ')!, JSON.stringify([...score]));
+  } finally {
+    m.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 test('a question of only common words scores the newest matching rows, and still fills its limit', async () => {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();

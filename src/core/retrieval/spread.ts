@@ -13,7 +13,8 @@ export function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spre
   if (weight === 0 || hits.length === 0) return hits;
   const lenders = JSON.stringify(hits.slice(0, from).map((h) => h.rowid));
   // One statement for every lender: its nearest turns before and after it in its session, and
-  // whether it asks (its text ends with a question mark) and the turn is the one right after it.
+  // whether it asks (its text ends with a question mark, ASCII or the full-width one of Chinese
+  // and Japanese) and the turn is the one right after it.
   const near = all(
     db,
     `SELECT t.rowid AS hit, n.value AS near, 0 AS answers FROM episodes t,
@@ -23,7 +24,7 @@ export function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spre
                ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?))) n
       WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL
      UNION ALL
-     SELECT t.rowid, n.value, n.key = 0 AND rtrim(t.text) LIKE '%?' FROM episodes t,
+     SELECT t.rowid, n.value, n.key = 0 AND (rtrim(t.text) LIKE '%?' OR rtrim(t.text) LIKE '%？') FROM episodes t,
             json_each((SELECT json_group_array(rowid) FROM (
               SELECT e.rowid FROM episodes e WHERE e.session = t.session
                  AND (e.time_ms > t.time_ms OR (e.time_ms = t.time_ms AND e.rowid > t.rowid))

@@ -17,8 +17,14 @@ const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
 // Emoji joiners, variation selectors and the keycap mark are marks or format characters that only dress a symbol.
 const NOT_WORD = /[^\x00-\x7f\p{L}\p{N}\p{M}]|[\u200d\ufe00-\ufe0f\u20e3]/gu;
 
+// Chinese and Japanese sentence marks end a sentence as ". ", so a long turn's passages end there too.
+const SENTENCE_MARKS: Record<string, string> = { '。': '. ', '．': '. ', '｡': '. ', '！': '! ', '？': '? ' };
+const SENTENCE_MARK = /[。．｡！？]/g;
+
 export function indexText(text: string): string {
-  return ASCII.test(text) ? text : cjkBigrams(withoutAccents(text.replace(APOSTROPHES, "'").replace(NOT_WORD, ' ')));
+  if (ASCII.test(text)) return text;
+  const marked = text.replace(APOSTROPHES, "'").replace(SENTENCE_MARK, (m) => SENTENCE_MARKS[m]!);
+  return cjkBigrams(withoutAccents(marked.replace(NOT_WORD, ' ')));
 }
 
 // People often type without accents what a model writes with them ("configuracao", "configuração"):
