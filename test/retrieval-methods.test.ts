@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
-import { learnAliases } from '../src/core/ingest/aliases.js';
+import { learnAliases, shortens } from '../src/core/ingest/aliases.js';
 import { oneSlipApart } from '../src/core/retrieval/typos.js';
 import { formTerms } from '../src/core/retrieval/forms.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
@@ -152,6 +152,28 @@ test('aliases: only names, only two-speaker sessions, and another name than a sh
   );
   assert.deepEqual([...(closing.get('Bob') ?? [])], ['Bo']);
   assert.equal(closing.get('Ann'), undefined, 'a place named once, a name mid-sentence, and a name twice in one turn are not learned');
+});
+
+test('aliases: a pet form of the start of a name shortens it, so one greeting is enough', () => {
+  for (const [name, called] of [
+    ['Joanna', 'Jo'],
+    ['Anna Smith', 'Annie'],
+    ['Jonathan', 'Jonny'],
+    ['Samantha', 'Sammy'],
+    ['Joseph', 'Joey'],
+    ['Katherine', 'Katie'],
+    ['Bob', 'Bobby'],
+  ])
+    assert.ok(shortens(name, called), `${called} for ${name}`);
+  for (const [name, called] of [
+    ['Andrew', 'Annie'],
+    ['Robert', 'Bobby'],
+    ['Melanie', 'Sunny'],
+    ['Anna', 'Amy'],
+  ])
+    assert.ok(!shortens(name, called), `${called} is not ${name}`);
+  const learned = learnAliases([{ session: 'a', speaker: 'Anna', text: 'Hey Jonny! How was the trip?' }], () => ['Anna', 'Jonathan']);
+  assert.deepEqual([...(learned.get('Jonathan') ?? [])], ['Jonny']);
 });
 
 test('feedback: words the best matches share bring in a turn the question has no word of', async () => {

@@ -30,6 +30,22 @@ const NOT_NAMES = new Set(
 );
 
 /**
+ * True when `called` shortens `name`: its start ("Jo" for Joanna), or a pet form of its start
+ * ("Annie" for Anna, "Jonny" for Jonathan, "Joey" for Joseph: -ie, -y, -ey or -i after the start,
+ * its last consonant doubled or not).
+ */
+export function shortens(name: string, called: string): boolean {
+  const full = name.toLowerCase();
+  const short = called.toLowerCase();
+  if (full.startsWith(short)) return true;
+  const start = /^(.+?)(?:ie|ey|y|i)$/.exec(short)?.[1];
+  if (start === undefined) return false;
+  // Undoubled, the start must keep three letters: "Annie" is not a pet form of Andrew.
+  const single = start.replace(/([b-df-hj-np-tv-z])\1$/, '$1');
+  return (start.length >= 2 && full.startsWith(start)) || (single !== start && single.length >= 3 && full.startsWith(single));
+}
+
+/**
  * Aliases by speaker: for each turn of a two-speaker session that opens or ends a sentence by
  * addressing someone by a name that is neither speaker's name nor a word of it, the other speaker gets that name, when
  * it shortens their name or is used so at least twice in these turns.
@@ -53,7 +69,7 @@ export function learnAliases(turns: AliasTurn[], speakersOf: (session: string) =
       const key = `${other}\u0000${found}`;
       seen.set(key, (seen.get(key) ?? 0) + 1);
       // Once is enough for a shortening of the name ("Jo" for Joanna); any other name must be used twice.
-      if (!other.toLowerCase().startsWith(found.toLowerCase()) && seen.get(key)! < 2) continue;
+      if (!shortens(other, found) && seen.get(key)! < 2) continue;
       let names = learned.get(other);
       if (!names) learned.set(other, (names = new Set()));
       names.add(found);
