@@ -44,21 +44,27 @@ test('Chinese, Japanese and Korean are read by overlapping pairs of characters; 
   assert.deepEqual(queryTerms('データベースは Supabase?'), ['デー', 'ータ', 'タベ', 'ベー', 'ース', 'スは', 'supabase']);
 });
 
-test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', async () => {
+/** A fresh memory in a throwaway folder for `use`, closed and removed after. */
+async function withMemory(use: (memory: Memory) => void | Promise<void>): Promise<void> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
   const memory = await Memory.open(folder);
   try {
+    await use(memory);
+  } finally {
+    memory.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', () =>
+  withMemory((memory) => {
     memory.ingest([{ text: '田中さんと会った', entities: ['田中', 'Mel'] }], { authority: 'user', source: 'test' });
     const db = storeOf(memory);
     const id = (name: string): number => Number(db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
     assert.deepEqual(namedEntities(db, '田中さんは何を作りましたか'), [id('田中')]);
     assert.deepEqual(namedEntities(db, 'What did Mel make?'), [id('Mel')]);
     assert.deepEqual(namedEntities(db, 'What did Melanie make?'), []);
-  } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-});
+  }));
 
 test("accents: a Latin letter's are left out, other scripts' marks stay", () => {
   assert.equal(withoutAccents('configuração, não, Zoë, façade, Việt'), 'configuracao, nao, Zoe, facade, Viet');
@@ -115,10 +121,8 @@ for (const [fixture, word] of [
   });
 }
 
-test('a forgotten turn leaves the index whole: what it read through the view comes out again', async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
-  const memory = await Memory.open(folder);
-  try {
+test('a forgotten turn leaves the index whole: what it read through the view comes out again', () =>
+  withMemory((memory) => {
     memory.ingest(
       [
         { text: 'Mel’s birthday—party at the lake 🎉', entities: ['Lake party'] },
@@ -132,11 +136,7 @@ test('a forgotten turn leaves the index whole: what it read through the view com
     // FTS4 checks every index entry against its content (the view): a token left behind fails it.
     const db = storeOf(memory);
     assert.doesNotThrow(() => db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
-  } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-});
+  }));
 
 for (const [fixture, words] of [
   ['specstory/agent-model-mode-tool-use-slice.md', ['建物', 'データベース', '要件定義', '二次元マップ']],
@@ -218,18 +218,12 @@ for (const [fixture, identifier, question] of [
   });
 }
 
-test("an entity named by a code identifier is found by the identifier's words", async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
-  const memory = await Memory.open(folder);
-  try {
+test("an entity named by a code identifier is found by the identifier's words", () =>
+  withMemory((memory) => {
     memory.ingest([{ text: 'It retries three times now.', entities: ['fetchInvoices', 'Lunch'] }], { authority: 'user', source: 'test' });
     const names = memory.query({ query: 'fetch invoices', mode: 'keyword' }).entities.map((e) => e.name);
     assert.deepEqual(names, ['fetchInvoices']);
-  } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-});
+  }));
 
 test('a snapshot indexed before identifier words were read is rebuilt from the journal, and then finds them', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));

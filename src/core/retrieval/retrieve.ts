@@ -319,14 +319,13 @@ export function namedEntities(db: Database, text: string): number[] {
      UNION SELECT entity_id AS id, key FROM aliases WHERE instr(?, key) > 0`,
     [lower, lower],
   );
-  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  // Chinese and Japanese have no word boundaries: next to one of their characters a name stands alone ("田中さん").
+  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !CJK_CHAR.test(c);
   for (const r of named) {
     const key = String(r.key);
-    // Chinese and Japanese have no word boundaries: a name is named wherever it stands ("田中さん").
-    const [open, close] = [CJK_CHAR.test(key.slice(0, 1)), CJK_CHAR.test(key.slice(-1))];
     // Any occurrence on word boundaries counts ("Mel" in "Melanie and Mel").
     for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
-      if ((open || !isWordChar(lower[at - 1])) && (close || !isWordChar(lower[at + key.length]))) {
+      if (!isWordChar(lower[at - 1]) && !isWordChar(lower[at + key.length])) {
         if (!ids.includes(Number(r.id))) ids.push(Number(r.id));
         break;
       }

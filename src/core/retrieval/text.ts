@@ -4,7 +4,7 @@
  * no user text is ever parsed as FTS query syntax.
  */
 import { BARE_MONTH_YEARS } from '../model/limits.js';
-import { cjkBigrams, identifierWords, withoutAccents } from '../store/index-text.js';
+import { cjkBigrams, identifierParts, withoutAccents } from '../store/index-text.js';
 
 // Function words and question words: they appear in nearly every turn, so a question made of
 // them ("what did she say about it") would otherwise rank by noise.
@@ -49,7 +49,7 @@ const KIND = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
  */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
   const asked = text.replace(HOW, 'how').replace(KIND, '$1');
-  const words = (asked.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap(identifierWords).map((w) => w.toLowerCase());
+  const words = identifierParts(asked).toLowerCase().split(' ').filter(Boolean);
   const tokens = [...tokenize(asked), ...words].map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
   // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
   const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
