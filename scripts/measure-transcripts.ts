@@ -1,7 +1,8 @@
 /**
  * Reads every real transcript under test/fixtures/real through the parsers and prints, per file and
  * per format, the expected turns / user turns / sessions (counted by hand, expected.json) beside what
- * the parsers found. Run: npx tsx scripts/measure-transcripts.ts
+ * the parsers found, and how many turns continue a run: they follow a turn of the same session by
+ * the same speaker (retrieval/spread.ts lends along runs). Run: npx tsx scripts/measure-transcripts.ts
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,6 +25,9 @@ interface Row {
   turns: number;
   userTurns: number;
   sessions: number;
+  /** Turns after a turn of their session by their own speaker, and turns after any turn of their session. */
+  runs: number;
+  pairs: number;
   read: string;
 }
 
@@ -34,7 +38,14 @@ const rows: Row[] = Object.entries(expected).map(([file, want]) => {
     const turns = e.length;
     const userTurns = e.filter((x) => x.authority === 'user').length;
     const sessions = new Set(e.map((x) => x.session)).size;
-    return { file, format: want.format, expected: want, turns, userTurns, sessions, read: parsed.format };
+    let runs = 0;
+    let pairs = 0;
+    for (let i = 1; i < e.length; i++) {
+      if (e[i]!.session !== e[i - 1]!.session) continue;
+      pairs++;
+      if (e[i]!.speaker !== undefined && e[i]!.speaker === e[i - 1]!.speaker) runs++;
+    }
+    return { file, format: want.format, expected: want, turns, userTurns, sessions, runs, pairs, read: parsed.format };
   } catch (err) {
     return {
       file,
@@ -43,6 +54,8 @@ const rows: Row[] = Object.entries(expected).map(([file, want]) => {
       turns: 0,
       userTurns: 0,
       sessions: 0,
+      runs: 0,
+      pairs: 0,
       read: `error: ${(err as Error).message.slice(0, 60)}`,
     };
   }
@@ -65,3 +78,6 @@ for (const f of formats) {
     `${pad(f, 14)} files ${pad(of.length, 3)} turns ${pad(`${sum((r) => r.expected.turns)}/${sum((r) => r.turns)}`, 10)} user ${sum((r) => r.expected.userTurns)}/${sum((r) => r.userTurns)}`,
   );
 }
+const runs = rows.reduce((a, r) => a + r.runs, 0);
+const pairs = rows.reduce((a, r) => a + r.pairs, 0);
+console.log(`\nturns continuing their speaker's run: ${runs} of ${pairs} turns after another of their session`);

@@ -14,6 +14,7 @@ import { oneSlipApart } from '../src/core/retrieval/typos.js';
 import { formTerms } from '../src/core/retrieval/forms.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
+import { splitTurns } from '../src/bench/bursts.js';
 import { parseTranscript } from '../src/core/ingest/detect.js';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'locomo-mini.json');
@@ -71,6 +72,32 @@ test('spread: a turn that asks lends more to the turn right after it, the reply'
       ask(memory, 'adoption news').indexOf('Passed the interview last Friday!') <
         ask(memory, 'adoption news').indexOf('Fingers crossed for you.'),
     );
+  } finally {
+    done();
+  }
+});
+
+test('spread: a thought sent as several messages is one run, and a hit lends along it', async () => {
+  const { memory, done } = await memoryOf([
+    ['s1', 'Ann', 'omg guess what'],
+    ['s1', 'Ann', 'I got the museum job!!'],
+    ['s1', 'Ann', 'starting in March'],
+    ['s1', 'Ann', 'mornings only'],
+    ['s1', 'Ann', 'in the gift shop'],
+    ['s1', 'Bob', 'So proud of you'],
+    ['s2', 'Ann', 'Museum tickets for Saturday?'],
+    ['s2', 'Bob', 'sure'],
+    ['s2', 'Ann', 'the blue ones'],
+  ]);
+  try {
+    const scoreOf = (text: string, run: number): number =>
+      scores(memory, 'museum job', withSettings(DEFAULT_RECIPE, { 'spread.run': run }), 20).get(text) ?? 0;
+    assert.equal(scoreOf('in the gift shop', 0), 0, "three messages on, out of the neighbours' reach");
+    assert.ok(scoreOf('in the gift shop', 1.5) > 0, 'the same speaker, nobody in between: the run reaches it');
+    assert.ok(scoreOf('starting in March', 1.5) > scoreOf('starting in March', 0), 'the next message of the run');
+    assert.ok(scoreOf('omg guess what', 1.5) > scoreOf('omg guess what', 0), 'the run before the hit too');
+    assert.equal(scoreOf('So proud of you', 1.5), scoreOf('So proud of you', 0), 'another speaker ends the run');
+    assert.equal(scoreOf('the blue ones', 1.5), scoreOf('the blue ones', 0), 'a reply in between: no run');
   } finally {
     done();
   }
@@ -221,6 +248,37 @@ test('locomo bench: one memory for every conversation asks the same questions, a
   assert.deepEqual(together.without, ['aliases']);
   assert.deepEqual(Object.keys(together.by_conversation), Object.keys(apart.by_conversation));
   await assert.rejects(runLocomoBench({ dataFile: FIXTURE, settings: { 'feedback.nope': 1 } }), /no recipe setting|takes a number/);
+});
+
+test('locomo bench --bursts: every other session sent by sentence, evidence on the messages that answer', () => {
+  const turn = (session: string, ref: string, speaker: string, text: string): EpisodeInput => ({ session, ref, speaker, text });
+  const conv = {
+    id: 'c',
+    speakers: ['Ann', 'Bob'],
+    episodes: [
+      turn('c:1', 'D1:1', 'Ann', 'Guess what! I got the job. It is at the science museum.'),
+      turn('c:1', 'D1:2', 'Bob', 'So proud of you!'),
+      turn('c:2', 'D2:1', 'Ann', 'First day today. Loved it.'),
+    ],
+    qa: [
+      { question: 'Where does Ann work?', answer: 'the science museum', evidence: ['D1:1'], category: 4 },
+      { question: 'How was it?', answer: 'wonderful', evidence: ['D1:1', 'D2:1'], category: 3 },
+    ],
+  };
+  const split = splitTurns(conv);
+  assert.deepEqual(
+    split.episodes.map((e) => [e.ref, e.speaker, e.text]),
+    [
+      ['D1:1/1', 'Ann', 'Guess what!'],
+      ['D1:1/2', 'Ann', 'I got the job.'],
+      ['D1:1/3', 'Ann', 'It is at the science museum.'],
+      ['D1:2', 'Bob', 'So proud of you!'],
+      ['D2:1', 'Ann', 'First day today. Loved it.'],
+    ],
+    'the first session by sentence, a one-sentence turn whole, the second session as it was',
+  );
+  assert.deepEqual(split.qa[0]!.evidence, ['D1:1/3'], 'the message sharing a word with the answer');
+  assert.deepEqual(split.qa[1]!.evidence, ['D1:1/1', 'D1:1/2', 'D1:1/3', 'D2:1'], 'none shares one: every message of the turn');
 });
 
 test('aliases: a person removes a wrong alias, and it is not learned again', async () => {

@@ -24,6 +24,7 @@ import {
 } from '../core/retrieval/recipes.js';
 import { VectorChannel } from '../service/embeddings/vector-channel.js';
 import { joinTurns } from './long-turns.js';
+import { splitTurns } from './bursts.js';
 import { percentile } from './percentile.js';
 
 export interface LocomoBenchOptions {
@@ -48,6 +49,8 @@ export interface LocomoBenchOptions {
   ranks?: boolean;
   /** Each session's turns joined this many at a time into one long turn (long-turns.ts). */
   longTurns?: number;
+  /** In every other session each turn is sent as its sentences, one message each (bursts.ts). */
+  bursts?: boolean;
 }
 
 /** Where evidence turns rank when 50 episodes are asked for: `1-10`, `11-20`, `21-50` or `none` (not in the 50). */
@@ -65,6 +68,8 @@ export interface LocomoBenchResult extends RecallFigures {
   k: number;
   /** Turns joined into one (--long-turns), or null. */
   long_turns: number | null;
+  /** Turns sent by sentence in every other session (--bursts). */
+  bursts: boolean;
   mode: RetrievalMode;
   one_memory: boolean;
   without: RetrievalMethod[];
@@ -93,6 +98,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
   let conversations = parseLocomo(JSON.parse(fs.readFileSync(opts.dataFile, 'utf8')), source);
   if (opts.conversations) conversations = conversations.filter((c) => opts.conversations!.includes(c.id));
   if (opts.longTurns !== undefined) conversations = conversations.map((c) => joinTurns(c, opts.longTurns!));
+  if (opts.bursts) conversations = conversations.map(splitTurns);
   const cutoffs = [...new Set([5, 10, k])].sort((a, b) => a - b);
   const mode = opts.mode ?? 'keyword';
   if (mode !== 'keyword' && !opts.modelPath) throw new Error(`--mode ${mode} needs an embedding model: --model-path DIR.`);
@@ -141,6 +147,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoBe
     k,
     mode,
     long_turns: opts.longTurns ?? null,
+    bursts: opts.bursts ?? false,
     one_memory: opts.oneMemory ?? false,
     without: opts.without ?? [],
     model,

@@ -26,15 +26,30 @@ export interface BenchValues {
   conversations?: string;
   ranks?: boolean;
   'long-turns'?: string;
+  bursts?: boolean;
 }
 
-const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--long-turns N] [--json] [--write-docs]
+const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--long-turns N] [--bursts] [--json] [--write-docs]
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]`;
 
 /** The options each suite reads; another suite's option is refused rather than ignored. */
 const SUITE_OPTIONS: Readonly<Record<string, readonly (keyof BenchValues)[]>> = {
-  locomo: ['data', 'k', 'mode', 'model-path', 'one-memory', 'without', 'set', 'conversations', 'ranks', 'long-turns', 'json', 'write-docs'],
+  locomo: [
+    'data',
+    'k',
+    'mode',
+    'model-path',
+    'one-memory',
+    'without',
+    'set',
+    'conversations',
+    'ranks',
+    'long-turns',
+    'bursts',
+    'json',
+    'write-docs',
+  ],
   scale: ['episodes', 'model-path', 'json', 'write-docs'],
   projects: ['data', 'json', 'write-docs'],
 };
@@ -75,10 +90,11 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
     conversations: values.conversations?.split(','),
     ranks: values.ranks,
     longTurns: values['long-turns'] === undefined ? undefined : Number(values['long-turns']),
+    bursts: values.bursts,
   });
   if (!values.json) {
     const pct = (x: number): string => x.toFixed(3);
-    const variant = `${r.long_turns ? `, turns joined ${r.long_turns} at a time` : ''}${r.one_memory ? ', one memory' : ''}${r.without.length ? `, without ${r.without.join(', ')}` : ''}`;
+    const variant = `${r.long_turns ? `, turns joined ${r.long_turns} at a time` : ''}${r.bursts ? ', turns sent by sentence' : ''}${r.one_memory ? ', one memory' : ''}${r.without.length ? `, without ${r.without.join(', ')}` : ''}`;
     out(`LoCoMo retrieval: ${r.questions} questions (categories 1-4), mode ${r.mode}${r.model ? `, model ${r.model}` : ''}${variant}`);
     out(`  recall@5  ${pct(r['recall@5'])}`);
     out(`  recall@10 ${pct(r['recall@10'])}`);
@@ -95,7 +111,7 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
   }
   if (values['write-docs']) {
     // An ablation or a partial run is not the recipe's figure: it is printed, never written.
-    if (without.length || Object.keys(settings).length || values.conversations || values['long-turns'])
+    if (without.length || Object.keys(settings).length || values.conversations || values['long-turns'] || values.bursts)
       throw new Error('--write-docs is for the full recipe on every conversation.');
     const model = values['model-path'] ? ` --model-path ${values['model-path']}` : '';
     const one = values['one-memory'] ? ' --one-memory' : '';
@@ -180,6 +196,7 @@ if (require.main === module) {
           conversations: { type: 'string' },
           ranks: { type: 'boolean' },
           'long-turns': { type: 'string' },
+          bursts: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
         allowPositionals: true,

@@ -48,6 +48,7 @@ const OPTIONS = {
   conversations: { type: 'string' },
   ranks: { type: 'boolean' },
   'long-turns': { type: 'string' },
+  bursts: { type: 'boolean' },
   http: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },

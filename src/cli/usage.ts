@@ -39,7 +39,7 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        $RECALL_SYNC_PASSWORD or $PGPASSWORD, never stored); status: backlog, cursors
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
-  bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--write-docs] [--json]
+  bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
   project [list|current]               the memory's projects; * marks the current one
   project assign TARGET|--global (--from P | --source S | --session ID)    move memories to a project

@@ -51,7 +51,9 @@ export interface RetrievalConfig {
    * A reply ("adoption agencies!") is found through the turn it answers: each of the top `from`
    * keyword hits lends `weight` x its score to the turns up to `before` / `after` it in its
    * session, and `reply` x that to the turn right after it when it ends with a question mark.
-   * `fetch` x the candidates are fetched first, so lent scores can lift a turn (spread.ts).
+   * `fetch` x the candidates are fetched first, so lent scores can lift a turn (spread.ts). The
+   * turns next to a hit by its own speaker, with nobody in between, are one run with it (a thought
+   * sent as several messages): up to `reach` of them on each side get `run` x weight. Run 0: off.
    */
   readonly spread: {
     readonly before: number;
@@ -60,6 +62,8 @@ export interface RetrievalConfig {
     readonly reply: number;
     readonly from: number;
     readonly fetch: number;
+    readonly run: number;
+    readonly reach: number;
   };
   /**
    * Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x
@@ -132,7 +136,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   passages: { weight: 1, minWords: 100, maxWords: 60 },
   candidates: 50,
   maxScoredRows: 2000,
-  spread: { before: 1, after: 2, weight: 0.4, reply: 1.5, from: 60, fetch: 3 },
+  spread: { before: 1, after: 2, weight: 0.4, reply: 1.5, from: 60, fetch: 3, run: 1.5, reach: 4 },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
   facts: { seeds: 5, perSeed: 50, k: 1, graph: 1, vector: 1, minConfidence: 0.15 },
   evidence: { facts: 3, perFact: 5, weight: 0.9 },
@@ -173,6 +177,8 @@ export function needsVectors(recipe: RetrievalConfig): boolean {
 export const METHODS = {
   /** Turns lend score to their neighbours (spread). */
   neighbours: (r) => ({ ...r, spread: { ...r.spread, weight: 0 } }),
+  /** A hit lends along its speaker's run of messages (spread). */
+  runs: (r) => ({ ...r, spread: { ...r.spread, run: 0 } }),
   /** Pseudo-relevance feedback (feedback). */
   feedback: (r) => ({ ...r, feedback: { ...r.feedback, weight: 0 } }),
   /** Coverage of the top k (diversity). */
