@@ -81,7 +81,8 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
   if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
   // Without vectors a query is keyword + graph, whatever the recipe asked (vector alone is refused below).
   const scope = readScope(input);
-  const keyword = keywordLists(mem.db, text, limit, recipe, mem.graph, scope);
+  const now = Date.now();
+  const keyword = keywordLists(mem.db, text, limit, recipe, mem.graph, scope, now);
   const finish = (vectorHits?: VectorHits): QueryResult => {
     if (needsVectors(recipe) && !vectorHits) {
       throw new MemoryError(
@@ -90,7 +91,7 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
         'Ask without mode (keyword + graph), or see `recall status` for why.',
       );
     }
-    const found = retrieve(mem.db, mem.graph, { text, limit, history: input.history, now: Date.now(), vectorHits, recipe, scope }, keyword);
+    const found = retrieve(mem.db, mem.graph, { text, limit, history: input.history, now, vectorHits, recipe, scope }, keyword);
     return { query: text, ...found, facts: withCode(mem.db, found.facts, input.workspace, recipe.staleCode) };
   };
   return { vectorDepth: fusionDepth(limit, recipe) * (scope ? SCOPE_OVERFETCH : 1), finish };

@@ -36,6 +36,8 @@ export interface RetrievalConfig {
     /** The episode's time falls within a calendar date the question names, give or take the slack. */
     readonly dated: number;
     readonly dateSlackDays: number;
+    /** The slack of a date said relative to the time of asking ("yesterday", "last week"): the asker knows when now is. */
+    readonly relativeSlackDays: number;
   };
   /**
    * Long turns are scored by passage too (passages.ts): a keyword candidate of more than
@@ -132,7 +134,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   columns: { text: 1, speaker: 0.5, parts: 0.5 },
   entityColumns: { name: 2, summary: 1 },
   query: { stopWords: true, aliases: true },
-  boosts: { named: 1, dated: 1, dateSlackDays: 7 },
+  boosts: { named: 1, dated: 1, dateSlackDays: 7, relativeSlackDays: 1 },
   passages: { weight: 1, minWords: 100, maxWords: 60 },
   candidates: 50,
   maxScoredRows: 2000,

@@ -27,6 +27,7 @@ import { stemOf } from './stems.js';
 import { spread } from './spread.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
 import { dateMentions, queryTerms, type DateMention } from './text.js';
+import { relativeDates } from './relative-dates.js';
 import type { ProjectScope } from '../model/project.js';
 import { SCOPE_OVERFETCH } from '../model/limits.js';
 
@@ -58,11 +59,17 @@ export interface QueryAnalysis {
   dates: DateMention[];
 }
 
-export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig): QueryAnalysis {
+/** A question's words, the entities it names and the dates it names; `now` (ms) reads "yesterday" and "last week" too. */
+export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig, now?: number): QueryAnalysis {
   const terms = queryTerms(text, recipe.query).map((term) => ({ term, weight: 1 }));
   const named = namedEntities(db, text);
-  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates: dateMentions(text, () => yearsSpanned(db)) };
+  const dates = [...dateMentions(text, () => yearsSpanned(db)), ...(now === undefined ? [] : relativeDates(text, now))];
+  return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates };
 }
+
+/** How far either side of a date the dated boost still applies, in ms. */
+const slackOf = (d: DateMention, boosts: RetrievalConfig['boosts']): number =>
+  (d.relative ? boosts.relativeSlackDays : boosts.dateSlackDays) * 864e5;
 
 /** The first and last year of the memory's turns; none in an empty memory. */
 function yearsSpanned(db: Database): { first: number; last: number } | undefined {
@@ -89,9 +96,10 @@ export function keywordLists(
   recipe: RetrievalConfig,
   graph?: Graph,
   scope?: ProjectScope,
+  now?: number,
 ): KeywordLists {
   const on = recipe.channels;
-  const analysis = on.keyword || on.graph ? analyseQuery(db, text, recipe) : { terms: [], named: [], dates: [] };
+  const analysis = on.keyword || on.graph ? analyseQuery(db, text, recipe, now) : { terms: [], named: [], dates: [] };
   // Another project's entity named in the question is not this project's: its name alone lends nothing.
   if (graph && scope) analysis.named = graph.entitiesInScope(analysis.named, scope);
   if (!on.keyword) return { analysis };
@@ -157,7 +165,7 @@ export function retrieve(db: Database, graph: Graph, opts: RetrieveOptions, keyw
   const recipe = opts.recipe ?? DEFAULT_RECIPE;
   const on = recipe.channels;
   const vec = on.vector ? scopeVectorHits(graph, opts.vectorHits, opts.scope) : undefined;
-  const lists = keyword ?? keywordLists(db, text, limit, recipe, graph, opts.scope);
+  const lists = keyword ?? keywordLists(db, text, limit, recipe, graph, opts.scope, now);
   const q = lists.analysis;
   const fused = fuseChannels(lists, vec, recipe, limit);
 
@@ -266,11 +274,11 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
        FROM episodes e WHERE e.rowid IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(q.named), JSON.stringify(hits.map((h) => h.rowid))],
   );
-  const slack = boosts.dateSlackDays * 864e5;
   const factor = new Map(
     rows.map((r) => {
       const named = Number(r.named) === 1 ? 1 + boosts.named : 1;
-      const dated = q.dates.some((d) => Number(r.t) >= d.start - slack && Number(r.t) < d.end + slack) ? 1 + boosts.dated : 1;
+      const within = (d: DateMention): boolean => Number(r.t) >= d.start - slackOf(d, boosts) && Number(r.t) < d.end + slackOf(d, boosts);
+      const dated = q.dates.some(within) ? 1 + boosts.dated : 1;
       return [Number(r.r), named * dated];
     }),
   );
@@ -293,12 +301,11 @@ function withinDates(
   filter: EpisodeFilter,
 ): Hit[] {
   if (dates.length === 0 || recipe.boosts.dated === 0) return hits;
-  const slack = recipe.boosts.dateSlackDays * 864e5;
   const seen = new Set(hits.map((h) => h.rowid));
   // Within the caller's own time bounds too: a date never widens the filter.
   const more = dates.flatMap((d) => {
-    const since = Math.max(d.start - slack, filter.since ?? -Infinity);
-    const until = Math.min(d.end + slack, filter.until ?? Infinity);
+    const since = Math.max(d.start - slackOf(d, recipe.boosts), filter.since ?? -Infinity);
+    const until = Math.min(d.end + slackOf(d, recipe.boosts), filter.until ?? Infinity);
     return since <= until ? bm25Episodes(db, terms, recipe.candidates, recipe, { ...filter, since, until }) : [];
   });
   for (const h of more) {

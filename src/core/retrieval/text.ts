@@ -93,7 +93,9 @@ export interface DateMention {
   /** [start, end) in ms since the epoch, UTC. */
   start: number;
   end: number;
-  unit: 'day' | 'month' | 'year';
+  unit: 'day' | 'week' | 'month' | 'year';
+  /** Said relative to the time of asking ("yesterday", relative-dates.ts): the recipe's relative slack applies. */
+  relative?: boolean;
 }
 
 // "in June", "during May": a month after a word that places it in time, with no day or year after it.
@@ -104,8 +106,8 @@ const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid)\\s+${MONTH}\\b(?!
  * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
  * precise first; a span already read as a precise date is not read again as a vaguer one. Given
  * the years a memory spans (asked for only then), a month named without its year ("in June") is that month of each of
- * the latest BARE_MONTH_YEARS of them. Relative dates ("last week") are left alone: they need
- * the time the question was asked about.
+ * the latest BARE_MONTH_YEARS of them. Dates relative to the time of asking ("last
+ * week") are read in relative-dates.ts.
  */
 export function dateMentions(text: string, yearsSpanned?: () => { first: number; last: number } | undefined): DateMention[] {
   const found: DateMention[] = [];
