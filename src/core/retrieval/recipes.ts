@@ -36,7 +36,10 @@ export interface RetrievalConfig {
     /** The episode's time falls within a calendar date the question names, give or take the slack. */
     readonly dated: number;
     readonly dateSlackDays: number;
-    /** The slack of a date said relative to the time of asking ("yesterday", "last week"): the asker knows when now is. */
+    /**
+     * The slack of a date said relative to the time of asking ("yesterday", "last week"): the asker
+     * knows when now is; half a day covers a service whose time zone is not the asker's.
+     */
     readonly relativeSlackDays: number;
   };
   /**
@@ -134,7 +137,7 @@ export const HYBRID_RECIPE: RetrievalConfig = frozen({
   columns: { text: 1, speaker: 0.5, parts: 0.5 },
   entityColumns: { name: 2, summary: 1 },
   query: { stopWords: true, aliases: true },
-  boosts: { named: 1, dated: 1, dateSlackDays: 7, relativeSlackDays: 1 },
+  boosts: { named: 1, dated: 1, dateSlackDays: 7, relativeSlackDays: 0.5 },
   passages: { weight: 1, minWords: 100, maxWords: 60 },
   candidates: 50,
   maxScoredRows: 2000,
