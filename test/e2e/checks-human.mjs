@@ -188,6 +188,10 @@ export async function humanChecks({ check, page, h, work, cli, cliJson, invokeTo
     const running = cliJson('status').service_pid;
     await invokeTools([{ setting: 'recall.embeddings.enabled', value: false }]);
     await h.waitFor(() => cliJson('status').service_pid !== running, { timeoutMs: 30000, what: 'the memory service restarted' });
+    // The tree renders only the rows in sight, and the "thing" group holds hundreds: typing a name
+    // in the tree brings its row into view, as a person would.
+    await page.locator('[role=tree][aria-label="Entities"]').focus();
+    await page.keyboard.type('Recall');
     await waitRow('Entities', /^Recall \d+ facts?/);
   });
 }
