@@ -27,6 +27,8 @@ test('relative dates: days, weeks, months and years before the time of asking, i
   assert.deepEqual(read('3 days ago'), [[day(10, 29), day(10, 30)]]);
   assert.deepEqual(read('a couple of days ago'), [[day(10, 30), day(11, 1)]]);
   assert.deepEqual(read('last month'), [[day(10, 1), day(11, 1)]]);
+  assert.deepEqual(read('anything in the past week?'), [[day(10, 25), day(11, 3)]], 'the seven days up to now');
+  assert.deepEqual(read('over the past month'), [[day(10, 2), day(11, 3)]]);
   assert.deepEqual(read('a month ago'), [[day(10, 1), day(11, 1)]]);
   assert.deepEqual(read('last year'), [[day(0, 1, 2025), day(0, 1)]]);
   assert.deepEqual(read('what did we say on Monday'), [[day(10, 30), day(11, 1)]]);

@@ -32,9 +32,11 @@ const PATTERNS: { re: RegExp; read: (m: RegExpExecArray, at: Calendar) => Span }
   { re: /\bthe day before yesterday\b/gi, read: (_, at) => at.days(-2, -1) },
   { re: /\b(?:yesterday|last night)\b/gi, read: (_, at) => at.days(-1, 0) },
   {
-    re: /\b(?:this|last|past|previous) (week|month|year)\b/gi,
+    re: /\b(?:this|last|previous) (week|month|year)\b/gi,
     read: (m, at) => at.unit(m[0]!.toLowerCase().startsWith('this') ? 0 : -1, m[1]!),
   },
+  // "The past week" is the seven days up to now, not the calendar week before this one.
+  { re: /\bpast (week|month|year)\b/gi, read: (m, at) => at.past(m[1]!) },
   {
     re: new RegExp(`\\b${COUNT} ${UNIT} ago\\b`, 'gi'),
     read: (m, at) => {
@@ -47,6 +49,9 @@ const PATTERNS: { re: RegExp; read: (m: RegExpExecArray, at: Calendar) => Span }
     read: (m, at) => at.weekday(WEEKDAYS.indexOf(m[1]!.toLowerCase())),
   },
 ];
+
+// How far back "the past week / month / year" reaches: years, months, days.
+const PAST = { week: [0, 0, 7], month: [0, 1, 0], year: [1, 0, 0] } as const;
 
 interface Span {
   start: number;
@@ -84,6 +89,13 @@ class Calendar {
       default:
         return { start: new Date(y + offset, 0, 1).getTime(), end: new Date(y + offset + 1, 0, 1).getTime(), unit: 'year' };
     }
+  }
+
+  /** From this day a week, month or year ago up to the end of today. */
+  past(name: string): Span {
+    const unit = name.toLowerCase() as 'week' | 'month' | 'year';
+    const [years, months, days] = PAST[unit];
+    return { start: new Date(this.y - years, this.m - months, this.d - days).getTime(), end: this.day(1), unit };
   }
 
   /** The latest such weekday before today. */
