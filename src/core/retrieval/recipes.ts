@@ -58,7 +58,8 @@ export interface RetrievalConfig {
    * session, and `reply` x that to the turn right after it when it ends with a question mark.
    * `fetch` x the candidates are fetched first, so lent scores can lift a turn (spread.ts). The
    * turns next to a hit by its own speaker, with nobody in between, are one run with it (a thought
-   * sent as several messages): up to `reach` of them on each side get `run` x weight. Run 0: off.
+   * sent as several messages): up to `reach` of them on each side get `run` x weight x the best
+   * hit of the run (one utterance: its hits do not add up). Run 0: off.
    */
   readonly spread: {
     readonly before: number;
