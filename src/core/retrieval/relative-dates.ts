@@ -4,7 +4,7 @@
  * machine's time zone): "yesterday" is the local day before today, weeks start on Monday. A date
  * the question states outright is text.ts dateMentions; these need the time of asking.
  */
-import type { DateMention } from './text.js';
+import { readSpans, type DateMention } from './text.js';
 
 const NUMBER_WORDS: Record<string, number> = {
   a: 1,
@@ -112,16 +112,5 @@ class Calendar {
 /** Dates the text states relative to `now` ("yesterday", "last week", "two days ago", "on Monday"), in the machine's time zone. */
 export function relativeDates(text: string, now: number): DateMention[] {
   const at = new Calendar(now);
-  const found: DateMention[] = [];
-  // The longest reading first: "the day before yesterday" is not also yesterday.
-  const taken: [number, number][] = [];
-  for (const p of PATTERNS) {
-    for (const m of text.matchAll(p.re)) {
-      const [from, to] = [m.index!, m.index! + m[0].length];
-      if (taken.some(([a, b]) => from < b && to > a)) continue;
-      taken.push([from, to]);
-      found.push({ text: m[0], ...p.read(m as RegExpExecArray, at), relative: true });
-    }
-  }
-  return found;
+  return readSpans(text, PATTERNS, (p, m) => ({ text: m[0], ...p.read(m, at), relative: true }));
 }

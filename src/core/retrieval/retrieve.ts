@@ -67,9 +67,12 @@ export function analyseQuery(db: Database, text: string, recipe: RetrievalConfig
   return { terms: recipe.query.aliases ? speakerTerms(db, terms, named) : terms, named, dates };
 }
 
-/** How far either side of a date the dated boost still applies, in ms. */
-const slackOf = (d: DateMention, boosts: RetrievalConfig['boosts']): number =>
-  (d.relative ? boosts.relativeSlackDays : boosts.dateSlackDays) * 864e5;
+/** Where the dated boost applies for each date: its span, widened by the recipe's slack for its kind. */
+const dateWindows = (dates: DateMention[], boosts: RetrievalConfig['boosts']): { since: number; until: number }[] =>
+  dates.map((d) => {
+    const slack = (d.relative ? boosts.relativeSlackDays : boosts.dateSlackDays) * 864e5;
+    return { since: d.start - slack, until: d.end + slack };
+  });
 
 /** The first and last year of the memory's turns; none in an empty memory. */
 function yearsSpanned(db: Database): { first: number; last: number } | undefined {
@@ -274,11 +277,11 @@ export function rankEpisodes(db: Database, q: QueryAnalysis, limit: number, reci
        FROM episodes e WHERE e.rowid IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(q.named), JSON.stringify(hits.map((h) => h.rowid))],
   );
+  const windows = dateWindows(q.dates, boosts);
   const factor = new Map(
     rows.map((r) => {
       const named = Number(r.named) === 1 ? 1 + boosts.named : 1;
-      const within = (d: DateMention): boolean => Number(r.t) >= d.start - slackOf(d, boosts) && Number(r.t) < d.end + slackOf(d, boosts);
-      const dated = q.dates.some(within) ? 1 + boosts.dated : 1;
+      const dated = windows.some((w) => Number(r.t) >= w.since && Number(r.t) < w.until) ? 1 + boosts.dated : 1;
       return [Number(r.r), named * dated];
     }),
   );
@@ -303,9 +306,9 @@ function withinDates(
   if (dates.length === 0 || recipe.boosts.dated === 0) return hits;
   const seen = new Set(hits.map((h) => h.rowid));
   // Within the caller's own time bounds too: a date never widens the filter.
-  const more = dates.flatMap((d) => {
-    const since = Math.max(d.start - slackOf(d, recipe.boosts), filter.since ?? -Infinity);
-    const until = Math.min(d.end + slackOf(d, recipe.boosts), filter.until ?? Infinity);
+  const more = dateWindows(dates, recipe.boosts).flatMap((w) => {
+    const since = Math.max(w.since, filter.since ?? -Infinity);
+    const until = Math.min(w.until, filter.until ?? Infinity);
     return since <= until ? bm25Episodes(db, terms, recipe.candidates, recipe, { ...filter, since, until }) : [];
   });
   for (const h of more) {

@@ -11,41 +11,38 @@ import { all, type Database } from '../store/sqlite.js';
 import type { Hit } from './keyword.js';
 import type { RetrievalConfig } from './recipes.js';
 
+// A turn ends by asking: its text ends with a question mark, ASCII or the full-width one of Chinese and Japanese.
+const ASKS = `(rtrim(t.text) LIKE '%?' OR rtrim(t.text) LIKE '%？')`;
+
+/**
+ * Each lender's (t) nearest turns on one side in its session, `side` -1 before and 1 after: their
+ * rowid, distance (from 0), whether their speaker is its own, and whether it asks (`asks`).
+ */
+function neighbours(op: '<' | '>', order: 'ASC' | 'DESC', side: number, asks: string): string {
+  return `SELECT t.rowid AS hit, json_extract(n.value, '$[0]') AS near, n.key AS distance, ${side} AS side,
+                 json_extract(n.value, '$[1]') = t.speaker AS same, ${asks} AS asks
+            FROM episodes t,
+                 json_each((SELECT json_group_array(json_array(rowid, speaker)) FROM (
+                   SELECT e.rowid, e.speaker FROM episodes e WHERE e.session = t.session
+                      AND (e.time_ms ${op} t.time_ms OR (e.time_ms = t.time_ms AND e.rowid ${op} t.rowid))
+                    ORDER BY e.time_ms ${order}, e.rowid ${order} LIMIT ?))) n
+           WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL`;
+}
+
+// Every lender's nearest turns before and after it, by lender, side, then distance.
+const NEAR = `${neighbours('<', 'DESC', -1, '0')} UNION ALL ${neighbours('>', 'ASC', 1, ASKS)} ORDER BY 1, 4, 3`;
+
 export function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spread']): Hit[] {
   const { before, after, weight, from, reply, run, reach } = lending;
   if (weight === 0 || hits.length === 0) return hits;
   const lenders = JSON.stringify(hits.slice(0, from).map((h) => h.rowid));
   const runs = run > 0 ? reach : 0;
-  // One statement for every lender: its nearest turns before and after it in its session (their
-  // distance from it and whether their speaker is its own), and whether it asks (its text ends
-  // with a question mark, ASCII or the full-width one of Chinese and Japanese).
-  const near = all(
-    db,
-    `SELECT t.rowid AS hit, json_extract(n.value, '$[0]') AS near, n.key AS distance, -1 AS side,
-            json_extract(n.value, '$[1]') = t.speaker AS same, 0 AS asks
-       FROM episodes t,
-            json_each((SELECT json_group_array(json_array(rowid, speaker)) FROM (
-              SELECT e.rowid, e.speaker FROM episodes e WHERE e.session = t.session
-                 AND (e.time_ms < t.time_ms OR (e.time_ms = t.time_ms AND e.rowid < t.rowid))
-               ORDER BY e.time_ms DESC, e.rowid DESC LIMIT ?))) n
-      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL
-     UNION ALL
-     SELECT t.rowid, json_extract(n.value, '$[0]'), n.key, 1, json_extract(n.value, '$[1]') = t.speaker,
-            rtrim(t.text) LIKE '%?' OR rtrim(t.text) LIKE '%？'
-       FROM episodes t,
-            json_each((SELECT json_group_array(json_array(rowid, speaker)) FROM (
-              SELECT e.rowid, e.speaker FROM episodes e WHERE e.session = t.session
-                 AND (e.time_ms > t.time_ms OR (e.time_ms = t.time_ms AND e.rowid > t.rowid))
-               ORDER BY e.time_ms ASC, e.rowid ASC LIMIT ?))) n
-      WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL
-      ORDER BY 1, 4, 3`,
-    [Math.max(before, runs), lenders, Math.max(after, runs), lenders],
-  );
+  const near = all(db, NEAR, [Math.max(before, runs), lenders, Math.max(after, runs), lenders]);
   const score = new Map(hits.map((h) => [h.rowid, h.score]));
   const lent = new Map(hits.slice(0, from).map((h) => [h.rowid, h.score]));
   // A run is one utterance: its turns get what its best hit lends, not the sum of every hit in it.
   const fromRun = new Map<number, number>();
-  // Rows come by lender, side, then distance: a run ends at the first turn of another speaker.
+  // A run ends at the first turn of another speaker.
   let inRun = false;
   for (const r of near) {
     const distance = Number(r.distance);

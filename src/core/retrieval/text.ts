@@ -109,20 +109,35 @@ const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid)\\s+${MONTH}\\b(?!
  * the latest BARE_MONTH_YEARS of them. Dates relative to the time of asking ("last
  * week") are read in relative-dates.ts.
  */
-export function dateMentions(text: string, yearsSpanned?: () => { first: number; last: number } | undefined): DateMention[] {
+/**
+ * Each match of the patterns in the text, earlier patterns first, read by `read`; a match that
+ * overlaps one already read is skipped, so the longest reading wins ("16 November, 2023" is not
+ * also "2023"; "the day before yesterday" is not also yesterday).
+ */
+export function readSpans<P extends { re: RegExp }>(
+  text: string,
+  patterns: readonly P[],
+  read: (p: P, m: RegExpExecArray) => DateMention,
+): DateMention[] {
   const found: DateMention[] = [];
   const taken: [number, number][] = [];
-  for (const p of DATE_PATTERNS) {
+  for (const p of patterns) {
     for (const m of text.matchAll(p.re)) {
-      const at = m.index!;
-      if (taken.some(([a, b]) => at < b && at + m[0].length > a)) continue;
-      const [y, mo, d] = p.parts(m as RegExpExecArray);
-      const start = Date.UTC(y, mo, d);
-      const end = p.unit === 'day' ? Date.UTC(y, mo, d + 1) : p.unit === 'month' ? Date.UTC(y, mo + 1, 1) : Date.UTC(y + 1, 0, 1);
-      taken.push([at, at + m[0].length]);
-      found.push({ text: m[0], start, end, unit: p.unit });
+      const [from, to] = [m.index!, m.index! + m[0].length];
+      if (taken.some(([a, b]) => from < b && to > a)) continue;
+      taken.push([from, to]);
+      found.push(read(p, m as RegExpExecArray));
     }
   }
+  return found;
+}
+
+export function dateMentions(text: string, yearsSpanned?: () => { first: number; last: number } | undefined): DateMention[] {
+  const found = readSpans(text, DATE_PATTERNS, (p, m) => {
+    const [y, mo, d] = p.parts(m);
+    const end = p.unit === 'day' ? Date.UTC(y, mo, d + 1) : p.unit === 'month' ? Date.UTC(y, mo + 1, 1) : Date.UTC(y + 1, 0, 1);
+    return { text: m[0], start: Date.UTC(y, mo, d), end, unit: p.unit };
+  });
   // The years are asked for only when a month comes without one: most questions name none.
   let years: { first: number; last: number } | undefined;
   for (const m of yearsSpanned ? text.matchAll(BARE_MONTH) : []) {
