@@ -3,7 +3,8 @@ import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Memory } from '../src/core/memory/memory';
+import { Memory } from '../src/core/memory/memory';
+import { parseTranscript } from '../src/core/ingest/detect';
 import type { Database } from '../src/core/store/sqlite';
 
 export const ROOT = path.resolve(__dirname, '..');
@@ -89,3 +90,19 @@ export function storeOf(memory: Memory): Database {
 }
 
 export { spawn };
+
+/** A fresh memory on disk holding one real transcript of test/fixtures/real (a path under it), and its turns' texts. */
+export async function transcriptMemory(fixture: string): Promise<{ memory: Memory; texts: string[]; done: () => void }> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-transcript-'));
+  const memory = await Memory.open(folder);
+  const parsed = parseTranscript(fs.readFileSync(path.join(__dirname, 'fixtures', 'real', fixture), 'utf8'), path.basename(fixture));
+  memory.ingest(parsed.episodes, { authority: 'user', source: fixture });
+  return {
+    memory,
+    texts: parsed.episodes.map((e) => e.text),
+    done: () => {
+      memory.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}

@@ -12,7 +12,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory';
-import { parseTranscript } from '../src/core/ingest/detect';
 import { cjkBigrams, identifierParts, identifierWords, indexText, withoutAccents } from '../src/core/store/index-text';
 import { SCHEMA_VERSION } from '../src/core/store/schema';
 import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
@@ -22,7 +21,7 @@ import { queryTerms } from '../src/core/retrieval/text';
 import { namedEntities } from '../src/core/retrieval/retrieve';
 import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
 import { passagesOf } from '../src/core/retrieval/passages';
-import { storeOf } from './helpers';
+import { storeOf, transcriptMemory } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
 
@@ -85,28 +84,12 @@ test('a long Japanese turn is cut into passages at its sentence marks', () => {
   for (const p of passages) assert.match(p, /\.$/, 'every passage ends at a sentence end');
 });
 
-/** A memory holding one real transcript, and its turns' texts. */
-async function memoryOf(fixture: string): Promise<{ memory: Memory; texts: string[]; done: () => void }> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
-  const memory = await Memory.open(folder);
-  const parsed = parseTranscript(fs.readFileSync(path.join(REAL, fixture), 'utf8'), path.basename(fixture));
-  memory.ingest(parsed.episodes, { authority: 'user', source: fixture });
-  return {
-    memory,
-    texts: parsed.episodes.map((e) => e.text),
-    done: () => {
-      memory.close();
-      fs.rmSync(folder, { recursive: true, force: true });
-    },
-  };
-}
-
 for (const [fixture, word] of [
   ['specstory/legacy-user-assistant.md', 'infrastructure'],
   ['aider/multi-session-slice.aider.chat.history.md', 'Toyota'],
 ] as const) {
   test(`a word glued to a dash or a typographic apostrophe in a real transcript is found: "${word}" in ${fixture}`, async () => {
-    const { memory, texts, done } = await memoryOf(fixture);
+    const { memory, texts, done } = await transcriptMemory(fixture);
     try {
       const holding = texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t));
       assert.ok(
@@ -143,7 +126,7 @@ for (const [fixture, words] of [
   ['claude-code/skill-command-args-slice.jsonl', ['重构', '分析']],
 ] as const) {
   test(`a Chinese or Japanese word inside a run of text is found in a real transcript: ${words.join(', ')} in ${fixture}`, async () => {
-    const { memory, texts, done } = await memoryOf(fixture);
+    const { memory, texts, done } = await transcriptMemory(fixture);
     try {
       for (const word of words) {
         const holding = texts.filter((t) => t.includes(word));
@@ -159,7 +142,7 @@ for (const [fixture, words] of [
 
 test('a question typed without accents finds the accented words of a real transcript, and back', async () => {
   // hpm27/agente-bsc-rag (Portuguese; origin in test/fixtures/real/SOURCES.md) writes every accent.
-  const { memory, texts, done } = await memoryOf('specstory/user-timestamp-think-details.md');
+  const { memory, texts, done } = await transcriptMemory('specstory/user-timestamp-think-details.md');
   try {
     for (const [typed, written] of [
       ['solucao', 'solução'],
@@ -204,7 +187,7 @@ for (const [fixture, identifier, question] of [
   ['specstory/agent-model-mode-tool-use-slice.md', 'billing_events', 'which turns write billing_events?'],
 ] as const) {
   test(`a code identifier in a real transcript is found by its words: ${identifier} for "${question}" in ${fixture}`, async () => {
-    const { memory, texts, done } = await memoryOf(fixture);
+    const { memory, texts, done } = await transcriptMemory(fixture);
     try {
       const words = identifierWords(identifier).map((w) => w.toLowerCase());
       // Turns holding the identifier and none of its words on their own: only its parts can find them.

@@ -15,7 +15,7 @@ import { formTerms } from '../src/core/retrieval/forms.js';
 import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
 import { splitTurns } from '../src/bench/bursts.js';
-import { parseTranscript } from '../src/core/ingest/detect.js';
+import { transcriptMemory } from './helpers.js';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'locomo-mini.json');
 
@@ -421,15 +421,8 @@ test('spellings: a British word searches its American spelling at full weight an
 test('spellings: in a real transcript that writes both, the British word finds the American turns and back', async () => {
   // aider/multi-session-slice (BeauCranston/car-game, origin in test/fixtures/real/SOURCES.md): the
   // person writes "normalised" and "initialisation", the model "normalized".
-  const fixture = path.join(__dirname, 'fixtures', 'real', 'aider', 'multi-session-slice.aider.chat.history.md');
-  const texts = parseTranscript(fs.readFileSync(fixture, 'utf8'), 'aider').episodes.map((e) => e.text);
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-methods-'));
-  const memory = await Memory.open(folder);
+  const { memory, texts, done } = await transcriptMemory('aider/multi-session-slice.aider.chat.history.md');
   try {
-    memory.ingest(
-      texts.map((text) => ({ text })),
-      { authority: 'agent', source: 'aider' },
-    );
     const off = withoutMethods(DEFAULT_RECIPE, ['spellings']);
     const found = (query: string, word: string, recipe: RetrievalConfig): number => {
       const top = memory.query({ query, limit: 10, mode: 'keyword' }, recipe).episodes.map((e) => e.text);
@@ -443,8 +436,7 @@ test('spellings: in a real transcript that writes both, the British word finds t
     assert.equal(found('initialization', 'initialisation', DEFAULT_RECIPE), 1);
     assert.equal(found('initialization', 'initialisation', off), 0);
   } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
+    done();
   }
 });
 
