@@ -88,9 +88,20 @@ export function alive(pid: number): boolean {
 
 /** The kernel's state letter for a pid (Linux), e.g. S, R, Z. */
 export function procState(pid: number): string | undefined {
+  return statFields(pid)?.[0];
+}
+
+/** The pid's parent (Linux). */
+export function procParent(pid: number): number | undefined {
+  const ppid = statFields(pid)?.[1];
+  return ppid === undefined ? undefined : Number(ppid);
+}
+
+/** /proc/<pid>/stat after the command name: state, ppid, ... */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }

@@ -14,6 +14,7 @@ import {
   connect,
   killService,
   lockOf,
+  procParent,
   procState,
   recall,
   SERVICE,
@@ -42,16 +43,21 @@ test('SIGKILL, restart at once, 10 of 10: the zombie left behind never blocks a 
         env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' },
       }),
     );
+    // The sh's own child, not a service some earlier client started, must be the one killed.
+    const procfs = fs.existsSync('/proc/self/stat');
     await waitFor(
-      () => lockOf(memory)?.pid !== undefined && lockOf(memory)!.pid !== parent.pid && alive(lockOf(memory)!.pid),
+      () => {
+        const pid = lockOf(memory)?.pid;
+        return pid !== undefined && pid !== parent.pid && alive(pid) && (!procfs || procParent(pid) === parent.pid);
+      },
       20_000,
-      'the service to take the lock',
+      `round ${round}: the service under the non-reaping parent to take the lock`,
     );
     const text = `round ${round}: a note written just before the crash`;
     await withClient(memory, async (c) => void (await c.call('remember', { text })));
     acknowledged.push(text);
     const pid = await killService(memory);
-    if (fs.existsSync('/proc/self/stat')) assert.equal(procState(pid), 'Z', 'the killed service is a zombie while its parent lives');
+    if (procfs) assert.equal(procState(pid), 'Z', `round ${round}: the killed service is a zombie while its parent lives`);
     const started = Date.now();
     const status = await withClient(memory, (c) => c.call('status', {}));
     timings.push(Date.now() - started);
@@ -126,4 +132,40 @@ test('stop, then immediate starts from several clients at once: exactly one serv
   const log = fs.readFileSync(path.join(memory, 'service.log'), 'utf8');
   assert.equal((log.match(/listening on/g) ?? []).length, 2, 'one before the kill, one after');
   await assertAllOnce(memory, ['before the race']);
+});
+
+test('a client that comes while the owner is still opening the memory waits for it and starts no second', async (t) => {
+  if (!fs.existsSync('/proc/self/stat')) return t.skip('needs /proc to catch the owner between taking the lock and listening');
+  // Stopped between taking the lock and listening, the owner stands for one opening a large memory.
+  let memory = '';
+  let owner: ReturnType<typeof spawn> | undefined;
+  for (let attempt = 0; attempt < 10 && !owner; attempt++) {
+    memory = tmpMemory('opening');
+    const child = track(
+      spawn(process.execPath, [SERVICE, '--memory', memory], { stdio: 'ignore', env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' } }),
+    );
+    const deadline = Date.now() + 20_000;
+    while (lockOf(memory)?.pid !== child.pid && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    child.kill('SIGSTOP');
+    const socket = lockOf(memory)?.socket;
+    if (socket && !fs.existsSync(socket)) owner = child;
+    else child.kill('SIGKILL');
+  }
+  assert.ok(owner, 'the owner was never caught before it listened, in 10 tries');
+
+  const early = await connect(memory, 1_500).then(
+    () => assert.fail('connected to a stopped owner'),
+    (err: Error) => err,
+  );
+  assert.match(early.message, new RegExp(`\\(pid ${owner.pid}\\) holds the folder but did not answer in time`));
+
+  const waiting = connect(memory);
+  setTimeout(() => owner.kill('SIGCONT'), 500);
+  const client = await waiting;
+  const status = await client.call('status', {});
+  client.close();
+  assert.equal(status.service_pid, owner.pid, 'the client reached the owner it waited for');
+  const log = path.join(memory, 'service.log');
+  const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
+  assert.doesNotMatch(said, /already owns/, 'no second service was started only to step aside');
 });

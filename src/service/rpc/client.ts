@@ -183,27 +183,38 @@ export class MemoryClient extends EventEmitter {
         'Start it with `recall service start`.',
       );
     }
-    let started = this.startService();
+    let started: ServiceStart | undefined;
+    let waitedOn: number | undefined;
     const deadline = Date.now() + (this.opts.startTimeoutMs ?? 30_000);
-    for (let starts = 1; Date.now() < deadline;) {
+    for (let starts = 0; Date.now() < deadline;) {
+      // An owner still opening the memory holds the lock but does not listen yet: wait for it
+      // rather than start another that would step aside, or take over once the owner is gone.
+      const holder = readLock(lockPath(this.opts.memory));
+      const ownerRuns = holder !== undefined && isLiveOwner(holder);
+      if (ownerRuns) waitedOn = holder.pid;
+      if (!ownerRuns && starts < 3 && (!started || started.outcome === 'stepped-aside')) {
+        starts++;
+        started = this.startService();
+      }
       await delay(50);
       socket = await tryConnect(this.socketFile());
-      if (socket) return (started.detach(), socket);
-      if (started.outcome === 'failed') {
+      if (socket) return (started?.detach(), socket);
+      if (started?.outcome === 'failed') {
         throw new MemoryError(
           'unavailable',
           `The memory service for ${this.opts.memory} could not start: ${started.why()}`,
           `See ${logPath(this.opts.memory)}.`,
         );
       }
-      // It stepped aside for another owner: wait for that one, or start again if it is gone too.
-      const holder = readLock(lockPath(this.opts.memory));
-      if (started.outcome === 'stepped-aside' && !(holder && isLiveOwner(holder)) && starts < 3) {
-        starts++;
-        started = this.startService();
-      }
     }
-    started.detach();
+    started?.detach();
+    if (!started && waitedOn !== undefined) {
+      throw new MemoryError(
+        'unavailable',
+        `The memory service for ${this.opts.memory} (pid ${waitedOn}) holds the folder but did not answer in time.`,
+        `See ${logPath(this.opts.memory)}; if it hangs, \`recall service stop\` ends it.`,
+      );
+    }
     throw new MemoryError(
       'unavailable',
       `The memory service for ${this.opts.memory} did not start in time.`,
