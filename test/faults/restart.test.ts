@@ -169,3 +169,40 @@ test('a client that comes while the owner is still opening the memory waits for 
   const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '';
   assert.doesNotMatch(said, /already owns/, 'no second service was started only to step aside');
 });
+
+test('six services started at once: one owner, and the lock is whole whenever it exists', async () => {
+  const memory = tmpMemory('contenders');
+  const lock = path.join(memory, 'service.lock');
+  const env = { ...process.env, RECALL_IDLE_EXIT_MS: '60000' };
+  const exits: Promise<number | null>[] = [];
+  const children = Array.from({ length: 6 }, () => {
+    const child = track(spawn(process.execPath, [SERVICE, '--memory', memory], { stdio: 'ignore', env }));
+    exits.push(new Promise((resolve) => child.once('exit', resolve)));
+    return child;
+  });
+  let exited = 0;
+  for (const exit of exits) void exit.then(() => exited++);
+  const unreadable: string[] = [];
+  const deadline = Date.now() + 30_000;
+  // Read as fast as we can until five have stepped aside: a contender must never see a lock it cannot read.
+  while (exited < 5 && Date.now() < deadline) {
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(lock, 'utf8');
+    } catch {
+      // Not there yet, or between owners.
+    }
+    if (text !== undefined && lockOf(memory) === undefined) unreadable.push(JSON.stringify(text));
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.equal(exited, 5, 'five stepped aside');
+  assert.deepEqual(unreadable, [], 'the lock was seen half-written');
+  const owner = children.find((c) => c.exitCode === null && c.signalCode === null)!;
+  assert.equal(lockOf(memory)!.pid, owner.pid);
+  assert.deepEqual((await Promise.all(exits.filter((_, i) => children[i] !== owner))).sort(), [0, 0, 0, 0, 0]);
+  assert.deepEqual(
+    fs.readdirSync(memory).filter((n) => n.startsWith('service.lock.')),
+    [],
+    'no temp file of a lock left behind',
+  );
+});

@@ -3,6 +3,7 @@
  * nonce; a lock whose owner is dead (crashed, SIGKILLed, a zombie) or whose pid now names another
  * process is stale and taken over, so a crash never locks a memory out.
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { hasProcFs, newNonce, processInfo, proofMatches } from './proof.js';
 
@@ -62,38 +63,69 @@ export function acquireLock(
       ticks: processInfo(process.pid)?.startTicks,
       ...extra,
     };
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(path, 'wx', 0o600);
-      fs.writeSync(fd, JSON.stringify(mine));
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      return { acquired: true, holder: mine };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        // A full disk: leave no empty lock behind for the next contender to puzzle over.
-        if (fd !== undefined) {
-          try {
-            fs.closeSync(fd);
-          } catch {
-            // Closed already, or the close failed as well: the lock goes either way.
-          }
-          fs.rmSync(path, { force: true });
-        }
-        throw err;
-      }
-    }
+    if (createLock(path, JSON.stringify(mine))) return { acquired: true, holder: mine };
     const seen = readText(path);
     const holder = readLock(path);
     if (holder && holder.pid !== process.pid && isLiveOwner(holder)) return { acquired: false, holder };
     // Stale (its owner is gone) or half-written by a contender that died: remove and try again.
-    // A holder mid-write has an unreadable file for microseconds; wait a moment before judging it.
+    // Where locks are written in place (no hard links), one mid-write is unreadable for a moment.
     if (!holder) sleepMs(20);
     if (!holder && readLock(path)) continue;
     removeStale(path, seen);
   }
   const holder = readLock(path);
   return holder ? { acquired: false, holder } : { acquired: false, holder: { pid: -1, started: '' } };
+}
+
+/**
+ * Creates the lock whole or not at all: written aside, then hard-linked into place, which fails
+ * if a lock exists. A contender descheduled mid-write can then never look like one that died.
+ * Where the file system has no hard links, an exclusive create written in place.
+ */
+function createLock(path: string, text: string, tries = 3): boolean {
+  const aside = `${path}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    writeSynced(aside, text, 'wx');
+    fs.linkSync(aside, path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // The owner's start-up sweep of temp files took ours between writing and linking.
+    if (code === 'ENOENT' && tries > 1) return createLock(path, text, tries - 1);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return createInPlace(path, text);
+    throw err;
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
+}
+
+function createInPlace(path: string, text: string): boolean {
+  try {
+    writeSynced(path, text, 'wx');
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** Writes, fsyncs and closes a new file; on failure (a full disk) leaves no empty one behind. */
+function writeSynced(file: string, text: string, flag: 'wx'): void {
+  const fd = fs.openSync(file, flag, 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } catch (err) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // The close failed as well: the file goes either way.
+    }
+    fs.rmSync(file, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
 }
 
 /**
