@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { LIMITS } from '../src/core/model/limits';
@@ -120,6 +121,21 @@ test('a stale lock left by a dead holder does not lock the memory out', async ()
   const r = await recall(memory, ['remember', 'works despite a stale lock']);
   assert.equal(r.code, 0, r.stderr);
   assert.notEqual(servicePid(memory), 999_999_999);
+});
+
+test('a lock dated before the last boot is stale even when its pid now runs a service', async () => {
+  // After a reboot a lock's pid can name another process; here, another memory's live service.
+  const other = tmpMemory('other');
+  await recall(other, ['remember', 'the other memory']);
+  const otherPid = servicePid(other)!;
+  const memory = tmpMemory('rebooted');
+  const beforeBoot = new Date(Date.now() - (os.uptime() + 3600) * 1000).toISOString();
+  fs.writeFileSync(path.join(memory, 'service.lock'), JSON.stringify({ pid: otherPid, started: beforeBoot }));
+  const r = await recall(memory, ['remember', 'works after a reboot']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.notEqual(servicePid(memory), otherPid);
+  assert.equal(servicePid(other), otherPid);
+  assert.ok(alive(otherPid), 'the other memory keeps its service');
 });
 
 /** Speaks the service's wire protocol by hand: one JSON message a line, answers matched by id. */

@@ -5,6 +5,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { hasProcFs, newNonce, processInfo, proofMatches } from './proof.js';
 
 export interface LockHolder {
@@ -38,16 +39,27 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Whether the lock's holder is still the process that wrote it. Where /proc tells (Linux), a
- * zombie is dead and a pid started at another time is someone else; a lock without a start time
- * (an older version's) counts only if the pid runs a service script. Elsewhere: the pid exists.
+ * Whether the lock's holder is still the process that wrote it. A lock written before the machine
+ * last booted is stale whatever now runs under its pid. Where /proc tells (Linux), a zombie is
+ * dead and a pid started at another time is someone else; a lock without a start time (an older
+ * version's) counts only if the pid runs a service script. Elsewhere: the pid exists.
  */
 export function isLiveOwner(holder: LockHolder): boolean {
+  if (fromEarlierBoot(holder)) return false;
   if (!hasProcFs()) return isAlive(holder.pid);
   const info = processInfo(holder.pid);
   if (!info || info.zombie) return false;
   if (holder.ticks !== undefined) return info.startTicks === holder.ticks;
   return info.cmdline.some((arg) => /service\.js$/.test(arg));
+}
+
+/** How long before the boot a lock must be dated to count as older: clocks are set after boot. */
+const BOOT_MARGIN_MS = 5 * 60_000;
+
+/** Without /proc, a pid reused after a reboot (common on macOS) would otherwise lock the memory out. */
+function fromEarlierBoot(holder: LockHolder): boolean {
+  const started = Date.parse(holder.started);
+  return Number.isFinite(started) && started < Date.now() - os.uptime() * 1000 - BOOT_MARGIN_MS;
 }
 
 /** Takes the lock for this process; returns the live holder instead when someone else has it. */
