@@ -39,24 +39,23 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
- * Whether the lock's holder is still the process that wrote it. A lock written before the machine
- * last booted is stale whatever now runs under its pid. Where /proc tells (Linux), a zombie is
- * dead and a pid started at another time is someone else; a lock without a start time (an older
- * version's) counts only if the pid runs a service script. Elsewhere: the pid exists.
+ * Whether the lock's holder is still the process that wrote it. Where /proc tells (Linux), a
+ * zombie is dead and a pid started at another time is someone else. Where nothing that exact
+ * tells (no /proc, or an older version's lock without a start time), a lock dated before the
+ * machine last booted is stale; otherwise the pid must exist, and on Linux run a service script.
  */
 export function isLiveOwner(holder: LockHolder): boolean {
-  if (fromEarlierBoot(holder)) return false;
-  if (!hasProcFs()) return isAlive(holder.pid);
+  if (!hasProcFs()) return !fromEarlierBoot(holder) && isAlive(holder.pid);
   const info = processInfo(holder.pid);
   if (!info || info.zombie) return false;
   if (holder.ticks !== undefined) return info.startTicks === holder.ticks;
-  return info.cmdline.some((arg) => /service\.js$/.test(arg));
+  return !fromEarlierBoot(holder) && info.cmdline.some((arg) => /service\.js$/.test(arg));
 }
 
 /** How long before the boot a lock must be dated to count as older: clocks are set after boot. */
 const BOOT_MARGIN_MS = 5 * 60_000;
 
-/** Without /proc, a pid reused after a reboot (common on macOS) would otherwise lock the memory out. */
+/** A pid reused after a reboot (common on macOS) would otherwise lock the memory out. */
 function fromEarlierBoot(holder: LockHolder): boolean {
   const started = Date.parse(holder.started);
   return Number.isFinite(started) && started < Date.now() - os.uptime() * 1000 - BOOT_MARGIN_MS;
