@@ -89,7 +89,8 @@ test('error paths: empty, unknown, no turn; each says what was tried or what is 
   assert.throws(() => parseTranscript('  \n', 'empty.md'), /empty\.md is empty/);
   assert.throws(
     () => parseTranscript('just some notes\nwith no speakers at all\n', 'notes.md'),
-    (e: Error & { hint?: string }) => /no speaker markers/.test(e.message) && /SpecStory; aider/.test(e.hint ?? ''),
+    (e: Error & { hint?: string }) =>
+      /no speaker markers/.test(e.message) && /SpecStory; Cursor "Export Chat" markdown; aider/.test(e.hint ?? ''),
   );
   assert.throws(
     () => parseTranscript('[{"a":1},{"b":2}]', 'data.json'),

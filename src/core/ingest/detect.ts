@@ -11,6 +11,7 @@ import { isClaudeExportMarkdown, isClaudeTerminalExport, parseClaudeExportMarkdo
 import { clineApiMessages, isClineUiMessages, parseClineApi, parseClineUi } from './cline.js';
 import { isCodexRollout, parseCodexRollout } from './codex.js';
 import { isCopilotChatSession, parseCopilotChat } from './copilot.js';
+import { isCursorExport, parseCursorExport } from './cursor.js';
 import { isGeminiShare, parseGeminiShare } from './gemini.js';
 import { jsonValues } from './json-stream.js';
 import { isLocomo, parseLocomo } from './locomo.js';
@@ -28,6 +29,7 @@ export const JSON_FORMATS = [
 ];
 export const TEXT_FORMATS = [
   'SpecStory',
+  'Cursor "Export Chat" markdown',
   'aider chat history',
   'Gemini /chat share',
   'Claude export (markdown or /export text)',
@@ -97,6 +99,7 @@ function parseJsonLike(text: string, file: string, source: string): ParsedFile {
 
 function parseText(text: string, file: string, source: string): ParsedFile {
   if (isSpecStory(text)) return parseSpecStory(text, source);
+  if (isCursorExport(text)) return parseCursorExport(text, source);
   if (isAider(text)) return parseAider(text, source);
   if (isGeminiShare(text)) return parseGeminiShare(text, source);
   if (isClaudeExportMarkdown(text)) return parseClaudeExportMarkdown(text, source);

@@ -15,7 +15,7 @@ export interface ParsedFile {
 }
 
 const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);
-const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt']);
+const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt', 'cursor']);
 const IGNORED_ROLES = new Set(['system', 'tool', 'function', 'developer']);
 
 /** Only a turn known to be the person's is `user`; the assistant's, or a speaker we cannot place, is `agent`. */
