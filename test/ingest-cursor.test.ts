@@ -72,7 +72,7 @@ test('without the export line, markers after separators still make it a Cursor e
 });
 
 test('the export date dates the turns, read in the locales real exports are written in', () => {
-  // Export lines as they appear in public repositories; the instants worked out by hand.
+  // Export lines seen in public repositories, then edge cases written here; instants worked out by hand.
   const cases: [string, string | undefined][] = [
     ['8/21/2025 at 18:13:28 GMT+2', '2025-08-21T16:13:28.000Z'],
     ['19/10/2025 at 12:29:42 GMT+8', '2025-10-19T04:29:42.000Z'],
@@ -81,17 +81,18 @@ test('the export date dates the turns, read in the locales real exports are writ
     ['7/29/2025 at 18:51:14 EDT', '2025-07-29T22:51:14.000Z'],
     ['10/17/2025 at 01:05:09 GMT+4', '2025-10-16T21:05:09.000Z'],
     ['2025. 6. 27. at 14시 17분 35초 GMT+9', '2025-06-27T05:17:35.000Z'],
-    ['21.8.2025 at 18:13:28 GMT+2', '2025-08-21T16:13:28.000Z'],
-    ['7/8/2025 at 2:05:00 PM PDT', '2025-07-08T21:05:00.000Z'],
     ['2025/12/14 at GMT+8 23:42:15', '2025-12-14T15:42:15.000Z'],
     ['21/02/2026 at 19:45:15 CET', '2026-02-21T18:45:15.000Z'],
     ['2025/6/9 at 11:08:50 [GMT+8]', '2025-06-09T03:08:50.000Z'],
     ['2025/6/25 at 12:06:49 JST', '2025-06-25T03:06:49.000Z'],
     ['2025-05-20 at 8:50:49 CEST', '2025-05-20T06:50:49.000Z'],
     ['22/02/2026 at 0:35:51 CET', '2026-02-21T23:35:51.000Z'],
+    // Written here: a dotted day-first date and a 12-hour clock.
+    ['21.8.2025 at 18:13:28 GMT+2', '2025-08-21T16:13:28.000Z'],
+    ['7/8/2025 at 2:05:00 PM PDT', '2025-07-08T21:05:00.000Z'],
     // Day and month could be either outside a US zone: no guess.
     ['7/3/2025 at 19:39:41 GMT+2', undefined],
-    // A zone we cannot place, or no time at all.
+    // Written here: a zone we cannot place, no time, no such day.
     ['7/29/2025 at 18:51:14 XYZT', undefined],
     ['7/29/2025', undefined],
     ['2/30/2025 at 10:00:00 GMT', undefined],
