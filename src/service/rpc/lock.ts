@@ -94,9 +94,10 @@ export function acquireLock(
  * Where the file system has no hard links, an exclusive create written in place.
  */
 function createLock(path: string, text: string, tries = 3): boolean {
+  // durable.ts's temp name, which the start-up sweep removes when a crash leaves one.
   const aside = `${path}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   try {
-    writeSynced(aside, text, 'wx');
+    writeSynced(aside, text);
     fs.linkSync(aside, path);
     return true;
   } catch (err) {
@@ -113,7 +114,7 @@ function createLock(path: string, text: string, tries = 3): boolean {
 
 function createInPlace(path: string, text: string): boolean {
   try {
-    writeSynced(path, text, 'wx');
+    writeSynced(path, text);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -121,9 +122,12 @@ function createInPlace(path: string, text: string): boolean {
   }
 }
 
-/** Writes, fsyncs and closes a new file; on failure (a full disk) leaves no empty one behind. */
-function writeSynced(file: string, text: string, flag: 'wx'): void {
-  const fd = fs.openSync(file, flag, 0o600);
+/**
+ * Creates, writes, fsyncs and closes a new file; on failure (a full disk) leaves no empty one
+ * behind. Like core/store/durable.ts, which the extension host (a client of the lock) must not load.
+ */
+function writeSynced(file: string, text: string): void {
+  const fd = fs.openSync(file, 'wx', 0o600);
   try {
     fs.writeSync(fd, text);
     fs.fsyncSync(fd);
