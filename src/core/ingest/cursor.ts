@@ -7,7 +7,7 @@
  */
 import type { EpisodeInput } from '../model/events.js';
 import { withSessionTitle } from './session-title.js';
-import { type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
+import { FENCE, type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
 
 const EXPORT_LINE = /^_Exported on (.+?) from Cursor \([^)]*\)_\s*$/;
 const MARKER = /^\*\*(User|Cursor)\*\*\s*$/;
@@ -15,18 +15,22 @@ const SEPARATOR = /^\s*---\s*$/;
 
 export function isCursorExport(content: string): boolean {
   const lines = content.split(/\r?\n/);
-  if (lines.slice(0, 10).some((l) => EXPORT_LINE.test(l))) return true;
-  return turnStarts(lines).some((i) => lines[i]!.includes('Cursor'));
+  return exportStamp(lines) !== undefined || turnStarts(lines).some((i) => lines[i]!.includes('Cursor'));
+}
+
+/** The date and time of the export line, near the top (a blank line may come before it). */
+function exportStamp(lines: string[]): string | undefined {
+  return lines
+    .slice(0, 10)
+    .map((l) => l.match(EXPORT_LINE)?.[1])
+    .find(Boolean);
 }
 
 export function parseCursorExport(content: string, source: string): ParsedFile {
   const lines = content.split(/\r?\n/);
   const session = sessionFromSource(source);
-  const exported = lines
-    .slice(0, 10)
-    .map((l) => l.match(EXPORT_LINE)?.[1])
-    .find(Boolean);
-  const time = exported ? exportTime(exported) : undefined;
+  const stamp = exportStamp(lines);
+  const time = stamp ? exportTime(stamp) : undefined;
   const starts = turnStarts(lines);
   const episodes: EpisodeInput[] = [];
   let skipped = 0;
@@ -52,7 +56,7 @@ function turnStarts(lines: string[]): number[] {
   let fence = false;
   let previous = '';
   lines.forEach((line, index) => {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (FENCE.test(line)) fence = !fence;
     if (!fence && MARKER.test(line) && SEPARATOR.test(previous)) starts.push(index);
     if (line.trim()) previous = line;
   });

@@ -6,7 +6,7 @@
  * tool-use and details blocks are removed from the text; `---` separators are dropped.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
+import { FENCE, type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
 
@@ -32,7 +32,7 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
   let fence = false;
   let blockDepth = 0;
   content.split(/\r?\n/).forEach((line, index) => {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (FENCE.test(line)) fence = !fence;
     if (!fence) {
       blockDepth += (line.match(/<(tool-use|details)\b/g) ?? []).length;
       blockDepth -= (line.match(/<\/(tool-use|details)>/g) ?? []).length;

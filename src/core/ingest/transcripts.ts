@@ -83,6 +83,9 @@ export function parseJsonl(content: string, source: string): ParsedFile {
   return { format: 'jsonl', episodes, skipped };
 }
 
+/** A line that opens or closes a code fence: a speaker marker between two is quoted text. */
+export const FENCE = /^\s*(```|~~~)/;
+
 // "**User:** text", "User: text", "## Assistant", "### User (10:32)"
 const MD_SPEAKER = [
   /^\*\*([A-Za-z][\w .'-]{0,40}?)\s*:?\*\*\s*:?\s*(.*)$/,
@@ -137,7 +140,7 @@ export function parseMarkdown(content: string, source: string): ParsedFile {
   };
   let fence = false;
   lines.forEach((raw, index) => {
-    if (/^\s*(```|~~~)/.test(raw)) fence = !fence;
+    if (FENCE.test(raw)) fence = !fence;
     for (const pattern of fence ? [] : MD_SPEAKER) {
       const m = raw.match(pattern);
       if (m && isSpeaker(m[1]!.trim())) {

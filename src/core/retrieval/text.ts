@@ -103,13 +103,6 @@ export interface DateMention {
 const BARE_MONTH = new RegExp(`\\b(?:in|during|early|late|mid)\\s+${MONTH}\\b(?!,?\\s*\\d)`, 'gi');
 
 /**
- * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
- * precise first; a span already read as a precise date is not read again as a vaguer one. Given
- * the years a memory spans (asked for only then), a month named without its year ("in June") is that month of each of
- * the latest BARE_MONTH_YEARS of them. Dates relative to the time of asking ("last
- * week") are read in relative-dates.ts.
- */
-/**
  * Each match of the patterns in the text, earlier patterns first, read by `read`; a match that
  * overlaps one already read is skipped, so the longest reading wins ("16 November, 2023" is not
  * also "2023"; "the day before yesterday" is not also yesterday).
@@ -132,6 +125,13 @@ export function readSpans<P extends { re: RegExp }>(
   return found;
 }
 
+/**
+ * Explicit calendar dates in a text ("on 16 November, 2023", "in June 2023", "in 2022"), most
+ * precise first; a span already read as a precise date is not read again as a vaguer one. Given
+ * the years a memory spans (asked for only then), a month named without its year ("in June") is
+ * that month of each of the latest BARE_MONTH_YEARS of them. Dates relative to the time of asking
+ * ("last week") are read in relative-dates.ts.
+ */
 export function dateMentions(text: string, yearsSpanned?: () => { first: number; last: number } | undefined): DateMention[] {
   const found = readSpans(text, DATE_PATTERNS, (p, m) => {
     const [y, mo, d] = p.parts(m);
