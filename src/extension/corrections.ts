@@ -136,6 +136,7 @@ export async function forgetEntity(ctx: RecallExtension, arg?: unknown): Promise
     ...list(plan.relationships, (f) => `${f.id}: ${factTriple(f)}`),
     `• ${plan.episodes.length} episode(s) that mention nothing else`,
     ...list(plan.episodes, (e) => `${e.id}: ${oneLine(e.text, 70)}`),
+    ...(plan.orphans.length ? [`• ${plan.orphans.length} other entit(ies) left with nothing else`, ...list(plan.orphans, (n) => n)] : []),
     ...(plan.kept_episodes ? [`${plan.kept_episodes} other episode(s) also mention other things: they stay, unlinked from it.`] : []),
   ].join('\n');
   const step1 = await vscode.window.showWarningMessage(`Forget "${name}"?`, { modal: true, detail }, 'Forget…');

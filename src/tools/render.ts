@@ -17,7 +17,7 @@ export function citation(e: EpisodeView): string {
   else if (e.ref) parts.push(e.ref);
   parts.push(e.time.slice(0, 16).replace('T', ' '));
   if (e.speaker) parts.push(e.speaker);
-  parts.push(e.authority);
+  parts.push(e.author ? `${e.authority} (${e.author})` : e.authority);
   if (e.score !== undefined) parts.push(`score ${e.score.toFixed(2)}`);
   return `[${parts.join(' · ')}]`;
 }
@@ -28,7 +28,8 @@ export function renderEpisode(e: EpisodeView, maxChars = 600): string {
 }
 
 export function renderFact(f: FactView): string {
-  const state = f.status === 'current' ? (f.pinned ? 'confirmed' : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
+  const confirmed = f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed';
+  const state = f.status === 'current' ? (f.pinned ? confirmed : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
   const evidence = f.evidence.length ? `; evidence ${f.evidence.join(', ')}` : '';
   const code = f.code ? `  ${renderCode(f.code)}` : '';
   return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}, ${times(f)}${evidence})${code}`;
@@ -100,6 +101,7 @@ export function renderForgetPlan(p: ForgetPlan): string {
   const out = [`Forgetting "${p.entity.name}" removes:`, `- the entity ${renderEntity(p.entity)}`];
   out.push(`- ${p.relationships.length} relationship(s)`, ...p.relationships.map((f) => `    ${renderFact(f)}`));
   out.push(`- ${p.episodes.length} episode(s) that mention nothing else`, ...p.episodes.map((e) => `    ${e.id}: ${e.text.slice(0, 120)}`));
+  if (p.orphans.length) out.push(`- ${p.orphans.length} other entit(ies) left with nothing else: ${p.orphans.join(', ')}`);
   if (p.kept_episodes) out.push(`(${p.kept_episodes} episode(s) also mention other things: they stay, unlinked from it)`);
   return out.join('\n');
 }

@@ -72,6 +72,33 @@ test('a temp file a crash left is removed when forget runs, not only at start-up
   assert.deepEqual(containing(memory, MARKER), []);
 });
 
+test('the other end of a forgotten fact, left with nothing, goes with the forget: listed in its plan, gone live and after a rebuild', async () => {
+  const memory = tmpMemory('forget-orphan');
+  const orphan = 'ZFMARK-5 tea';
+  await withClient(memory, async (c) => {
+    await c.call('remember', { text: 'Zebrafoo prefers green tea in the afternoon', entities: ['Zebrafoo'] });
+    await c.call('relate', { subject: 'Zebrafoo', predicate: 'prefers', object: orphan });
+    await c.call('relate', { subject: 'Zebrafoo', predicate: 'uses', object: 'Postgres' });
+    await c.call('relate', { subject: 'billing', predicate: 'uses', object: 'Postgres' });
+  });
+  const plan = await recall(memory, ['forget', 'Zebrafoo']);
+  assert.match(plan.stdout, /1 other entit\(ies\) left with nothing else: ZFMARK-5 tea/);
+  assert.equal((await recall(memory, ['forget', 'Zebrafoo', '--confirm'])).code, 0);
+  const live = await withClient(memory, (c) => c.call('search', { query: orphan }));
+  assert.deepEqual(
+    live.map((e) => e.name),
+    [],
+    'the orphan is gone from the live graph',
+  );
+  assert.deepEqual(containing(memory, 'ZFMARK-5'), [], 'and from every file');
+  // The journal alone says the same: a rebuild without the snapshot has neither, and keeps Postgres.
+  await withClient(memory, (c) => c.call('shutdown', {})).catch(() => undefined);
+  await waitFor(() => lockOf(memory) === undefined, 10_000, 'the service to stop');
+  fs.rmSync(path.join(memory, 'snapshot.sqlite'));
+  const rebuilt = await withClient(memory, (c) => c.call('export', {}));
+  assert.deepEqual(rebuilt.entities.map((e) => e.name).sort(), ['Postgres', 'billing']);
+});
+
 /** Regular files under `dir` (and the socket's folder) whose bytes contain `text`. */
 function containing(dir: string, text: string): string[] {
   const found: string[] = [];

@@ -70,7 +70,14 @@ export type EventBody =
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
-  | { type: 'entity.forget'; name: string; episodes: string[]; relationships: string[] }
+  | {
+      type: 'entity.forget';
+      name: string;
+      episodes: string[];
+      relationships: string[];
+      /** A forget from the team, applied only within what this memory shares: the entity stays for what it keeps. */
+      keepEntity?: boolean;
+    }
   | {
       /** A person moves memories to another project (null = global): those of project `from`, of a source, of a session. */
       type: 'project.assign';

@@ -8,6 +8,7 @@ import { projectOfSource } from '../model/project.js';
 import { priorState, stateAfterEvidence } from './confidence.js';
 import { indexEntity, indexEpisode, reindexEntitySummary, unindexEntity, unindexEpisode } from './fts.js';
 import { aliasId, entityIdOf, entityKey, markIdUsed, ownNumber, resolveId, rowidForNew, rowidOf } from './ids.js';
+import { isBare, orphansAfter } from './erasure.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -22,7 +23,7 @@ export class GraphWrites {
   apply(e: MemoryEvent): void {
     switch (e.type) {
       case 'episodes.add':
-        for (const ep of e.episodes) this.addEpisode(ep);
+        for (const ep of e.episodes) this.addEpisode(ep, e.origin === undefined ? null : (e.by.author ?? e.origin));
         break;
       case 'entity.upsert':
         this.upsertEntity(e.name, e.at, { type: e.entityType, aliases: e.aliases, summary: e.summary });
@@ -40,10 +41,10 @@ export class GraphWrites {
         break;
       }
       case 'relationship.correct':
-        this.correctFact(e.id, e.verdict, e.by.authority, e.at, e.reason);
+        this.correctFact(e.id, e.verdict, e.by.authority, e.at, e.reason, e.origin === undefined ? null : (e.by.author ?? e.origin));
         break;
       case 'entity.forget':
-        this.forget(e.name, e.episodes, e.relationships);
+        this.forget(e);
         break;
       case 'project.assign':
         this.assignProject(e);
@@ -64,7 +65,7 @@ export class GraphWrites {
     }
   }
 
-  private addEpisode(ep: EpisodeRecord): void {
+  private addEpisode(ep: EpisodeRecord, author: string | null): void {
     // The same turn stored by two memories (a shared transcript): one row, the other id names it.
     const same = scalar(this.db, 'SELECT id FROM episodes WHERE hash = ?', [ep.hash]);
     if (same !== undefined) return aliasId(this.db, ep.id, String(same));
@@ -72,8 +73,8 @@ export class GraphWrites {
     const time = ep.time!;
     run(
       this.db,
-      `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash, project)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO episodes(rowid, id, text, speaker, role, authority, source, session, ref, time, time_ms, hash, project, author)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         rowid,
         ep.id,
@@ -89,6 +90,7 @@ export class GraphWrites {
         ep.hash,
         // A turn stored before projects existed belongs to a project named after its source.
         ep.project === undefined ? projectOfSource(ep.source) : ep.project,
+        author,
       ],
     );
     indexEpisode(this.db, rowid);
@@ -228,7 +230,14 @@ export class GraphWrites {
   }
 
   /** A person's verdict: wrong ends the fact at once; confirm pins it (and reopens it if it had been ended). */
-  private correctFact(relId: string, verdict: 'wrong' | 'confirm', authority: Authority, at: string, reason?: string): void {
+  private correctFact(
+    relId: string,
+    verdict: 'wrong' | 'confirm',
+    authority: Authority,
+    at: string,
+    reason: string | undefined,
+    author: string | null,
+  ): void {
     const rowid = rowidOf(this.db, 'rel', relId);
     if (rowid === undefined) return;
     // Verdicts meet out of order across memories: each is kept as evidence, the latest decides.
@@ -253,25 +262,42 @@ export class GraphWrites {
       ]);
     } else {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
-      run(this.db, 'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1 WHERE rowid = ?', [rowid]);
+      run(
+        this.db,
+        'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
+        [author, rowid],
+      );
     }
   }
 
-  /** Moves episodes (of a project, source or session) to another project, and the facts read from them with them. */
+  private dropEntity(entity: number): void {
+    run(this.db, 'DELETE FROM mentions WHERE entity_id = ?', [entity]);
+    run(this.db, 'DELETE FROM aliases WHERE entity_id = ?', [entity]);
+    unindexEntity(this.db, entity);
+    run(this.db, 'DELETE FROM entities WHERE id = ?', [entity]);
+  }
+
+  /**
+   * Moves episodes (of a project, source or session) to another project, and the facts read from
+   * them with them. One from the team moves only what its own memory wrote, never this one's.
+   */
   private assignProject(e: Extract<MemoryEvent, { type: 'project.assign' }>): void {
-    const sel = assignSelection(e);
+    const sel = assignSelection(e, e.origin);
     if (!sel) return;
     const moved = JSON.stringify(all(this.db, `SELECT id FROM episodes e WHERE ${sel.where}`, sel.params).map((r) => String(r.id)));
     run(this.db, `UPDATE episodes AS e SET project = ? WHERE ${sel.where}`, [e.project, ...sel.params]);
+    const own = e.origin === undefined ? '' : 'AND id GLOB ?';
     run(
       this.db,
-      `UPDATE relationships SET project = ? WHERE rowid IN (
-         SELECT relationship_rowid FROM evidence WHERE episode_id IN (SELECT value FROM json_each(?))) ${sel.rename ? 'OR project IS ?' : ''}`,
-      sel.rename ? [e.project, moved, e.from] : [e.project, moved],
+      `UPDATE relationships SET project = ? WHERE (rowid IN (
+         SELECT relationship_rowid FROM evidence WHERE episode_id IN (SELECT value FROM json_each(?))) ${sel.rename ? 'OR project IS ?' : ''}) ${own}`,
+      [e.project, moved, ...(sel.rename ? [e.from] : []), ...(e.origin === undefined ? [] : [`rel_${e.origin}_[0-9]*`])],
     );
   }
 
-  private forget(name: string, episodes: string[], relationships: string[]): void {
+  private forget({ name, episodes, relationships, keepEntity }: Extract<MemoryEvent, { type: 'entity.forget' }>): void {
+    // Entities the erasure leaves with nothing go too; worked out here, so no name of them is journaled.
+    const orphans = orphansAfter(this.db, entityIdOf(this.db, name) ?? -1, episodes, relationships);
     for (const id of [...episodes, ...relationships]) run(this.db, 'DELETE FROM anchors WHERE target = ?', [id]);
     for (const [prefix, ids] of [
       ['ep', episodes],
@@ -294,11 +320,10 @@ export class GraphWrites {
       run(this.db, 'DELETE FROM evidence WHERE episode_id = ?', [id]);
     }
     const entity = entityIdOf(this.db, name);
-    if (entity !== undefined) {
-      run(this.db, 'DELETE FROM mentions WHERE entity_id = ?', [entity]);
-      run(this.db, 'DELETE FROM aliases WHERE entity_id = ?', [entity]);
-      unindexEntity(this.db, entity);
-      run(this.db, 'DELETE FROM entities WHERE id = ?', [entity]);
+    if (entity !== undefined && !keepEntity) this.dropEntity(entity);
+    for (const orphan of orphans) {
+      const id = entityIdOf(this.db, orphan);
+      if (id !== undefined && id !== entity && isBare(this.db, id)) this.dropEntity(id);
     }
     // A title may quote what was erased: it goes with the session's last episode.
     run(this.db, 'DELETE FROM sessions WHERE session NOT IN (SELECT session FROM episodes WHERE session IS NOT NULL)');
@@ -309,11 +334,14 @@ export class GraphWrites {
  * The episodes a project.assign selects, as a condition on `episodes e`; `rename`: it selects a
  * whole project, so that project's facts without evidence move too. Undefined: it selects nothing.
  */
-export function assignSelection(sel: {
-  from?: string | null;
-  source?: string;
-  session?: string;
-}): { where: string; params: unknown[]; rename: boolean } | undefined {
+export function assignSelection(
+  sel: {
+    from?: string | null;
+    source?: string;
+    session?: string;
+  },
+  origin?: string,
+): { where: string; params: unknown[]; rename: boolean } | undefined {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (sel.from !== undefined) {
@@ -329,5 +357,10 @@ export function assignSelection(sel: {
     params.push(sel.session);
   }
   if (clauses.length === 0) return undefined;
-  return { where: clauses.join(' AND '), params, rename: sel.from !== undefined && sel.source === undefined && sel.session === undefined };
+  if (origin !== undefined) {
+    clauses.push('e.id GLOB ?');
+    params.push(`ep_${origin}_[0-9]*`);
+  }
+  const whole = sel.from !== undefined && sel.source === undefined && sel.session === undefined;
+  return { where: clauses.join(' AND '), params, rename: whole && origin === undefined };
 }
