@@ -63,7 +63,7 @@ test('the brief picks confirmed facts, decisions, notes and preferences, and lea
   );
   for (const id of [confirmed, decided, prefers, note]) assert.ok(b.text.includes(`[${id}]`), `${id} is cited in the text`);
   assert.match(b.text, /^Recall brief \(project github\.com\/acme\/billing\)/);
-  assert.match(b.text, /Confirmed by the person:\n- \[rel_\d+\] billing uses Postgres \(confirmed/);
+  assert.match(b.text, /Confirmed by a person:\n- \[rel_\d+\] billing uses Postgres \(confirmed/);
   assert.match(b.text, /Preferences:\n- \[rel_\d+\] dana prefers pnpm/);
   assert.equal(b.left_out, 0);
   assert.equal(b.tokens, approxTokens(b.text));
@@ -123,7 +123,7 @@ test('`recall brief` prints the brief as plain text for a SessionStart hook, and
   assert.match(
     text,
     new RegExp(
-      `^Recall brief \\(project example\\.org/team/app\\);[^\\n]*\\nConfirmed by the person:\\n- \\[${id}\\] Recall decided sql\\.js`,
+      `^Recall brief \\(project example\\.org/team/app\\);[^\\n]*\\nConfirmed by a person:\\n- \\[${id}\\] Recall decided sql\\.js`,
     ),
   );
   // Another project's brief and the global one leave this project's fact out.

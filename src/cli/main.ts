@@ -241,9 +241,10 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'sync': {
-      if (args.length > 1) throw new UsageError('sync takes one of: status, off (or --postgres URL).');
       return runSync({
         action: args[0],
+        target: args[1],
+        extra: args.slice(2),
         postgres: values.postgres,
         author: values.author,
         projects: values.share,

@@ -15,6 +15,9 @@ import { UsageError } from './usage.js';
 
 export interface SyncCommand {
   action: string | undefined;
+  /** The memory id of `trust`, the held-aside forget of `restore`. */
+  target?: string;
+  extra?: string[];
   postgres?: string;
   author?: string;
   projects?: string[];
@@ -32,9 +35,17 @@ export function renderSync(s: SyncStatus | undefined): string {
   return `${s.server} as ${s.author}, ${state}; backlog ${s.backlog} event(s) to push, ${s.behind} to pull`;
 }
 
+const ACTIONS = ['on', 'off', 'status', 'quarantine', 'members', 'forgotten', 'trust', 'restore'];
+
 export async function runSync(c: SyncCommand): Promise<number> {
   const action = c.action ?? (c.postgres ? 'on' : 'status');
-  if (!['on', 'off', 'status'].includes(action)) throw new UsageError('sync takes one of: status, off (or --postgres URL).');
+  if (!ACTIONS.includes(action)) throw new UsageError(`sync takes one of: ${ACTIONS.slice(1).join(', ')} (or --postgres URL).`);
+  const needsTarget = action === 'trust' || action === 'restore';
+  if (needsTarget !== (c.target !== undefined) || c.extra?.length)
+    throw new UsageError(
+      needsTarget ? `sync ${action} takes one ${action === 'trust' ? 'MEMORY_ID' : 'ID'}.` : `sync ${action} takes no more arguments.`,
+    );
+  if (!['on', 'off', 'status'].includes(action)) return runTeamCommand(c, action);
   if (action === 'on') await turnOn(c);
   if (action === 'off') {
     updateServiceConfig(c.memory, { sync: { postgres: '' } });
@@ -66,6 +77,8 @@ export async function runSync(c: SyncCommand): Promise<number> {
         `memory id     ${s.origin}`,
         `pushed        up to seq ${s.pushed_seq}${s.last_push ? ` (last ${s.last_push})` : ''}`,
         `pulled        up to log row ${s.pulled_id}${s.last_pull ? ` (last ${s.last_pull})` : ''}`,
+        `quarantined   ${s.quarantined} row(s) refused${s.last_quarantined ? `; latest: row ${s.last_quarantined.row} from ${s.last_quarantined.author ?? 'no author'}: ${s.last_quarantined.reason}` : ''}`,
+        ...(s.removed_forged ? [`removed       ${s.removed_forged} row(s) under this memory's id that it did not write`] : []),
         ...(s.last_error ? [`last error    ${s.last_error}`] : []),
       ].join('\n'),
     );
@@ -92,4 +105,60 @@ async function turnOn(c: SyncCommand): Promise<void> {
     c.err('The password was not stored: the memory service reads it from RECALL_SYNC_PASSWORD or PGPASSWORD (VS Code: its SecretStorage).');
   updateServiceConfig(c.memory, { sync: settings });
   ensureOrigin(c.memory);
+}
+
+/** The team commands: what was refused, the members' keys, forgets held aside, and the person's answers to them. */
+async function runTeamCommand(c: SyncCommand, action: string): Promise<number> {
+  const client = await c.connect();
+  try {
+    const show = (value: unknown, lines: () => string[]): void => c.out(c.json ? JSON.stringify(value) : lines().join('\n'));
+    switch (action) {
+      case 'quarantine': {
+        const rows = await client.call('sync.quarantine', {});
+        show(rows, () =>
+          rows.length
+            ? rows.map(
+                (r) =>
+                  `row ${r.row}  ${r.type} from ${r.author ?? 'no author'} (memory ${r.origin}, seq ${r.origin_seq}), ${r.at}\n    ${r.reason}`,
+              )
+            : ['No row of the shared log was refused here.'],
+        );
+        break;
+      }
+      case 'members': {
+        const members = await client.call('sync.members', {});
+        show(members, () =>
+          members.length
+            ? members.map((m) => `${m.origin}  ${m.author}  key ${m.fingerprint}  ${m.state}${m.why ? `: ${m.why}` : ''}`)
+            : ['No member seen yet.'],
+        );
+        break;
+      }
+      case 'trust': {
+        const m = await client.call('sync.trust', { origin: c.target! });
+        show(m, () => [`Trusted memory ${m.origin} (${m.author}, key ${m.fingerprint}); its refused rows are pulled again.`]);
+        break;
+      }
+      case 'forgotten': {
+        const held = await client.call('sync.forgotten', {});
+        show(held, () =>
+          held.length
+            ? held.map(
+                (h) =>
+                  `${h.id}  "${h.entity}" forgotten by ${h.author ?? 'unknown'} on ${h.at.slice(0, 10)}: ${h.episodes} episode(s), ${h.facts} fact(s); held until ${h.expires.slice(0, 10)} (recall sync restore ${h.id})`,
+              )
+            : ['Nothing a forget from the team erased is held aside.'],
+        );
+        break;
+      }
+      case 'restore': {
+        const r = await client.call('sync.restore', { id: c.target! });
+        show(r, () => [`Restored ${r.episodes} episode(s) and ${r.facts} fact(s); this memory's own are shared with the team again.`]);
+        break;
+      }
+    }
+    return 0;
+  } finally {
+    client.close();
+  }
 }

@@ -37,6 +37,9 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   sync [status|off] [--postgres URL [--author EMAIL] [--share PROJECT]...] [--json]
                                        share this memory through a team's PostgreSQL (password from
                                        $RECALL_SYNC_PASSWORD or $PGPASSWORD, never stored); status: backlog, cursors
+  sync quarantine|members|forgotten [--json]   rows refused here; the team's keys; forgets from the team held aside
+  sync trust MEMORY_ID                 accept the key a teammate's (second) memory shows
+  sync restore ID                      undo a forget from the team (ids from sync forgotten)
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]

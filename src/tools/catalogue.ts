@@ -79,6 +79,7 @@ const episodeOut = z.object({
   entities: z.array(z.string()),
   score: z.number().optional(),
   project: z.string().nullable().optional(),
+  author: z.string().optional(),
 });
 const entityOut = z.object({
   name: z.string(),
@@ -103,6 +104,7 @@ const factOut = z.object({
   valid_to: z.string().nullable(),
   status: z.string(),
   pinned: z.boolean(),
+  confirmed_by: z.string().optional(),
   ended_reason: z.string().nullable(),
   score: z.number().optional(),
   depth: z.number().optional(),

@@ -74,7 +74,7 @@ export async function checksBriefChatTools({ check, page, h, dirs, invokeTools, 
     const [r] = run.results;
     assert.ok(r.ok, r.error);
     assert.match(r.text, /^Recall brief \(/);
-    assert.match(r.text, new RegExp(`Confirmed by the person:\\n(- .*\\n)*- \\[${confirmed}\\] Billing uses Stripe \\(confirmed`));
+    assert.match(r.text, new RegExp(`Confirmed by a person:\\n(- .*\\n)*- \\[${confirmed}\\] Billing uses Stripe \\(confirmed`));
     assert.match(r.text, new RegExp(`Recent decisions:\\n(- .*\\n)*- \\[${decided}\\] Billing team decided Postgres`));
     assert.ok(Math.ceil(r.text.length / 4) <= 300, `${r.text.length} characters is over 300 tokens`);
   });

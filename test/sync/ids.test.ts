@@ -11,6 +11,7 @@ import { Memory } from '../../src/core/memory/memory';
 import type { MemoryEvent } from '../../src/core/model/events';
 import { canonicalId, ensureOrigin, isId, mapEventIds } from '../../src/core/store/ids';
 
+const all = { shares: (): boolean => true };
 const person = { authority: 'human' as const, source: 'test' };
 const folder = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'recall-ids-'));
 
@@ -56,9 +57,9 @@ test("another memory's events apply once, survive a rebuild from the journal, an
   ma.close();
 
   let mb = await Memory.open(b);
-  const first = mb.applyRemote(eventsA).applied;
+  const first = mb.applyRemote(eventsA, all).applied;
   assert.equal(first, eventsA.length);
-  assert.equal(mb.applyRemote(eventsA).applied, 0, 'the same pull again changes nothing');
+  assert.equal(mb.applyRemote(eventsA, all).applied, 0, 'the same pull again changes nothing');
   assert.equal(mb.status().episodes, 2);
   assert.equal(mb.originSeq(originA), eventsA[eventsA.length - 1]!.originSeq);
   // The same turn stored here too is one episode, and A's id for it still resolves.
@@ -70,7 +71,7 @@ test("another memory's events apply once, survive a rebuild from the journal, an
   // Without the snapshot: a rebuild from the rewritten journal still knows A's events were applied.
   fs.rmSync(path.join(b, 'snapshot.sqlite'));
   mb = await Memory.open(b);
-  assert.equal(mb.applyRemote(eventsA).applied, 0, 'a forgotten episode does not come back with the next pull');
+  assert.equal(mb.applyRemote(eventsA, all).applied, 0, 'a forgotten episode does not come back with the next pull');
   assert.equal(mb.status().episodes, 1);
   assert.ok(!fs.readFileSync(path.join(b, 'journal.jsonl'), 'utf8').includes('codename'));
   mb.close();
@@ -101,8 +102,8 @@ test('verdicts from two memories meet in either order: both kept as evidence, th
     [late, early],
   ]) {
     const m = await Memory.open(folder());
-    m.applyRemote(assertEvents);
-    m.applyRemote(order);
+    m.applyRemote(assertEvents, all);
+    m.applyRemote(order, all);
     const f = m.fact(id);
     assert.equal(f.status, 'current', 'the later confirm decides');
     assert.equal(f.pinned, true);
@@ -122,7 +123,7 @@ test('the same turn stored by two memories is one episode; the other id names it
   ensureOrigin(b);
   const mb = await Memory.open(b);
   const idB = mb.remember({ text: 'CI runs on self-hosted runners', session: 's1' }, person).id;
-  mb.applyRemote(eventsA);
+  mb.applyRemote(eventsA, all);
   assert.equal(mb.status().episodes, 1);
   assert.deepEqual(mb.rowidsOf('ep', [idA]), mb.rowidsOf('ep', [idB]));
   assert.deepEqual(mb.fact(fact).evidence, [idB], "A's evidence points at B's copy of the turn");

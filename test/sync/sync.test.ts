@@ -8,62 +8,33 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { MemoryClient } from '../../src/service/rpc/client';
-import { alive, cleanupMemories, recall, recallOk, ROOT, servicePid, tmpMemory, waitFor } from '../helpers';
-import { findPgBin, startPostgres, type PgServer } from './postgres';
+import type { MemoryClient } from '../../src/service/rpc/client';
+import { alive, recall, recallOk, servicePid, tmpMemory, waitFor } from '../helpers';
+import { episodeCount as count, eventually, skip, startTeam, type Machine, type Team } from './team';
 
-const bin = findPgBin();
-if (!bin && process.env.CI) throw new Error('PostgreSQL is not installed (CI installs it: apt-get install postgresql)');
-const skip = bin ? false : 'no PostgreSQL found (install Debian\'s "postgresql" package or set RECALL_PG_BIN)';
-if (skip) process.stderr.write(`test:sync skipped: ${skip}\n`);
-
-let pg: PgServer;
-const clients: MemoryClient[] = [];
-
+let team: Team;
 before(async () => {
-  if (bin) pg = await startPostgres(bin);
+  if (!skip) team = await startTeam();
 });
-after(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await cleanupMemories();
-  pg?.destroy();
-});
+after(async () => team?.close());
 
-interface Machine {
-  dir: string;
-  person: MemoryClient;
-  agent: MemoryClient;
-}
+const machine = (tag: string, table: string): Promise<Machine> => team.machine(tag, table);
 
-/** A memory folder sharing the log `table` as `author`, with a person's and an agent's connection. */
-async function machine(tag: string, table: string, dir = tmpMemory(tag)): Promise<Machine> {
-  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ sync: { postgres: pg.url, author: `${tag}@team.example`, table } }));
-  const connect = (surface: 'cli' | 'mcp'): Promise<MemoryClient> =>
-    MemoryClient.connect({ memory: dir, surface, serviceScript: path.join(ROOT, 'dist/service.js') }).then((c) => (clients.push(c), c));
-  return { dir, person: await connect('cli'), agent: await connect('mcp') };
-}
-
-async function eventually(what: string, cond: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The export as a machine-independent value: order of rows and of evidence is local, and effective confidence moves with the clock. */
+/**
+ * The export as a machine-independent value: order of rows and of evidence is local, effective
+ * confidence moves with the clock, and whose a turn or a confirmation is reads from where one stands
+ * (a teammate's, or this memory's own).
+ */
 async function normalised(m: Machine): Promise<unknown> {
   const x = await m.person.call('export', { history: true });
   return {
     entities: [...x.entities].sort((a, b) => a.name.localeCompare(b.name)),
     facts: x.facts
-      .map(({ effective_confidence: _, ...f }) => ({ ...f, evidence: [...f.evidence].sort() }))
+      .map(({ effective_confidence: _, confirmed_by: _by, ...f }) => ({ ...f, evidence: [...f.evidence].sort() }))
       .sort((a, b) => a.id.localeCompare(b.id)),
-    episodes: [...x.episodes].sort((a, b) => a.id.localeCompare(b.id)),
+    episodes: x.episodes.map(({ author: _, ...e }) => e).sort((a, b) => a.id.localeCompare(b.id)),
   };
 }
-
-const count = async (m: Machine): Promise<number> => (await m.person.call('status', {})).episodes;
 
 test('A writes, B answers within 2 s, with the author and authority A wrote it with', { skip }, async () => {
   const a = await machine('ada', 'answers');
@@ -91,6 +62,8 @@ test('A writes, B answers within 2 s, with the author and authority A wrote it w
   assert.equal(personal!.authority, atA!.authority, "a person's words stay a person's");
   assert.notEqual(personal!.authority, 'agent');
   assert.equal(agents!.authority, 'agent', "an agent's words from another machine weigh as an agent's");
+  assert.equal(personal!.author, 'ada@team.example', 'B knows whose memory wrote it');
+  assert.equal(atA!.author, undefined, "at A it is A's own");
   const status = (await b.person.call('status', {})).sync!;
   assert.equal(status.connected, true);
   assert.equal(status.author, 'bob@team.example');
@@ -120,7 +93,7 @@ test('server stopped while both write, then started: both converge, nothing lost
   const b = await machine('bea', 'outage');
   await a.person.call('remember', { text: 'before the outage: deploys go through the staging cluster' });
   await eventually('the first note at B', async () => (await count(b)) === 1);
-  pg.stop();
+  team.pg.stop();
   try {
     for (let i = 0; i < 30; i++) {
       await a.person.call('remember', { text: `amy offline note ${i} about the release checklist` });
@@ -131,7 +104,7 @@ test('server stopped while both write, then started: both converge, nothing lost
     const waiting = (await a.person.call('status', {})).sync!;
     assert.equal(waiting.backlog, 30, JSON.stringify(waiting));
   } finally {
-    pg.start();
+    team.pg.start();
   }
   await eventually('both at 61 episodes', async () => (await count(a)) === 61 && (await count(b)) === 61, 60_000);
   await eventually('identical exports', async () => JSON.stringify(await normalised(a)) === JSON.stringify(await normalised(b)), 20_000);
@@ -192,13 +165,13 @@ test('a service killed in the middle of a pull resumes it cleanly: nothing doubl
 
 test('recall sync --postgres stores the connection without its password; status shows the backlog and cursors', { skip }, async () => {
   const dir = tmpMemory('cli');
-  const withPassword = pg.url.replace('recall@', 'recall:s3cret-pw@');
+  const withPassword = team.pg.url.replace('recall@', 'recall:s3cret-pw@');
   const on = await recall(dir, ['sync', '--postgres', withPassword, '--author', 'cli@team.example', '--json']);
   assert.equal(on.code, 0, on.stderr);
   assert.match(on.stderr, /password was not stored/);
   const config = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
   assert.ok(!config.includes('s3cret-pw'), 'no password in config.json');
-  assert.equal(JSON.parse(config).sync.postgres, pg.url);
+  assert.equal(JSON.parse(config).sync.postgres, team.pg.url);
   assert.match(fs.readFileSync(path.join(dir, 'memory-id'), 'utf8'), /^[a-z0-9]{12}\n$/);
   await recallOk(dir, ['remember', 'the CLI shares this note']);
   const status = JSON.parse(await recallOk(dir, ['sync', 'status', '--json']));
@@ -208,7 +181,7 @@ test('recall sync --postgres stores the connection without its password; status 
   const bad = await recall(dir, ['sync', '--postgres', 'postgres://recall@127.0.0.1:1/postgres']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /Cannot reach postgres:\/\/recall@127\.0\.0\.1:1\/postgres: .*Nothing was changed/);
-  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).sync.postgres, pg.url);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).sync.postgres, team.pg.url);
   const off = await recall(dir, ['sync', 'off']);
   assert.equal(off.code, 0, off.stderr);
   assert.match(off.stdout, /^sync off/);
@@ -219,12 +192,9 @@ test('with projects chosen, only those projects leave: their turns, facts and co
   const dir = tmpMemory('pia');
   fs.writeFileSync(
     path.join(dir, 'config.json'),
-    JSON.stringify({ sync: { postgres: pg.url, author: 'pia@team.example', table: 'scoped', projects: [shared] } }),
+    JSON.stringify({ sync: { postgres: team.pg.url, author: 'pia@team.example', table: 'scoped', projects: [shared] } }),
   );
-  const connect = (project: string): Promise<MemoryClient> =>
-    MemoryClient.connect({ memory: dir, surface: 'cli', project, serviceScript: path.join(ROOT, 'dist/service.js') }).then(
-      (c) => (clients.push(c), c),
-    );
+  const connect = (project: string): Promise<MemoryClient> => team.connect(dir, { project });
   const inShared = await connect(shared);
   const inPrivate = await connect('example.org/pia/private');
   const b = await machine('pat', 'scoped');

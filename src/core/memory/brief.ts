@@ -63,7 +63,8 @@ const pct = (x: number): string => `${Math.round(x * 100)}%`;
 const day = (iso: string): string => iso.slice(0, 10);
 
 function factLine(kind: BriefKind, f: FactView): Line {
-  const how = f.pinned ? 'confirmed' : pct(f.effective_confidence);
+  // A teammate's confirmation (team sync) is theirs, not this person's: it says whose.
+  const how = f.pinned ? (f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed') : pct(f.effective_confidence);
   return { kind, fact: f, text: `- [${f.id}] ${f.subject} ${f.predicate} ${f.object} (${how}, since ${day(f.valid_from)})` };
 }
 
@@ -72,12 +73,12 @@ function noteLine(e: EpisodeView): Line {
   return {
     kind: 'decision',
     note: e,
-    text: `- [${e.id}] ${day(e.time)} note: ${text.length > NOTE_CHARS ? `${text.slice(0, NOTE_CHARS)}…` : text}`,
+    text: `- [${e.id}] ${day(e.time)} note${e.author ? ` by ${e.author}` : ''}: ${text.length > NOTE_CHARS ? `${text.slice(0, NOTE_CHARS)}…` : text}`,
   };
 }
 
 const SECTION_TITLES: Record<BriefKind, string> = {
-  confirmed: 'Confirmed by the person:',
+  confirmed: 'Confirmed by a person:',
   decision: 'Recent decisions:',
   preference: 'Preferences:',
   known: 'Known with high confidence:',

@@ -195,6 +195,22 @@ export class JournaledGraph {
     return events;
   }
 
+  /**
+   * Appends events a forget from the team erased and the person restored, as they were (origin
+   * and originSeq kept, so they are neither pulled again nor pushed as this memory's own).
+   */
+  commitRestored(held: MemoryEvent[]): MemoryEvent[] {
+    let seq = this.seq;
+    const events = [...held].sort((a, b) => a.seq - b.seq).map((e) => ({ ...e, seq: ++seq }));
+    if (events.length === 0) return [];
+    atomically(this.db, () => {
+      this.graph.applyAll(events);
+      this.journal.append(events);
+    });
+    this.eventsSinceSnapshot += events.length;
+    return events;
+  }
+
   /** This memory's origin id (set when it is first shared), else undefined. */
   get origin(): string | undefined {
     return this.graph.getMeta('origin');

@@ -18,7 +18,8 @@ import { exportPage, type ExportPage } from './export-page.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
 import { JournaledGraph, type OpenReport } from './journaled-graph.js';
 import * as reads from './reads.js';
-import { applyRemote, type RemoteApplied } from './remote.js';
+import { listHeld, type HeldForgetSummary } from './held-forgets.js';
+import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
 
@@ -26,8 +27,10 @@ export type {
   Brief,
   BriefInput,
   EmbeddedKind,
+  ErasureScope,
   ExportPage,
   ForgetPlan,
+  HeldForgetSummary,
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
@@ -212,9 +215,19 @@ export class Memory {
     return this.mem.origin;
   }
 
-  /** Events another memory wrote, applied in order; ones already applied are skipped. */
-  applyRemote(events: MemoryEvent[]): RemoteApplied {
-    return applyRemote(this.mem, events);
+  /** Events another memory wrote, applied in order; ones already applied are skipped. A forget stays within `scope`. */
+  applyRemote(events: MemoryEvent[], scope: ErasureScope): RemoteApplied {
+    return applyRemote(this.mem, events, scope);
+  }
+
+  /** What forgets from the team erased here, held aside until restored or expired. */
+  heldForgets(): HeldForgetSummary[] {
+    return listHeld(this.mem.folder);
+  }
+
+  /** The person undoes a forget from the team (an id from heldForgets). */
+  restoreForget(id: string, by: Provenance): { episodes: number; facts: number } {
+    return restoreForget(this.mem, id, by);
   }
 
   /** How far another memory's events are applied here (its seq). */

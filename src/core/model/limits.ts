@@ -96,4 +96,17 @@ export const SYNC_LIMITS = {
   pollMs: 5_000,
   retryMinMs: 500,
   retryMaxMs: 30_000,
+  /** Bytes of one pulled event (its body as JSON text): as big as one service message, the largest write a member can make. */
+  eventBytes: LIMITS.serviceMessageBytes,
+  /** Bytes of event bodies one pull round takes in (at least one row). */
+  pullBytes: LIMITS.serviceMessageBytes,
+  /** Turns of one pulled episodes.add, and ids listed in one pulled forget. */
+  episodesPerEvent: 1000,
+  forgetIds: 100_000,
+  /** How far ahead of this machine's clock a peer's time may be before it is clamped (a verdict dated 2099 must not win forever). */
+  clockSkewMs: 10_000,
+  /** Days what a forget from the team erased here is held aside, so the person can undo it. */
+  heldForgetDays: 30,
+  /** Quarantined rows kept listed (the oldest go first); their bodies stay on the server, never here. */
+  quarantineEntries: 10_000,
 } as const;

@@ -16,6 +16,8 @@ export interface EpisodeView {
   score?: number;
   /** The project it belongs to; null: the person's own (global) memory. */
   project?: string | null;
+  /** The teammate whose memory wrote it (team sync); absent: this memory's own. */
+  author?: string;
 }
 
 export interface EntityView {
@@ -44,6 +46,8 @@ export interface FactView {
   valid_to: string | null;
   status: FactStatus;
   pinned: boolean;
+  /** The teammate who confirmed it (team sync); absent when this memory's person did, or nobody. */
+  confirmed_by?: string;
   ended_reason: string | null;
   score?: number;
   /** The project it belongs to; null: global. */

@@ -83,8 +83,8 @@ export class Graph {
   applyAll(events: MemoryEvent[]): void {
     for (const e of events) {
       this.writes.apply(e);
-      // How far each other memory's events are applied: kept with the state they produced.
-      if (e.origin !== undefined) this.setMeta(`origin_seq:${e.origin}`, e.originSeq ?? 0);
+      // How far each other memory's events are applied: kept with the state they produced (a restored one never lowers it).
+      if (e.origin !== undefined) this.setMeta(`origin_seq:${e.origin}`, Math.max(this.originSeq(e.origin), e.originSeq ?? 0));
     }
     const last = events[events.length - 1];
     if (last) {
@@ -186,6 +186,7 @@ export class Graph {
       time: String(r.time),
       entities: names.get(Number(r.rowid)) ?? [],
       project: (r.project as string | null) ?? null,
+      ...(r.author ? { author: String(r.author) } : {}),
     }));
   }
 
@@ -384,6 +385,7 @@ export class Graph {
       valid_to: (r.valid_to as string | null) ?? null,
       status,
       pinned,
+      ...(pinned && r.pinned_by ? { confirmed_by: String(r.pinned_by) } : {}),
       ended_reason: (r.ended_reason as string | null) ?? null,
       project: (r.project as string | null) ?? null,
       learned_at: String(r.learned_at ?? r.valid_from),

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +40,8 @@ CREATE INDEX episodes_time ON episodes(time_ms);
 CREATE INDEX episodes_source ON episodes(source);
 ALTER TABLE episodes ADD COLUMN project TEXT;
 CREATE INDEX episodes_project ON episodes(project, time_ms);
+-- The teammate whose memory wrote it (team sync); NULL: this memory's own.
+ALTER TABLE episodes ADD COLUMN author TEXT;
 
 CREATE TABLE mentions (episode_rowid INTEGER NOT NULL, entity_id INTEGER NOT NULL, PRIMARY KEY (episode_rowid, entity_id));
 CREATE INDEX mentions_entity ON mentions(entity_id);
@@ -68,6 +70,8 @@ CREATE INDEX relationships_subject ON relationships(subject_id);
 CREATE INDEX relationships_object ON relationships(object_id);
 ALTER TABLE relationships ADD COLUMN project TEXT;
 ALTER TABLE relationships ADD COLUMN learned_at TEXT;
+-- Who confirmed it, when a teammate did (team sync); NULL: this memory's person, or nobody.
+ALTER TABLE relationships ADD COLUMN pinned_by TEXT;
 CREATE INDEX relationships_project ON relationships(project);
 
 CREATE TABLE evidence (

@@ -88,6 +88,11 @@ const PARAMS: ParamSchemas = {
   brief: z.object({ project, budget_tokens: count }),
   'graph.neighbourhood': z.object({ entity: text, limit: count, history: flag }),
   'export.page': z.object({ history: flag, cursor: optional(text), limit: count }),
+  'sync.quarantine': none,
+  'sync.members': none,
+  'sync.trust': z.object({ origin: text }),
+  'sync.forgotten': none,
+  'sync.restore': z.object({ id: text }),
 };
 
 /** The params of `method` as its handler's type states them, or an invalid_input error saying why not. */

@@ -3,6 +3,8 @@
  * `Methods` is the single list of what a client may ask and what it gets back: the client is typed
  * by it, the server's handlers are typed by it, and params.ts checks each request against it.
  */
+import type { MemberView } from '../../sync/members.js';
+import type { QuarantineEntry } from '../../sync/quarantine.js';
 import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
@@ -14,6 +16,7 @@ import type {
   Brief,
   ExportPage,
   ForgetPlan,
+  HeldForgetSummary,
   MemoryStatus,
   ProjectAssignment,
   QueryResult,
@@ -150,6 +153,18 @@ export interface Methods {
   'graph.neighbourhood': { params: { entity: string; limit?: number; history?: boolean }; result: Neighbourhood };
   /** The export one bounded page at a time (a whole export can pass the message limit): send back `cursor` until absent. */
   'export.page': { params: { history?: boolean; cursor?: string; limit?: number }; result: ExportPage };
+
+  // Team sync (an error when it is off): what was refused, who the members are, what forgets from the team erased here.
+  /** Rows of the shared log refused here, oldest first. */
+  'sync.quarantine': { params: Record<string, never>; result: QuarantineEntry[] };
+  /** The team's members as this memory knows them: pinned keys, and keys it does not take without the person. */
+  'sync.members': { params: Record<string, never>; result: MemberView[] };
+  /** A person trusts the key the server lists for a member's memory (its refused rows are pulled again). */
+  'sync.trust': { params: { origin: string }; result: MemberView };
+  /** Forgets from the team whose erasure is held aside here, newest first. */
+  'sync.forgotten': { params: Record<string, never>; result: HeldForgetSummary[] };
+  /** A person undoes a forget from the team: what it erased here comes back. */
+  'sync.restore': { params: { id: string }; result: { episodes: number; facts: number } };
 }
 
 export type Method = keyof Methods;
@@ -170,6 +185,7 @@ export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'forget',
   'project.assign',
   'unalias',
+  'sync.restore',
 ]);
 
 /** Pushed to every client after a write. */

@@ -25,6 +25,7 @@ import { appliedBeforeRestart, RecentWrites } from './recent-writes.js';
 import { resolveSync, type SyncSettings } from '../../sync/config.js';
 import { ensureOrigin } from '../../core/store/ids.js';
 import { SyncLoop } from '../../sync/sync-loop.js';
+import { syncHandlers } from './sync-handlers.js';
 
 export interface ServiceOptions {
   memory: string;
@@ -219,6 +220,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),
     'graph.neighbourhood': (p) => browse.neighbourhood(p),
     'export.page': (p) => memory.exportPage(p),
+    ...syncHandlers(memory, sync || undefined),
   };
   const isMethod = (name: string): name is Method => Object.hasOwn(handlers, name);
 
