@@ -100,14 +100,14 @@ test('AnchorChecker: current, changed since the mtime, gone when deleted or rena
   const [symbol] = anchorsIn('`settleCutoff` in src/pay/settle.ts', root, NOW);
   const [file] = anchorsIn('src/pay/settle.ts', root, NOW);
   const [range] = anchorsIn('src/pay/settle.ts:10-12', root, NOW);
-  const check = (a: typeof file): string => new AnchorChecker().check(a!).status;
+  const check = (a: typeof file): string => new AnchorChecker(root).check(a!).status;
   assert.deepEqual([check(symbol), check(file), check(range)], ['current', 'current', 'current']);
 
   // Lines added above: the symbol and the range moved, their text did not; the whole file changed.
   edit(settle, (t) => `// settlement\n// rules\n${t}`);
   assert.deepEqual([check(symbol), check(file), check(range)], ['current', 'changed', 'current']);
   const stamped = new Date(fs.statSync(settle).mtimeMs).toISOString();
-  assert.equal(new AnchorChecker().check(file!).changedAt, stamped);
+  assert.equal(new AnchorChecker(root).check(file!).changedAt, stamped);
 
   // The symbol's body edited: changed. Its definition removed: gone.
   edit(settle, (t) => t.replace('setUTCHours(17', 'setUTCHours(16'));
@@ -121,6 +121,16 @@ test('AnchorChecker: current, changed since the mtime, gone when deleted or rena
   assert.deepEqual([check(file), check(range)], ['gone', 'gone']);
 });
 
+test('AnchorChecker: a moved range is found thousands of lines away, and re-taken where it is now', () => {
+  const root = workspace();
+  const settle = path.join(root, 'src/pay/settle.ts');
+  const [range] = anchorsIn('src/pay/settle.ts:10-12', root, NOW);
+  edit(settle, (t) => `${Array.from({ length: 5000 }, (_, i) => `// note ${i}`).join('\n')}\n${t}`);
+  assert.equal(new AnchorChecker(root).check(range!).status, 'current');
+  const now = new AnchorChecker(root).retake(range!, NOW)!;
+  assert.deepEqual([now.startLine, now.endLine, now.hash], [5010, 5012, range!.hash]);
+});
+
 test('AnchorChecker: cached by mtime and size, bounded by files per answer, falls back to the reader workspace', () => {
   const root = workspace();
   const refund = path.join(root, 'src/pay/refund.ts');
@@ -128,19 +138,19 @@ test('AnchorChecker: cached by mtime and size, bounded by files per answer, fall
   fs.utimesSync(refund, mtime, mtime);
   const [a] = anchorsIn('src/pay/refund.ts', root, NOW);
   const [b] = anchorsIn('src/pay/settle.ts', root, NOW);
-  assert.equal(new AnchorChecker().check(a!).status, 'current');
+  assert.equal(new AnchorChecker(root).check(a!).status, 'current');
   // Same size, same mtime: the cached reading stands (the file is not read again).
   edit(refund, (t) => t.replace('30', '31'), mtime);
-  assert.equal(new AnchorChecker().check(a!).status, 'current');
+  assert.equal(new AnchorChecker(root).check(a!).status, 'current');
   edit(refund, (t) => t); // a new mtime: read again
-  assert.equal(new AnchorChecker().check(a!).status, 'changed');
+  assert.equal(new AnchorChecker(root).check(a!).status, 'changed');
 
-  const one = new AnchorChecker(undefined, { files: 1, ms: 10_000 });
+  const one = new AnchorChecker(root, { files: 1, ms: 10_000 });
   assert.deepEqual(
     one.status([a!, b!]).anchors.map((c) => c.status),
     ['changed', 'unchecked'],
   );
-  // The anchor's root is not on this machine: the reader's workspace stands in for it.
+  // The anchor's root is not on this machine: the reader's workspace stands in for it. Without one, nothing is read.
   const elsewhere = { ...b!, root: path.join(root, 'no-such-dir') };
   assert.equal(new AnchorChecker().check(elsewhere).status, 'unchecked');
   assert.equal(new AnchorChecker(root).check(elsewhere).status, 'current');
@@ -195,16 +205,16 @@ test('memory: a fact whose evidence names code turns changed after an edit, rank
 
   // Deleting the file: gone, everywhere a fact is read.
   fs.rmSync(path.join(root, 'src/pay/refund.ts'));
-  assert.equal(m.fact(refund).code?.status, 'gone');
-  assert.equal(m.traverse({ entity: 'settlement refund window' }).facts[0]!.code?.status, 'gone');
-  assert.match(renderFact(m.fact(refund)), /⚠ code gone \(src\/pay\/refund\.ts\)/);
+  assert.equal(m.fact(refund, root).code?.status, 'gone');
+  assert.equal(m.traverse({ entity: 'settlement refund window' }, root).facts[0]!.code?.status, 'gone');
+  assert.match(renderFact(m.fact(refund, root)), /⚠ code gone \(src\/pay\/refund\.ts\)/);
   m.close();
 
   // The anchors are journal events: a replay from the journal alone gives the same answers.
   fs.rmSync(path.join(folder, 'snapshot.sqlite'), { force: true });
   const again = await Memory.open(folder, { extract: false });
-  assert.equal(again.fact(cutoff).code?.status, 'current');
-  assert.equal(again.fact(refund).code?.status, 'gone');
+  assert.equal(again.fact(cutoff, root).code?.status, 'current');
+  assert.equal(again.fact(refund, root).code?.status, 'gone');
   // Forgetting the entity takes its fact's anchors with it, from the journal too.
   again.forget('settlement cutoff', person);
   assert.ok(!fs.readFileSync(path.join(folder, 'journal.jsonl'), 'utf8').includes(`"target":"${cutoff}"`));

@@ -26,12 +26,28 @@ const SYMBOL = /`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\([^`)]*\))?`/g;
 /** Names too common to anchor on: a backticked keyword says nothing about where code lives. */
 const COMMON = new Set(['true', 'false', 'null', 'undefined', 'this', 'self', 'return', 'const', 'let', 'var', 'function', 'class']);
 const MIN_SYMBOL = 3;
-/** A name without a folder counts as a file only with one of these extensions (`Memory.query` is a symbol, `settle.ts` a file). */
-const BARE_EXTENSIONS = new Set(
-  'ts tsx js jsx mjs cjs py rb go rs java kt kts swift c h cc cpp hpp cs php scala sh bash zsh sql json yaml yml toml md css scss html vue svelte lua dart ex exs erl hs ml clj r jl pl'.split(
+/**
+ * Programming languages: a file of one is the repository's code, anchored at any length. Any other
+ * file (notes, configuration, data) is anchored only on enough text that its hash cannot be
+ * reversed by guessing (LIMITS.anchorMinChars): a short line there may be a password.
+ */
+const SOURCE_EXTENSIONS = new Set(
+  'ts tsx js jsx mjs cjs py rb go rs java kt kts swift c h cc cpp hpp cs php scala sh bash zsh sql css scss html vue svelte lua dart ex exs erl hs ml clj r jl pl'.split(
     ' ',
   ),
 );
+
+/** A name without a folder counts as a file only with one of these extensions (`Memory.query` is a symbol, `settle.ts` a file). */
+const BARE_EXTENSIONS = new Set([...SOURCE_EXTENSIONS, 'json', 'yaml', 'yml', 'toml', 'md']);
+
+/** A path's extension, lower case, without the dot ('' for none). */
+function extension(p: string): string {
+  const name = p.slice(p.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+}
+
+export const isSourcePath = (p: string): boolean => SOURCE_EXTENSIONS.has(extension(p));
 
 export function findCodeRefs(text: string): CodeRefs {
   const paths: CodeRef[] = [];
@@ -41,7 +57,7 @@ export function findCodeRefs(text: string): CodeRefs {
     if (before.endsWith('//') || /[a-z]:\/\/?$/i.test(before)) continue; // part of a URL
     const path = m[1]!.replace(/^\.\//, '');
     if (/^\d/.test(path.split('/').pop()!)) continue; // 1.2.3, 3.5x
-    if (!path.includes('/') && !BARE_EXTENSIONS.has(path.slice(path.lastIndexOf('.') + 1).toLowerCase())) continue;
+    if (!path.includes('/') && !BARE_EXTENSIONS.has(extension(path))) continue;
     const start = Number(m[2] ?? m[4] ?? NaN);
     const end = Number(m[3] ?? m[5] ?? NaN);
     const ref: CodeRef = { path };

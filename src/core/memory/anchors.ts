@@ -6,8 +6,9 @@
  * person re-confirms it, possibly to none), otherwise those of the episodes cited in its favour.
  */
 import { AnchorChecker, anchorsIn, SourceFiles } from '../anchors/resolve.js';
-import { codeStale, type CodeAnchor } from '../model/code-anchors.js';
+import { codeStale, validAnchor, type CodeAnchor } from '../model/code-anchors.js';
 import type { EpisodeRecord, EventBody } from '../model/events.js';
+import { LIMITS } from '../model/limits.js';
 import type { FactView } from '../model/views.js';
 import { all, scalar, type Database } from '../store/sqlite.js';
 
@@ -31,7 +32,7 @@ export function factAnchorEvents(
   const own = workspace ? anchorsIn(`${input.subject}\n${input.object}`, workspace, new Date().toISOString()) : [];
   if (own.length === 0) return [];
   const cited = (input.evidence ?? []).flatMap((ep) => storedAnchors(db, ep) ?? []);
-  return [{ type: 'anchors.set', target: input.id, anchors: dedupe([...own, ...cited]) }];
+  return [{ type: 'anchors.set', target: input.id, anchors: dedupe([...own, ...cited]).slice(0, LIMITS.anchorsPerEvent) }];
 }
 
 /** A re-confirmed fact's anchors, re-taken at the code as it is now (those whose code is gone are dropped). */
@@ -54,7 +55,7 @@ export function factAnchors(db: Database, id: string): CodeAnchor[] {
       WHERE ev.relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?) AND ev.polarity > 0`,
     [id],
   );
-  return dedupe(rows.flatMap((r) => JSON.parse(String(r.anchors)) as CodeAnchor[]));
+  return dedupe(rows.flatMap((r) => parseAnchors(String(r.anchors))));
 }
 
 /**
@@ -76,9 +77,15 @@ export function withCode<F extends FactView>(db: Database, facts: F[], workspace
     .sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 }
 
+/** The target's anchor set, if it has one; anchors this memory would not have written (a peer's, damaged) are left out. */
 function storedAnchors(db: Database, target: string): CodeAnchor[] | undefined {
   const v = scalar(db, 'SELECT anchors FROM anchors WHERE target = ?', [target]);
-  return v === undefined || v === null ? undefined : (JSON.parse(String(v)) as CodeAnchor[]);
+  return v === undefined || v === null ? undefined : parseAnchors(String(v));
+}
+
+function parseAnchors(json: string): CodeAnchor[] {
+  const list: unknown = JSON.parse(json);
+  return Array.isArray(list) ? list.filter((a): a is CodeAnchor => validAnchor(a) === undefined) : [];
 }
 
 /** One anchor per place (root, path, symbol, range): the most recently taken wins. */

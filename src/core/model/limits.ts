@@ -37,14 +37,25 @@ export const LIMITS = {
   serviceMessageBytes: 64 * 1024 * 1024,
   /** Code anchors kept from one text (an episode, a fact's names). */
   anchorsPerText: 10,
+  /** Anchors of one `anchors.set` (a fact's own and its evidence's): a pulled event with more is refused. */
+  anchorsPerEvent: 100,
+  /** Anchors one answer looks at; past it an anchor is "unchecked" without touching the disk. */
+  anchorsPerAnswer: 1000,
   /** Files one answer checks its facts' anchors against; past it an anchor is "unchecked". */
   anchorFilesPerAnswer: 64,
-  /** Files one answer checks whatever the time, so a busy machine still gets the first facts' state. */
+  /** Anchors one answer reads and hashes whatever the time, so a busy machine still gets the first facts' state. */
   anchorFilesAlways: 8,
-  /** Milliseconds one answer spends checking anchors before the rest are "unchecked". */
+  /** Milliseconds one answer spends checking anchors (inside a file too) before the rest are "unchecked". */
   anchorCheckMs: 150,
   /** Bytes of a file that can be anchored to and checked (a bigger one is not read). */
   anchorFileBytes: 2 * 1024 * 1024,
+  /** Characters hashed looking for a changed line range elsewhere in its file (moved code), nearest places first. */
+  anchorScanChars: 4 * 1024 * 1024,
+  /** Bytes of files one batch of texts reads to take anchors, and bytes of their lines it keeps at once. */
+  anchorBatchBytes: 32 * 1024 * 1024,
+  anchorHeldBytes: 8 * 1024 * 1024,
+  /** Non-blank characters an anchor in a file that is not source code hashes at least: a shorter text could be guessed from its hash. */
+  anchorMinChars: 64,
   /** Lines a symbol anchor's hash covers at most, from its definition down. */
   anchorSymbolLines: 80,
   /** Tokens of one brief (recall_brief, `recall brief`), counted as characters / 4 (core/memory/brief.ts). */
