@@ -5,7 +5,7 @@
  * authority inside it above the event's own. A row that fails is quarantined with the reason.
  */
 import { AUTHORITIES, PRIOR_KINDS, type Authority } from '../core/model/config.js';
-import type { CodeAnchor } from '../core/model/code-anchors.js';
+import { validAnchors, type CodeAnchor } from '../core/model/code-anchors.js';
 import type { EventBody, MemoryEvent } from '../core/model/events.js';
 import { ID_RE } from '../core/model/id-shape.js';
 import { LIMITS, SYNC_LIMITS } from '../core/model/limits.js';
@@ -188,39 +188,14 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
     case 'anchors.set': {
       const target = str(b.target, 'target');
       if (!ID_RE.test(target)) fail(`target "${target.slice(0, 80)}" is not an episode or fact id`);
-      return {
-        type: 'anchors.set',
-        target,
-        anchors: list(b.anchors, 'anchors', LIMITS.anchorsPerText).map((x, i) => anchor(x, i)),
-      };
+      // An anchor as this memory would have written it: a relative path inside its root, never out of it.
+      const problem = validAnchors(b.anchors);
+      if (problem) fail(problem);
+      return { type: 'anchors.set', target, anchors: b.anchors as CodeAnchor[] };
     }
     default:
       return fail(`unknown event type ${JSON.stringify(String(b.type)).slice(0, 60)}`);
   }
-}
-
-/** An anchor as a peer sent it: a relative path inside its root, never absolute or climbing out. */
-function anchor(x: unknown, i: number): CodeAnchor {
-  const a = obj(x, `anchors[${i}]`);
-  const p = str(a.path, `anchors[${i}].path`);
-  if (
-    !p ||
-    p.length > LIMITS.sourceChars ||
-    p.startsWith('/') ||
-    /^[A-Za-z]:/.test(p) ||
-    p.split(/[\\/]/).some((s) => s === '..' || s === '')
-  )
-    fail(`anchors[${i}].path "${p.slice(0, 80)}" is not a plain relative path`);
-  const line = (v: unknown, what: string): number | undefined => (v === undefined ? undefined : count(v, what));
-  return {
-    root: str(a.root, `anchors[${i}].root`).slice(0, LIMITS.sourceChars),
-    path: p,
-    symbol: optStr(a.symbol, 'symbol', LIMITS.nameChars),
-    startLine: line(a.startLine, 'startLine'),
-    endLine: line(a.endLine, 'endLine'),
-    hash: token(a.hash, `anchors[${i}].hash`),
-    at: str(a.at, `anchors[${i}].at`).slice(0, LIMITS.dateChars),
-  };
 }
 
 function obj(v: unknown, what: string): Record<string, unknown> {
