@@ -29,13 +29,14 @@ test('priors: alpha = 10p, beta = 10(1-p) for explicit, inferred, speculative', 
 test('evidence adds its provenance weight to alpha (corroborating) or beta (contradicting)', () => {
   const s = priorState('inferred', C);
   const external = stateAfterEvidence(s, 'external', 1, C);
-  assert.ok(Math.abs(external.alpha - 7) < 1e-9);
+  assert.ok(Math.abs(external.alpha - 6.5) < 1e-9);
   const user = stateAfterEvidence(s, 'user', -1, C);
   assert.ok(Math.abs(user.beta - 4.8) < 1e-9);
   const agent = stateAfterEvidence(s, 'agent', 1, C);
   assert.ok(Math.abs(agent.alpha - 6.05) < 1e-9);
   // confidence = alpha / (alpha + beta)
-  assert.ok(Math.abs(confidenceOf(external, 0.6, false) - 7 / 11) < 1e-9);
+  assert.ok(Math.abs(confidenceOf(external, 0.6, false) - 6.5 / 10.5) < 1e-9);
+  assert.ok(C.provenanceWeights.external < C.provenanceWeights.user, "others' words (a repository's files) weigh less than the person's");
 });
 
 test("a model's own words never lift a fact above its prior, however often repeated", () => {

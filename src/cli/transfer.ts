@@ -6,11 +6,13 @@
 import * as fs from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { turnsAsWritten } from '../core/ingest/authorship.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { readTranscriptParts } from '../core/ingest/files.js';
 import { MemoryError } from '../core/model/errors.js';
 import { LIMITS } from '../core/model/limits.js';
 import { projectOfFolder } from '../core/model/project.js';
+import { fileAuthorship } from '../service/authorship.js';
 import type { MemoryClient } from '../service/rpc/client.js';
 import { UsageError } from './usage.js';
 
@@ -50,12 +52,16 @@ export async function ingestFiles(
       // A transcript that says where it was held belongs to that folder's project, unless the command named one.
       let folderProject: string | undefined;
       try {
+        // A file others committed speaks for them, not for the person (service/authorship.ts).
+        const written = await fileAuthorship(file);
+        if (written.authority !== 'user') err(`${file}: not your words: ${written.reason}; its turns are stored as theirs (external)`);
         for await (const part of readTranscriptParts(file)) {
           format = part.format;
           if (byFolder && part.cwd) folderProject ??= projectOfFolder(part.cwd);
           if (folderProject) for (const e of part.episodes) e.project ??= folderProject;
           notTurns += part.skipped;
-          for (const batch of batchEpisodes(part.episodes, { maxBytes: LIMITS.serviceMessageBytes })) {
+          const episodes = turnsAsWritten(part.episodes, written);
+          for (const batch of batchEpisodes(episodes, { maxBytes: LIMITS.serviceMessageBytes })) {
             client ??= await connect();
             const r = await client.call('ingest', { episodes: batch });
             added += r.added;

@@ -4,7 +4,8 @@
  * off for those that cover every project on the machine (Claude Code, Cline, Roo Code, Codex).
  * Each source is a folder watched for writes; once writing settles, the files that changed since
  * they were last stored are parsed (the same parsers as `recall ingest`) and their new turns stored
- * through the person's connection, each turn with its speaker's authority (user / agent).
+ * through the person's connection, each turn with its speaker's authority (user / agent), the
+ * person's turns of a file others committed as theirs (external; service/authorship.ts).
  *
  * Nothing here interrupts anyone: work starts a moment after activation, a failing file is logged
  * and skipped, and an unreachable service stops the pass until the next change. "Recall: Ingest
@@ -12,9 +13,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTranscriptFile } from '../core/ingest/files.js';
 import { MemoryError } from '../core/model/errors.js';
 import type { EpisodeInput } from '../core/model/events.js';
+import { readTranscriptAsWritten } from '../service/authorship.js';
 import { chatSource, SOURCE_KEYS, transcriptProject, WORKSPACE_SOURCES, type Source, type SourceKey } from './chat-sources.js';
 import type { RecallExtension } from './ctx.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -172,7 +173,10 @@ export class AutoIngest implements vscode.Disposable {
       opts.onFile?.(file);
       let episodes: EpisodeInput[];
       try {
-        const read = readTranscriptFile(file, { allowEmpty: true });
+        // A session file others committed (a SpecStory history in the repository) is their words, not the person's.
+        const read = await readTranscriptAsWritten(file, { allowEmpty: true });
+        if (read.written.authority !== 'user' && read.episodes.length)
+          this.ctx.log.info(`auto-ingest: ${file}: not your words (${read.written.reason}); stored as theirs (external)`);
         const project = transcriptProject(source.key, read.cwd);
         episodes = project === undefined ? read.episodes : read.episodes.map((e) => ({ ...e, project: e.project ?? project }));
       } catch (err) {

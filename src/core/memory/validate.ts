@@ -14,7 +14,7 @@ import { isId } from '../store/ids.js';
 /** Characters of an entity name, predicate or extractor name. */
 const MAX_NAME_CHARS = 200;
 
-const AUTHORITY_RANK: Record<Authority, number> = { agent: 0, user: 1, external: 2, human: 3 };
+const AUTHORITY_RANK: Record<Authority, number> = { agent: 0, external: 1, user: 2, human: 3 };
 const rank = (a: Authority): number => AUTHORITY_RANK[a] ?? -1;
 
 export function requireHuman(by: Provenance, what: string): void {

@@ -3,8 +3,11 @@
  * Defaults are the ones DESIGN.md fixes; `resolveConfig` merges a partial override.
  */
 
-/** Whose word a piece of evidence is, strongest first. */
-export const AUTHORITIES = ['human', 'external', 'user', 'agent'] as const;
+/**
+ * Whose word a piece of evidence is, strongest first: a person's correction, the person's own
+ * words, others' words (a file in a repository others wrote: its authors', not the person's), a model's.
+ */
+export const AUTHORITIES = ['human', 'user', 'external', 'agent'] as const;
 export type Authority = (typeof AUTHORITIES)[number];
 /** How a relationship was established. */
 export const PRIOR_KINDS = ['explicit', 'inferred', 'speculative'] as const;
@@ -37,8 +40,9 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   confidence: {
     priors: { explicit: 0.9, inferred: 0.6, speculative: 0.3 },
     concentration: 10,
-    // A person's correction is decisive; it also ends the fact (see Graph.correct).
-    provenanceWeights: { human: 10, external: 1.0, user: 0.8, agent: 0.05 },
+    // A person's correction is decisive; it also ends the fact (see Graph.correct). Others' words
+    // weigh less than the person's own, so whoever can commit to a repository cannot outweigh them.
+    provenanceWeights: { human: 10, user: 0.8, external: 0.5, agent: 0.05 },
     halfLifeDays: 90,
     decayFloor: 0.05,
   },

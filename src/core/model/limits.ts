@@ -78,6 +78,10 @@ export const LIMITS = {
    * interval grows with the memory and replaying the tail never costs more than loading the snapshot.
    */
   snapshotBacklogBytes: 256 * 1024 * 1024,
+  /** Milliseconds one git command may take to tell who wrote a file (service/authorship.ts); past it the file counts as others'. */
+  gitAuthorshipMs: 10_000,
+  /** Bytes of a git command's answer there (one author a commit that touched the file). */
+  gitAuthorshipBytes: 32 * 1024 * 1024,
 } as const;
 
 /** Smallest brief budget, in tokens: the header and one line fit. */

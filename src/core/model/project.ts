@@ -28,7 +28,7 @@ export function deriveProject(dir: string): Project {
 }
 
 /** The nearest folder at or above `dir` holding `.git` (a folder, or a file pointing at one). */
-function gitRoot(dir: string): string | undefined {
+export function gitRoot(dir: string): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, '.git'))) return d;
     if (path.dirname(d) === d) return undefined;
