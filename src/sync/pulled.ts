@@ -4,7 +4,7 @@
  * same bounds a local write is held to), times no later than now plus an allowed skew, and no
  * authority inside it above the event's own. A row that fails is quarantined with the reason.
  */
-import { AUTHORITIES, PRIOR_KINDS, type Authority } from '../core/model/config.js';
+import { AUTHORITIES, authorityRank, PRIOR_KINDS, type Authority } from '../core/model/config.js';
 import { validAnchors, type CodeAnchor } from '../core/model/code-anchors.js';
 import type { EventBody, MemoryEvent } from '../core/model/events.js';
 import { ID_RE } from '../core/model/id-shape.js';
@@ -42,7 +42,6 @@ const fail = (why: string): never => {
   throw new Bad(why);
 };
 
-const RANK: Record<Authority, number> = { agent: 0, user: 1, external: 2, human: 3 };
 /** Authorities a turn or a reading of one may carry: a person's correction is an event's, never a turn's. */
 const TURN_AUTHORITIES: readonly Authority[] = ['user', 'external', 'agent'];
 
@@ -91,7 +90,7 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
     if (authority !== 'human') fail(`${what} is a person's act, but the event is at ${authority} authority`);
   };
   const below = (a: Authority, what: string): Authority => {
-    if (RANK[a] > RANK[authority]) fail(`${what} is at ${a} authority, above the event's own (${authority})`);
+    if (authorityRank(a) > authorityRank(authority)) fail(`${what} is at ${a} authority, above the event's own (${authority})`);
     return a;
   };
   switch (b.type) {

@@ -3,7 +3,7 @@
  * authority, text, names, limits, times, and the episode record built from an input.
  */
 import * as crypto from 'node:crypto';
-import type { Authority } from '../model/config.js';
+import { authorityRank } from '../model/config.js';
 import { invalid, MemoryError, notFound } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, Provenance } from '../model/events.js';
 import { LIMITS } from '../model/limits.js';
@@ -14,8 +14,6 @@ import { isId } from '../store/ids.js';
 /** Characters of an entity name, predicate or extractor name. */
 const MAX_NAME_CHARS = 200;
 
-const AUTHORITY_RANK: Record<Authority, number> = { agent: 0, external: 1, user: 2, human: 3 };
-const rank = (a: Authority): number => AUTHORITY_RANK[a] ?? -1;
 
 export function requireHuman(by: Provenance, what: string): void {
   if (by.authority !== 'human') {
@@ -93,7 +91,7 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
   // A person's own note is what they said (`user` evidence); human authority is for corrections.
   const authority = input.authority ?? (by.authority === 'human' ? 'user' : by.authority);
   // A surface may lower an imported turn's authority (an assistant's words are the agent's), never raise it.
-  if (rank(authority) > rank(by.authority)) {
+  if (authorityRank(authority) > authorityRank(by.authority)) {
     throw new MemoryError('forbidden', `This connection cannot store episodes at "${authority}" authority.`);
   }
   const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);

@@ -9,6 +9,8 @@
  */
 export const AUTHORITIES = ['human', 'user', 'external', 'agent'] as const;
 export type Authority = (typeof AUTHORITIES)[number];
+/** An authority's strength: higher is stronger (agent 0 … human 3); an unknown one is -1. */
+export const authorityRank = (a: Authority): number => (AUTHORITIES.includes(a) ? AUTHORITIES.length - 1 - AUTHORITIES.indexOf(a) : -1);
 /** How a relationship was established. */
 export const PRIOR_KINDS = ['explicit', 'inferred', 'speculative'] as const;
 export type PriorKind = (typeof PRIOR_KINDS)[number];
