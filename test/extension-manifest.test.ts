@@ -3,7 +3,8 @@
  * Fails when the languageModelTools differ from the catalogue (fix: npm run sync-manifest), when
  * a declared command has no handler or a handler is not declared, when views, settings or the MCP
  * provider id drift from src/extension/ids.ts, when a setting's default is not the one in
- * src/core/model/defaults.ts, and when the extension bundle would pull sql.js into the extension host.
+ * src/core/model/defaults.ts, when a setting's scope or Restricted Mode disagree with
+ * src/extension/setting-scope.ts, and when the extension bundle would pull sql.js into the extension host.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,6 +14,7 @@ import * as esbuild from 'esbuild';
 import { SETTING_DEFAULTS } from '../src/core/model/defaults.js';
 import { TOOL_LIST, inputJsonSchema } from '../src/tools/catalogue.js';
 import { COMMANDS, INTERNAL_COMMANDS, MCP_PROVIDER_ID, SETTINGS, SETTINGS_SECTION, VIEW_CONTAINER, VIEWS } from '../src/extension/ids.js';
+import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_SET, WORKSPACE_MAY_TURN_OFF } from '../src/extension/setting-scope.js';
 // @ts-expect-error: a plain ESM script without types
 import { configurationWithDefaults, toolContributions } from '../scripts/sync-manifest.mjs';
 
@@ -109,6 +111,26 @@ test('every setting default is the one in src/core/model/defaults.ts', () => {
       `${key}: package.json and src/core/model/defaults.ts disagree: run \`npm run sync-manifest\``,
     );
   }
+});
+
+test('settings that move the memory or its data, or change trust, are the person’s alone (machine scope)', () => {
+  const properties = contributes.configuration.properties as Record<string, { scope?: string }>;
+  const judged = [...PERSON_ONLY_SETTINGS, ...WORKSPACE_MAY_TURN_OFF, ...WORKSPACE_MAY_SET];
+  assert.deepEqual([...judged].sort(), Object.values(SETTINGS).sort(), 'every setting is judged once in src/extension/setting-scope.ts');
+  for (const key of Object.values(SETTINGS)) {
+    const want = PERSON_ONLY_SETTINGS.includes(key) ? 'machine' : undefined;
+    assert.equal(properties[`${SETTINGS_SECTION}.${key}`]!.scope, want, `${key}: scope ${want ?? 'window (the default)'}`);
+  }
+});
+
+test('Restricted Mode is declared: limited, with the person-only settings restricted and what runs described', () => {
+  const untrusted = pkg.capabilities?.untrustedWorkspaces;
+  assert.equal(untrusted?.supported, 'limited');
+  assert.deepEqual([...untrusted.restrictedConfigurations].sort(), PERSON_ONLY_SETTINGS.map((k) => `${SETTINGS_SECTION}.${k}`).sort());
+  assert.match(untrusted.description, /Restricted Mode/);
+  assert.match(untrusted.description, /chat sessions/);
+  assert.match(untrusted.description, /anchors/);
+  assert.match(untrusted.description, /instructions/);
 });
 
 test('sync-manifest finds a drifted default and puts the source default back', () => {

@@ -11,6 +11,7 @@ import type { EpisodeView, FactView } from '../core/model/views.js';
 import type { QueryResult } from '../core/memory/memory.js';
 import type { RecallExtension } from './ctx.js';
 import { COMMANDS } from './ids.js';
+import { codeSpan, commandLink, escapeLines, escapeMarkdown as escape } from './markdown.js';
 import { factTriple, oneLine, pct } from './present.js';
 
 export const PARTICIPANT_ID = 'recall.chat';
@@ -83,12 +84,12 @@ async function remember(ctx: RecallExtension, text: string, out: ChatOut): Promi
   // The person typed it: stored through the person's connection, as their note.
   const r = await ctx.human.call('remember', { text, source: 'chat' });
   ctx.memoryChanged(0);
-  out.markdown(r.duplicate ? `Already remembered as ${episodeLink(r.id)}.` : `Remembered as ${episodeLink(r.id)}.`);
+  out.markdown(trusted(r.duplicate ? `Already remembered as ${episodeLink(r.id)}.` : `Remembered as ${episodeLink(r.id)}.`));
   return { metadata: { remembered: r.id } };
 }
 
-const episodeLink = (id: string): string => `[${id}](command:${COMMANDS.openEpisode}?${encodeURIComponent(JSON.stringify([id]))})`;
-const escape = (s: string): string => s.replace(/([\\`*_[\]<>|])/g, '\\$1');
+// Ids, authority and texts can come from a peer (team sync) or an attacker's file: escaped or code spans, in markdown trusted for openEpisode alone.
+const episodeLink = (id: string): string => commandLink(id, COMMANDS.openEpisode, [id]);
 
 function trusted(text: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(text);
@@ -99,11 +100,11 @@ function trusted(text: string): vscode.MarkdownString {
 function factLine(f: FactView): string {
   const state = f.pinned ? 'confirmed' : pct(f.effective_confidence);
   const evidence = f.evidence.length ? ` · evidence ${f.evidence.slice(0, 3).map(episodeLink).join(', ')}` : '';
-  return `- \`${f.id}\` **${escape(factTriple(f))}** (${state}, by ${f.authority}${evidence})`;
+  return `- ${codeSpan(f.id)} **${escape(factTriple(f))}** (${state}, by ${escape(f.authority)}${evidence})`;
 }
 
 function episodeLine(e: EpisodeView): string {
-  const where = [e.session && `session ${escape(e.session)}`, e.time.slice(0, 10), e.speaker && escape(e.speaker)]
+  const where = [e.session && `session ${escape(e.session)}`, escape(e.time.slice(0, 10)), e.speaker && escape(e.speaker)]
     .filter(Boolean)
     .join(' · ');
   return `- ${episodeLink(e.id)} ${where}: ${escape(oneLine(e.text, 160))}`;
@@ -146,7 +147,8 @@ async function summarise(
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, token);
     let said = '';
     for await (const chunk of response.text) said += chunk;
-    if (said.trim()) out.markdown(`${said.trim()}\n\n`);
+    // Phrased from evidence anyone may have written, so it may carry links or images it was told to: shown as text.
+    if (said.trim()) out.markdown(new vscode.MarkdownString(`${escapeLines(said.trim())}\n\n`));
   } catch (err) {
     ctx.log.info(`@recall: no summary (${(err as Error).message}); the cited list follows`);
   }

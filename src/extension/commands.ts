@@ -21,6 +21,7 @@ import type { MoreNode } from './paging.js';
 import { searchMemory } from './pickers.js';
 import { factTriple } from './present.js';
 import { formatBytes, type StatusBar } from './status-bar.js';
+import { explainRestricted } from './trust.js';
 
 export interface Parts {
   entities: EntitiesTree;
@@ -28,7 +29,8 @@ export interface Parts {
   documents: EpisodeDocuments;
   statusBar: StatusBar;
   http: HttpTransport;
-  autoIngest: AutoIngest;
+  /** Made once the workspace is trusted (trust.ts). */
+  autoIngest: () => AutoIngest | undefined;
   graph: GraphView;
 }
 
@@ -43,7 +45,7 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     addFact: (arg) => addFact(ctx, arg),
     forgetEntity: (arg) => forgetEntity(ctx, arg),
     importConversations: (arg) => importConversations(ctx, arg),
-    ingestChatSessions: () => parts.autoIngest.ingestNow(),
+    ingestChatSessions: () => parts.autoIngest()?.ingestNow() ?? explainRestricted('chat sessions are read'),
     showStatus: () => showStatus(ctx, parts),
     openMemoryFolder: () => openMemoryFolder(ctx),
     restartService: () => restart(ctx, parts),

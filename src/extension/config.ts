@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, type SettingKey } from '../core/model/defaults.js';
 import { resolveMemoryFolder } from '../service/rpc/paths.js';
 import { SETTINGS, SETTINGS_SECTION } from './ids.js';
+import { trustedValue } from './setting-scope.js';
 
 export const SECTION = SETTINGS_SECTION;
 
@@ -47,10 +48,36 @@ const SERVICE_KEYS = [
   KEYS.embeddingsAllowDownload,
 ];
 
+/**
+ * A setting as the extension acts on it: a workspace value only where a workspace may set it
+ * (setting-scope.ts), whatever the editor merges (an older editor or a remote may not enforce
+ * package.json's scopes). VS Code answers package.json's default for a key nobody set; the same
+ * default, from its one source, if it has none.
+ */
+function setting<K extends SettingKey>(
+  c: vscode.WorkspaceConfiguration,
+  key: K,
+): { value: (typeof SETTING_DEFAULTS)[K]; ignored: boolean } {
+  const fallback = SETTING_DEFAULTS[key];
+  return trustedValue(key, c.inspect<(typeof SETTING_DEFAULTS)[K]>(key), c.get(key, fallback), fallback);
+}
+
+/** One setting's value as the extension acts on it. */
+export function settingValue<K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] {
+  return setting(vscode.workspace.getConfiguration(SECTION), key).value;
+}
+
+/** The settings a workspace set that are not acted on (full names): the person is told. */
+export function ignoredWorkspaceSettings(): string[] {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  return Object.values(KEYS)
+    .filter((key) => setting(c, key).ignored)
+    .map((key) => `${SECTION}.${key}`);
+}
+
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration(SECTION);
-  // VS Code answers package.json's default for a key nobody set; the same default, from its one source, if it has none.
-  const get = <K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] => c.get(key, SETTING_DEFAULTS[key]);
+  const get = <K extends SettingKey>(key: K): (typeof SETTING_DEFAULTS)[K] => setting(c, key).value;
   return {
     memory: memoryFolder(get(KEYS.memoryFolder)),
     halfLifeDays: get(KEYS.halfLifeDays),
@@ -87,9 +114,12 @@ function homeFolder(setting: string, ...fallback: string[]): string {
   return path.resolve(trimmed);
 }
 
-/** `${workspaceFolder}` and `~` expand; empty means $RECALL_HOME, else ~/.recall. */
-function memoryFolder(setting: string): string {
-  const trimmed = setting.trim();
+/**
+ * `${workspaceFolder}` and `~` expand; empty means $RECALL_HOME, else ~/.recall. Only ever the
+ * person's own setting: a repository's could otherwise put the memory inside itself.
+ */
+function memoryFolder(value: string): string {
+  const trimmed = value.trim();
   if (!trimmed) return resolveMemoryFolder();
   const ws = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const expanded = trimmed.replace(/\$\{workspaceFolder\}/g, ws ?? '');
@@ -108,17 +138,14 @@ export function affectsServiceConfig(e: vscode.ConfigurationChangeEvent): boolea
 type Json = Record<string, unknown>;
 
 /**
- * What config.json should say for the settings. `explicitOnly`: only keys a person set somewhere
- * (at activation, so an untouched VS Code never overrides a config.json edited by hand); after a
- * settings change every key is written, so resetting a setting resets the service too.
+ * What config.json should say for the settings. `explicitOnly`: only keys the person set in their
+ * user settings (at activation, so an untouched VS Code never overrides a config.json edited by
+ * hand); after a settings change every key is written, so resetting a setting resets the service
+ * too. config.json serves every workspace and client, so a workspace's value never goes there.
  */
 export function desiredServiceConfig(s: Settings, explicitOnly: boolean): Json {
   const c = vscode.workspace.getConfiguration(SECTION);
-  const isSet = (key: string): boolean => {
-    if (!explicitOnly) return true;
-    const i = c.inspect(key);
-    return i !== undefined && [i.globalValue, i.workspaceValue, i.workspaceFolderValue].some((v) => v !== undefined);
-  };
+  const isSet = (key: string): boolean => !explicitOnly || c.inspect(key)?.globalValue !== undefined;
   const confidence: Json = {};
   if (isSet(KEYS.halfLifeDays)) confidence.halfLifeDays = s.halfLifeDays;
   if (isSet(KEYS.provenanceWeights)) confidence.provenanceWeights = { ...s.provenanceWeights };

@@ -103,10 +103,13 @@ export class ServiceConnection implements MemoryAccess, vscode.Disposable {
     if (!this.client) {
       const memory = this.opts.memory();
       this.setState('connecting');
+      const { project, workspace } = workspaceProject();
       const pending = MemoryClient.connect({
         memory,
         surface: this.opts.surface,
-        ...workspaceProject(),
+        project,
+        // The service takes and checks code anchors in this root: in Restricted Mode it reads none of the workspace's files.
+        workspace: vscode.workspace.isTrusted ? workspace : undefined,
         serviceScript: this.opts.serviceScript,
         log: (m) => this.opts.log.info(`[${this.opts.surface}] ${m}`),
       }).then(

@@ -46,6 +46,14 @@ export class RecallExtension implements vscode.Disposable {
     this.push(this.human.onDidChangeMemory(() => this.memoryChanged()));
     this.push(this.human.onDidChangeState((s) => void vscode.commands.executeCommand('setContext', CONTEXT.state, s)));
     this.push(this.changed, this.folderChanged);
+    // Connections made in Restricted Mode name no workspace (connection.ts); trusted, they connect again with it.
+    this.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.human.reset();
+        this.lm.reset();
+        this.memoryChanged(0);
+      }),
+    );
     void vscode.commands.executeCommand('setContext', CONTEXT.state, 'idle');
   }
 

@@ -7,6 +7,7 @@ import type { EpisodeView } from '../core/model/views.js';
 import type { RecallExtension } from './ctx.js';
 import { episodeItem } from './entities.js';
 import { VIEWS } from './ids.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import { day, minute } from './present.js';
 import { workspaceProject } from './connection.js';
@@ -56,11 +57,12 @@ export class EpisodesTree extends PagedTree<Node> {
         const dates = day(s.first) === day(s.last) ? day(s.last) : `${day(s.first)} – ${day(s.last)}`;
         const elsewhere = s.project && s.project !== workspaceProject().project ? ` · ${projectLabel(s.project)}` : '';
         item.description = `${dates} · ${s.episodes} episode${s.episodes === 1 ? '' : 's'}${elsewhere}`;
-        const tooltip = new vscode.MarkdownString(undefined, true);
-        if (s.title) tooltip.appendText(`${s.title}\n\n`);
-        tooltip.appendMarkdown(`Session \`${s.session ?? '(none)'}\`  \n`);
-        if (s.project) tooltip.appendText(`Project ${s.project}\n\n`);
-        tooltip.appendText(`${s.episodes} episode(s), ${minute(s.first)} to ${minute(s.last)}`);
+        // The session id is often a file name (SpecStory's), so anyone who can commit chooses it: text only.
+        const tooltip = new vscode.MarkdownString();
+        if (s.title) tooltip.appendMarkdown(`${escapeMarkdown(s.title)}\n\n`);
+        tooltip.appendMarkdown(`Session ${s.session === null ? '(none)' : codeSpan(s.session)}\n\n`);
+        if (s.project) tooltip.appendMarkdown(`Project ${escapeMarkdown(s.project)}\n\n`);
+        tooltip.appendMarkdown(escapeMarkdown(`${s.episodes} episode(s), ${minute(s.first)} to ${minute(s.last)}`));
         item.tooltip = tooltip;
         item.accessibilityInformation = { label: `Session ${label}, ${item.description}` };
         item.iconPath = new vscode.ThemeIcon('comment-discussion');

@@ -22,6 +22,7 @@ import { registerMcpProvider } from './mcp-provider.js';
 import { answerChat, registerChatParticipant } from './chat-participant.js';
 import { offerInstructions } from './instructions.js';
 import { StatusBar } from './status-bar.js';
+import { ignoredSettingsReporter, whenTrusted } from './trust.js';
 
 let current: RecallExtension | undefined;
 
@@ -31,6 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   current = ctx;
   context.subscriptions.push({ dispose: () => deactivate() });
   ctx.log.info(`Recall ${String(context.extension.packageJSON?.version)} activating; memory ${ctx.memory}`);
+  const reportIgnored = ignoredSettingsReporter(ctx);
+  reportIgnored();
 
   registerMcpProvider(ctx);
   registerLmTools(ctx);
@@ -44,10 +47,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   ctx.push(registerFactDecorations());
   const extractor = ctx.push(new LmExtractor(ctx));
   // Watches chat-session folders; the first pass runs a moment after activation, never in it.
-  const autoIngest = ctx.push(new AutoIngest(ctx, extractor));
+  let autoIngest: AutoIngest | undefined;
+  whenTrusted(ctx, 'storing chat sessions', () => (autoIngest = ctx.push(new AutoIngest(ctx, extractor))));
   const graph = ctx.push(new GraphView(ctx, entities));
-  registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest, graph });
+  registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest: () => autoIngest, graph });
   let configTimer: NodeJS.Timeout | undefined;
+  // What config.json should say by the person's settings: a change elsewhere (a workspace's) writes and restarts nothing.
+  let serviceSettings = JSON.stringify(desiredServiceConfig(ctx.settings, false));
 
   ctx.push(
     ctx.onDidChangeMemory(() => {
@@ -62,16 +68,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       episodes.reset();
       http.apply();
       extractor.reset();
-      autoIngest.memoryFolderChanged();
+      autoIngest?.memoryFolderChanged();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
       ctx.reloadSettings();
+      reportIgnored();
       if (affects(e, KEYS.httpEnabled, KEYS.httpPort)) http.apply();
-      if (affects(e, 'autoIngest')) autoIngest.apply();
+      if (affects(e, 'autoIngest')) autoIngest?.apply();
       if (affects(e, KEYS.extractionLanguageModel, KEYS.extractionModelFamily)) extractor.reset();
+      const wanted = JSON.stringify(desiredServiceConfig(ctx.settings, false));
       // Several edits in a row (the settings UI, a sync) make one write and one restart.
-      if (affectsServiceConfig(e)) {
+      if (affectsServiceConfig(e) && wanted !== serviceSettings) {
+        serviceSettings = wanted;
         clearTimeout(configTimer);
         configTimer = setTimeout(() => void applyServiceConfig(ctx, false), 400);
       }
@@ -86,7 +95,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   http.apply();
   void ctx.connectIfRunning();
   // Asks (a notification, never a silent write) once; not awaited: activation does not wait on a person.
-  void offerInstructions(ctx).catch((err: Error) => ctx.log.error(`instructions offer: ${err.message}`));
+  whenTrusted(
+    ctx,
+    'the offer of an instructions file',
+    () => void offerInstructions(ctx).catch((err: Error) => ctx.log.error(`instructions offer: ${err.message}`)),
+  );
   ctx.log.info(`activated in ${Date.now() - started} ms`);
 }
 

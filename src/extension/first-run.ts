@@ -62,7 +62,8 @@ export async function chooseChatSources(ctx: RecallExtension): Promise<void> {
       key,
       label: source?.label ?? key,
       detail: source ? source.folder : 'not available in this window',
-      picked: config.get<boolean>(settingOf(key)) === true,
+      // What is in effect: the person's setting, or off where this workspace turned it off.
+      picked: ctx.settings.autoIngest[key],
     };
   });
   const picked = await vscode.window.showQuickPick(items, {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { TOOL_LIST, type RecallTool, type ToolName } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
 import type { RecallExtension } from './ctx.js';
+import { codeBlock, codeSpan } from './markdown.js';
 import { oneLine } from './present.js';
 
 type Input = Record<string, unknown>;
@@ -39,21 +40,18 @@ export function invocationMessage(name: string, input: Input): string {
   return INVOCATION_MESSAGES[name as ToolName]?.(input ?? {}) ?? `Running ${name}`;
 }
 
-/** recall_remember asks first, showing exactly what would be stored and how it will count. */
+/**
+ * recall_remember asks first, showing exactly what would be stored and how it will count. The note
+ * is the model's text (maybe steered by what it read): a code block shows it whole, markup and all.
+ */
 export function confirmation(tool: RecallTool, input: Input): vscode.LanguageModelToolConfirmationMessages | undefined {
   if (tool.annotations.readOnlyHint) return undefined;
   const md = new vscode.MarkdownString();
-  md.appendMarkdown('Recall will store this note:\n\n');
-  md.appendMarkdown(
-    String(input?.text ?? '')
-      .split('\n')
-      .map((l) => `> ${l}`)
-      .join('\n'),
-  );
+  md.appendMarkdown('Recall will store this note:');
+  md.appendMarkdown(codeBlock(String(input?.text ?? '')));
   const entities = Array.isArray(input?.entities) ? (input.entities as unknown[]).map(String) : [];
-  md.appendMarkdown(
-    `\n\n${entities.length ? `About: ${entities.join(', ')}. ` : ''}${input?.session ? `Session: ${String(input.session)}. ` : ''}`,
-  );
+  if (entities.length) md.appendMarkdown(`About: ${entities.map(codeSpan).join(', ')}. `);
+  if (input?.session) md.appendMarkdown(`Session: ${codeSpan(String(input.session))}. `);
   md.appendMarkdown("It is recorded as the agent's observation (low-weight evidence); you can correct it later in the Recall view.");
   return { title: 'Remember this in Recall?', message: md };
 }

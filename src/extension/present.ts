@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import { citation, renderCode } from '../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from './ids.js';
+import { codeSpan, escapeMarkdown as esc } from './markdown.js';
 
 export const pct = (x: number): string => `${Math.round(x * 100)}%`;
 export const day = (iso: string): string => iso.slice(0, 10);
@@ -36,15 +37,16 @@ export function factDescription(f: FactView): string {
   return parts.join(' · ');
 }
 
+// Tooltips hold memory text (anyone's, a peer's included): every string from it is escaped or a code span, and none supports theme icons.
 export function factTooltip(f: FactView): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
+  const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(f.subject)}** *${esc(f.predicate)}* **${esc(f.object)}**  \n`);
-  md.appendMarkdown(`\`${f.id}\` · ${f.status}${f.pinned ? ', confirmed by a person' : ''}  \n`);
+  md.appendMarkdown(`${codeSpan(f.id)} · ${esc(f.status)}${f.pinned ? ', confirmed by a person' : ''}  \n`);
   md.appendMarkdown(`Effective confidence ${pct(f.effective_confidence)} (confidence ${pct(f.confidence)} before decay)  \n`);
-  md.appendMarkdown(`Established ${f.prior}, asserted by ${f.authority}, valid from ${minute(f.valid_from)}`);
-  if (f.valid_to) md.appendMarkdown(` to ${minute(f.valid_to)}`);
+  md.appendMarkdown(`Established ${esc(f.prior)}, asserted by ${esc(f.authority)}, valid from ${esc(minute(f.valid_from))}`);
+  if (f.valid_to) md.appendMarkdown(` to ${esc(minute(f.valid_to))}`);
   if (f.ended_reason) md.appendMarkdown(`  \nReason: ${esc(f.ended_reason)}`);
-  md.appendMarkdown(`  \nEvidence: ${f.evidence.length ? f.evidence.map((e) => `\`${e}\``).join(', ') : 'none'}`);
+  md.appendMarkdown(`  \nEvidence: ${f.evidence.length ? f.evidence.map(codeSpan).join(', ') : 'none'}`);
   if (f.code) md.appendMarkdown(`  \n${esc(renderCode(f.code))}`);
   return md;
 }
@@ -60,7 +62,7 @@ export function entityDescription(e: EntityView): string {
 }
 
 export function entityTooltip(e: EntityView): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
+  const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(e.name)}** · ${esc(e.type)}`);
   if (e.aliases.length) md.appendMarkdown(`  \nAlso known as ${e.aliases.map(esc).join(', ')}`);
   if (e.summary) md.appendMarkdown(`  \n${esc(e.summary)}`);
@@ -79,9 +81,9 @@ export function episodeDescription(e: EpisodeView): string {
 }
 
 export function episodeTooltip(e: EpisodeView): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
+  const md = new vscode.MarkdownString();
   md.appendMarkdown(`${esc(citation(e))}\n\n`);
-  md.appendText(oneLine(e.text, 600));
+  md.appendMarkdown(esc(oneLine(e.text, 600)));
   if (e.entities.length) md.appendMarkdown(`\n\nMentions: ${e.entities.map(esc).join(', ')}`);
   return md;
 }
@@ -106,5 +108,3 @@ export function episodeDocument(e: EpisodeView): string {
   const lines = rows.filter(([, v]) => v).map(([k, v]) => `${`${k}:`.padEnd(11)}${v}`);
   return `# Episode ${e.id}\n\nCite as: ${citation(e)}\n\n${lines.join('\n')}\n\n---\n\n${e.text}\n`;
 }
-
-const esc = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');

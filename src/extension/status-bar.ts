@@ -8,6 +8,7 @@ import { renderBacklog } from '../tools/render.js';
 import type { RecallExtension } from './ctx.js';
 import type { HttpTransport } from './http.js';
 import { COMMANDS, CONTEXT } from './ids.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -82,14 +83,14 @@ export class StatusBar implements vscode.Disposable {
       this.item.text = '$(database) Recall';
       this.item.backgroundColor = undefined;
     }
-    const md = new vscode.MarkdownString(undefined, true);
-    md.appendMarkdown(`**Recall memory** — \`${this.ctx.memory}\`\n\n`);
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**Recall memory** — ${codeSpan(this.ctx.memory)}\n\n`);
     const service: Record<string, string> = {
       idle: 'not started (it starts when the Recall view or a tool needs it)',
       connecting: 'starting…',
       connected: s ? `running (pid ${s.service_pid}, ${s.clients} client${s.clients === 1 ? '' : 's'})` : 'running',
       disconnected: 'connection lost, reconnecting…',
-      error: `unreachable${this.error ? `: ${this.error}` : ''} — see the Recall log`,
+      error: `unreachable${this.error ? `: ${escapeMarkdown(this.error)}` : ''} — see the Recall log`,
     };
     md.appendMarkdown(`Service: ${service[state]}\n\n`);
     if (s) {
@@ -99,7 +100,7 @@ export class StatusBar implements vscode.Disposable {
       md.appendMarkdown(`Size on disk: ${size} · last write ${s.last_write ? s.last_write.slice(0, 16).replace('T', ' ') : 'never'}\n\n`);
       if (s.sync)
         md.appendMarkdown(
-          `Team sync: ${s.sync.connected ? 'connected' : `not connected${s.sync.last_error ? ` (${s.sync.last_error})` : ''}`} · ${s.sync.backlog} to push, ${s.sync.behind} to pull\n\n`,
+          `Team sync: ${s.sync.connected ? 'connected' : `not connected${s.sync.last_error ? ` (${escapeMarkdown(s.sync.last_error)})` : ''}`} · ${s.sync.backlog} to push, ${s.sync.behind} to pull\n\n`,
         );
       md.appendMarkdown(
         s.embedder.startsWith('ready')

@@ -3,11 +3,14 @@
  * password lives in VS Code's SecretStorage, never in settings or config.json. A URL typed with
  * a password is split: the password to SecretStorage, the setting rewritten without it. The
  * service the extension starts reads the password from RECALL_SYNC_PASSWORD in its environment.
+ * Only the person's own (user or remote) setting counts: a repository's .vscode/settings.json
+ * naming a server is ignored (config.ts), so it can neither receive the memory nor a password.
  */
 import * as vscode from 'vscode';
 import { readServiceConfig, updateServiceConfig } from '../service/config-file.js';
 import { passwordIn, withoutPassword } from '../sync/config.js';
 import type { RecallExtension } from './ctx.js';
+import { settingValue } from './config.js';
 import { SETTINGS, SETTINGS_SECTION } from './ids.js';
 
 const URL_SETTING = SETTINGS.syncUrl;
@@ -32,7 +35,7 @@ export async function registerSync(ctx: RecallExtension): Promise<void> {
 
 async function apply(ctx: RecallExtension, restart = false): Promise<void> {
   const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  const url = config.get<string>(URL_SETTING, '').trim();
+  const url = settingValue(URL_SETTING).trim();
   try {
     const password = url ? passwordIn(url) : undefined;
     if (password) {

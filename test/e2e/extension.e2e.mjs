@@ -21,6 +21,7 @@ import * as h from './harness.mjs';
 import { checkAnchors } from './checks-anchors.mjs';
 import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 import { humanChecks } from './checks-human.mjs';
+import { checksTrust } from './checks-trust.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -1036,6 +1037,7 @@ try {
 
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog });
+  await checksTrust({ check, h, dirs, cliJson, waitNotification });
 
   await check(
     "the views' project filter: Show Current Project Only hides other projects' sessions; Show All Projects brings them back",
