@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTranscriptFile } from '../core/ingest/files.js';
+import { readTranscriptAsWritten } from '../service/authorship.js';
 import type { RecallExtension } from './ctx.js';
 import { ingestInBatches } from './ingest-batches.js';
 
@@ -39,7 +39,8 @@ export async function importConversations(ctx: RecallExtension, arg?: unknown): 
         const name = path.basename(uri.fsPath);
         try {
           progress.report({ message: `reading ${name}` });
-          const parsed = readTranscriptFile(uri.fsPath);
+          // A file others committed holds their words, not the person's (service/authorship.ts).
+          const parsed = await readTranscriptAsWritten(uri.fsPath);
           const n = parsed.episodes.length;
           const r = await ingestInBatches(ctx.human, parsed.episodes, {
             isCancelled: () => token.isCancellationRequested,
