@@ -1,7 +1,7 @@
 /**
  * The extension's own code, bundled the way esbuild.mjs bundles it for VS Code but with `vscode`
  * aliased to test/vscode-stub.ts, and what VS Code would make of a MarkdownString it produces.
- * The markdown is parsed with markdown-it (already installed, through @vscode/vsce), with raw HTML
+ * The markdown is parsed with markdown-it (a devDependency), with raw HTML
  * and GFM autolinks on, as VS Code's renderer (marked) sees them; VS Code then drops the raw HTML
  * (supportHtml is off) and turns `$(name)` in the rendered text into icons (supportThemeIcons).
  */
