@@ -17,6 +17,8 @@ export const LIMITS = {
   episodeIds: 500,
   /** Hops of one traversal. */
   depth: 3,
+  /** Facts one traversal gathers, counted inside each hop: a hub entity must not dump the graph. */
+  traverseFacts: 500,
   /** Characters of a question or of words to match. */
   queryChars: 10_000,
   /** Characters of a name: an entity, a predicate, an extractor. */
