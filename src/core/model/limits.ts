@@ -21,6 +21,11 @@ export const LIMITS = {
   traverseFacts: 500,
   /** Characters of a question or of words to match. */
   queryChars: 10_000,
+  /**
+   * Distinct words of one question searched, and terms of one keyword MATCH: FTS4 refuses an
+   * expression of a few thousand (10,000 characters of Chinese are as many pairs). The first are kept.
+   */
+  matchTerms: 256,
   /** Characters of a name: an entity, a predicate, an extractor. */
   nameChars: 200,
   /** Characters of a session id or a source given as a filter. */
