@@ -40,6 +40,12 @@ export const LIMITS = {
   toolTextChars: 16_000,
   /** Bytes of one MCP message (a stdio line, an HTTP body): tool arguments are bounded far below it. */
   mcpMessageBytes: 4 * 1024 * 1024,
+  /**
+   * HTTP connections open at once that have not yet sent the bearer token, and how long one may
+   * stay so: far below any open-files limit, so slow strangers cannot starve the token's holders.
+   */
+  httpStrangers: 128,
+  httpStrangerMs: 10_000,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
   /** Code anchors kept from one text (an episode, a fact's names). */
