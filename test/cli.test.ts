@@ -145,7 +145,8 @@ describe('a memory filled from the shipped transcripts', () => {
   });
 
   test('export --out writes the whole memory as JSON', async () => {
-    const out = path.join(memory, 'export.json');
+    // Outside the memory folder: an export inside it is refused (local-trust.test.ts).
+    const out = path.join(tmpMemory('cli-export'), 'export.json');
     await recallOk(memory, ['export', '--out', out]);
     const data = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.ok(data.episodes.length >= 16);

@@ -15,7 +15,7 @@ import { workspaceRoot } from '../core/anchors/workspace.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
 import { renderSync, runSync } from './sync.js';
-import { exportMemory, ingestFiles } from './transfer.js';
+import { exportMemory, ingestFiles, refuseExportInto } from './transfer.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -218,6 +218,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'export': {
       if (args.length) throw new UsageError('export takes no arguments; use --out FILE to write a file.');
+      if (values.out !== undefined) refuseExportInto(memory, values.out);
       await withClient((c) => exportMemory(c, { history: values.history, out: values.out }, err));
       return 0;
     }

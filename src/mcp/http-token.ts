@@ -6,6 +6,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkMemoryFolder, checkPrivateFile } from '../service/rpc/folder-trust.js';
 import { ensureMemoryFolder } from '../service/rpc/paths.js';
 
 export const HTTP_TOKEN_FILE = 'mcp-http.token';
@@ -27,14 +28,23 @@ export function resolveHttpToken(from: TokenSources): { token: string; note: str
       note: 'warning: --token on the command line is visible to every local user (ps); use RECALL_MCP_TOKEN or --token-file.',
     };
   if (from.env) return { token: from.env.trim(), note: 'bearer token from RECALL_MCP_TOKEN' };
-  if (from.file !== undefined)
-    return { token: nonEmpty(readToken(from.file), `--token-file ${from.file}`), note: `bearer token from ${from.file}` };
+  if (from.file !== undefined) {
+    checkPrivateFile(from.file);
+    return {
+      token: nonEmpty(readToken(from.file), `--token-file ${from.file}`),
+      note: `bearer token from ${from.file}`,
+    };
+  }
   const file = httpTokenPath(from.memory);
   return { token: memoryFolderToken(from.memory), note: `bearer token in ${file} (send "Authorization: Bearer <its contents>")` };
 }
 
-/** The memory folder's token, created when missing; the extension and the CLI share it. */
+/**
+ * The memory folder's token, created when missing; the extension and the CLI share it. Another
+ * user who could write it would know it: a folder (or token) others can write to is refused.
+ */
 export function memoryFolderToken(memory: string): string {
+  checkMemoryFolder(memory);
   const file = httpTokenPath(memory);
   const existing = fs.existsSync(file) ? readToken(file).trim() : '';
   if (existing) return existing;

@@ -1,12 +1,13 @@
 /**
  * MCP over Streamable HTTP at /mcp. Loopback by default; Host and Origin are checked against the
  * address we serve (DNS-rebinding protection); a bearer token is always required (loopback is
- * open to every local user; http-token.ts says where it comes from); request bodies are bounded. Stateless: each POST gets a fresh
+ * open to every local user; http-token.ts says where it comes from); request bodies are bounded,
+ * and so are connections that have not shown the token. Stateless: each POST gets a fresh
  * server and transport, so no session state can leak or pile up.
  */
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../core/model/limits.js';
@@ -44,6 +45,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
   });
   server.requestTimeout = 60_000;
   server.headersTimeout = 15_000;
+  const strangers = guardStrangers(server);
 
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
@@ -61,6 +63,7 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
       res.setHeader('WWW-Authenticate', 'Bearer realm="recall"');
       return jsonError(res, 401, -32600, 'Unauthorized: send "Authorization: Bearer <token>".');
     }
+    strangers.known(req.socket);
     // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE). The SDK
     // transport would hold a GET open as an SSE stream forever, one McpServer per request.
     if (req.method !== 'POST') {
@@ -119,6 +122,33 @@ export async function startHttpServer(opts: HttpOptions): Promise<RunningHttpSer
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       }),
   };
+}
+
+/**
+ * Connections that have not yet sent a request with the token: any local user can open them, and
+ * slow ones held by the thousand use up the open-files limit, so legitimate requests are reset.
+ * At most LIMITS.httpStrangers at once (a new one closes the oldest: a real client sends its
+ * request at once, so the oldest is the slowest), each for at most LIMITS.httpStrangerMs.
+ */
+function guardStrangers(server: http.Server): { known(socket: Socket): void } {
+  const waiting = new Map<Socket, NodeJS.Timeout>();
+  const forget = (socket: Socket): void => {
+    clearTimeout(waiting.get(socket));
+    waiting.delete(socket);
+  };
+  server.on('connection', (socket: Socket) => {
+    if (waiting.size >= LIMITS.httpStrangers) {
+      const oldest = waiting.keys().next().value!;
+      forget(oldest);
+      oldest.destroy();
+    }
+    waiting.set(
+      socket,
+      setTimeout(() => socket.destroy(), LIMITS.httpStrangerMs),
+    );
+    socket.once('close', () => forget(socket));
+  });
+  return { known: forget };
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { ConfigOverride } from '../core/model/config.js';
 import type { EmbeddingSettings } from './embeddings/vector-channel.js';
 import type { SyncSettings } from '../sync/config.js';
+import { checkMemoryFolder } from './rpc/folder-trust.js';
 
 export type ServiceConfig = ConfigOverride & { embeddings?: EmbeddingSettings; sync?: SyncSettings };
 
@@ -16,8 +17,12 @@ type Json = Record<string, unknown>;
 
 const configJsonPath = (memory: string): string => path.join(memory, 'config.json');
 
-/** The file's contents ({} when there is none); a clear error when it is not JSON. */
+/**
+ * The file's contents ({} when there is none); a clear error when it is not JSON, or when another
+ * user could have written it (it names the server the memory is pushed to).
+ */
 export function readServiceConfig(memory: string): ServiceConfig {
+  checkMemoryFolder(memory);
   const file = configJsonPath(memory);
   if (!fs.existsSync(file)) return {};
   let parsed: unknown;

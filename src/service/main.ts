@@ -5,7 +5,9 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { MemoryError } from '../core/model/errors.js';
 import { readServiceConfig } from './config-file.js';
+import { checkMemoryFolder } from './rpc/folder-trust.js';
 import { resolveMemoryFolder } from './rpc/paths.js';
 import { runService } from './rpc/server.js';
 import { START_FD_ENV } from './rpc/service-start.js';
@@ -45,6 +47,8 @@ Promise.resolve()
       strict: true,
     });
     const memory = resolveMemoryFolder(values.memory);
+    // Before anything in it is read: another user who can write there could have planted it.
+    checkMemoryFolder(memory);
     const idle = values['idle-exit-ms'] ?? process.env.RECALL_IDLE_EXIT_MS;
     const { embeddings, sync, ...config } = readServiceConfig(memory);
     return runService({ memory, idleExitMs: idle ? Number(idle) : undefined, config, embeddings, sync, log });
@@ -52,7 +56,8 @@ Promise.resolve()
   .then(
     () => closeStartFd(),
     (err) => {
-      const message = (err as Error).message;
+      // The client shows this as why the service did not start: the fix goes with it.
+      const message = err instanceof MemoryError && err.hint ? `${err.message} ${err.hint}` : (err as Error).message;
       log(`recall service failed to start: ${message}`);
       closeStartFd(message);
       process.exit(1);

@@ -224,8 +224,13 @@ export const TOOLS = [
     annotations: READ,
     run: (m, a) => m.call('traverse', { entity: a.entity, depth: a.depth, min_confidence: a.min_confidence, scope: a.scope }),
     text: (r) => render.renderTraverse(r),
-    structured: (r) => ({ root: r.root, facts: r.facts, entities: r.entities }),
-    output: z.object({ root: entityOut, facts: z.array(factOut), entities: z.array(entityOut) }),
+    structured: (r) => ({ root: r.root, facts: r.facts, entities: r.entities, truncated: r.truncated }),
+    output: z.object({
+      root: entityOut,
+      facts: z.array(factOut),
+      entities: z.array(entityOut),
+      truncated: z.boolean().describe(`The walk stopped at ${LIMITS.traverseFacts} facts: facts within the depth may be left out.`),
+    }),
   }),
   tool({
     name: 'recall_status',

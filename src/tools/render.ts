@@ -6,6 +6,7 @@
 import type { AnchorCheck, AnchorStatus, CodeStatus } from '../core/model/code-anchors.js';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
 import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory/memory.js';
+import { LIMITS } from '../core/model/limits.js';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
 
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
@@ -94,6 +95,7 @@ export function renderTraverse(t: TraverseResult): string {
   const out = [renderEntity(t.root)];
   if (!t.facts.length) out.push('  (no facts about it yet)');
   for (const f of [...t.facts].sort((a, b) => a.depth - b.depth)) out.push(`${'  '.repeat(f.depth)}- ${renderFact(f)}`);
+  if (t.truncated) out.push(`(cut at ${LIMITS.traverseFacts} facts: ask for less depth, or a higher min_confidence)`);
   return out.join('\n');
 }
 

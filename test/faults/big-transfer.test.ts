@@ -85,7 +85,8 @@ test(`a ${MB} MB JSONL transcript through recall ingest and recall export: every
   assert.equal(ingest.code, 0, ingest.stderr);
   assert.match(ingest.stdout, new RegExp(`jsonl, ${turns} turns, ${turns} added, 0 already there`));
 
-  const out = path.join(memory, 'export.json');
+  // Outside the memory folder: an export inside it is refused (local-trust.test.ts).
+  const out = path.join(tmpMemory('transfer-out'), 'export.json');
   const exportStarted = Date.now();
   const exported = await runCli(memory, ['export', '--out', out]);
   const exportMs = Date.now() - exportStarted;

@@ -1,7 +1,8 @@
 /**
  * A real second local user (made with useradd, removed afterwards; root only, skipped otherwise)
  * against one person's memory: it cannot plant the socket folder first, cannot connect to the
- * socket, cannot read the HTTP token, and HTTP without the token is refused.
+ * socket, cannot read the HTTP token, and HTTP without the token is refused; in a memory folder it
+ * can write to, the token and config it plants are refused, not used.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -16,14 +17,17 @@ after(cleanup);
 const isRoot = process.getuid?.() === 0;
 const skip = isRoot ? false : 'needs root to create a second local user (useradd)';
 
-/** Creates a throwaway user, deleted at cleanup. */
+let made: { name: string; uid: number; gid: number } | undefined;
+
+/** Creates a throwaway user (once per run), deleted at cleanup. */
 function otherUser(): { name: string; uid: number; gid: number } {
+  if (made) return made;
   const name = `recallf${process.pid % 100000}`;
   execFileSync('useradd', ['--no-create-home', '--shell', '/usr/sbin/nologin', name], { stdio: 'pipe' });
   onCleanup(() => execFileSync('userdel', [name], { stdio: 'pipe' }));
   const uid = Number(execFileSync('id', ['-u', name]).toString().trim());
   const gid = Number(execFileSync('id', ['-g', name]).toString().trim());
-  return { name, uid, gid };
+  return (made = { name, uid, gid });
 }
 
 /** Runs a bit of Node as that user; its stdout is what it prints. */
@@ -97,6 +101,62 @@ test('another local user cannot plant the socket folder, reach the socket, read 
     assert.match(r.out, /STATUS 401/, `${token ?? 'no token'}: ${r.out}`);
   }
   mcp.kill('SIGTERM');
+});
+
+test('in a memory folder another user can write to, the token and config it plants are refused, not used', { skip }, async () => {
+  const user = otherUser();
+  const base = tmpMemory('planted');
+  fs.chmodSync(base, 0o755);
+  const memory = path.join(base, 'shared-mem');
+  fs.mkdirSync(memory);
+  fs.chmodSync(memory, 0o777); // as a careless chmod, or a shared mount, leaves it
+  // The other user's "sync server": a listener that counts who connects.
+  let contacted = 0;
+  const loot = net.createServer((s) => (contacted++, s.destroy()));
+  await new Promise<void>((resolve) => loot.listen(0, '127.0.0.1', resolve));
+  onCleanup(() => loot.close());
+  const lootPort = (loot.address() as net.AddressInfo).port;
+  const plantScript = `const fs = require('fs'), [dir, port] = process.argv.slice(1);
+    fs.writeFileSync(dir + '/mcp-http.token', 'attacker-known-token\\n');
+    fs.writeFileSync(dir + '/config.json', JSON.stringify({ sync: { postgres: 'postgres://recall@127.0.0.1:' + port + '/postgres', table: 'loot' } }));
+    console.log('planted')`;
+  const plant = await asUser(user, plantScript, [memory, String(lootPort)]);
+  assert.match(plant.out, /planted/, plant.out);
+
+  // The person stores a note and serves the memory over HTTP: both refuse the folder.
+  const note = await recall(memory, ['remember', "the victim's private note", '--global'], { RECALL_SYNC_PASSWORD: 'x' });
+  assert.equal(note.code, 1, `refused: ${note.stdout}`);
+  assert.match(note.stderr, new RegExp(`${memory}.*other users can write`));
+  const port = await freePort();
+  const mcp = track(
+    spawn(process.execPath, [CLI, '--memory', memory, 'mcp', '--http', '--port', String(port)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, RECALL_MCP_TOKEN: '', RECALL_SYNC_PASSWORD: 'x' },
+    }),
+  );
+  let mcpLog = '';
+  mcp.stderr!.on('data', (d: Buffer) => (mcpLog += d.toString()));
+  let exited = false;
+  mcp.once('exit', () => (exited = true));
+  await waitFor(() => exited || /MCP over HTTP at/.test(mcpLog), 20_000, 'the HTTP server to start or refuse');
+  const episodesScript = `fetch('http://127.0.0.1:' + process.argv[1] + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer attacker-known-token' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall_episodes', arguments: { scope: 'all' } } }) }).then(async (r) => console.log('STATUS', r.status, await r.text()), (e) => console.log('ERR', e.message))`;
+  const stolen = await asUser(user, episodesScript, [String(port)]);
+  assert.doesNotMatch(stolen.out, /STATUS 200/, stolen.out);
+  assert.doesNotMatch(stolen.out, /private note/);
+  await waitFor(() => exited, 10_000, 'the HTTP server to exit');
+  assert.match(mcpLog, /other users can write/);
+
+  // Closing the folder is not enough while the planted files are there: each is named, with whose it is.
+  fs.chmodSync(memory, 0o700);
+  const again = await recall(memory, ['remember', "the victim's private note", '--global'], { RECALL_SYNC_PASSWORD: 'x' });
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, new RegExp(`(mcp-http\\.token|config\\.json).*uid ${user.uid}`));
+  // Gone, the memory works, and the planted sync server was never contacted.
+  fs.rmSync(path.join(memory, 'mcp-http.token'));
+  fs.rmSync(path.join(memory, 'config.json'));
+  const fixed = await recall(memory, ['remember', "the victim's private note", '--global']);
+  assert.equal(fixed.code, 0, fixed.stderr);
+  assert.equal(contacted, 0, 'the planted sync server is never contacted');
 });
 
 function freePort(): Promise<number> {

@@ -22,8 +22,6 @@ import { boundLimit, normaliseTime, requireFact, requireText } from './validate.
 export type EmbeddedKind = 'episode' | 'entity' | 'fact';
 const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
 
-/** Facts one traversal may gather: a hub entity must not dump the graph. */
-const MAX_TRAVERSED_FACTS = 500;
 /** Entities and sessions of one overview. */
 const MAX_OVERVIEW = 50;
 
@@ -68,6 +66,8 @@ export interface TraverseResult {
   root: EntityView;
   facts: (FactView & { depth: number })[];
   entities: EntityView[];
+  /** Facts within the depth may be left out: the traversal stopped at LIMITS.traverseFacts. */
+  truncated: boolean;
 }
 
 /**
@@ -161,7 +161,11 @@ export function episodes(
   return mem.graph.episodeViews(rows);
 }
 
-/** The facts around an entity, breadth first, up to `depth` hops. */
+/**
+ * The facts around an entity, breadth first, up to `depth` hops, at most LIMITS.traverseFacts of
+ * them: the bound holds inside a hop (one hub's neighbours can hold thousands), and `truncated`
+ * says facts within the depth were left out.
+ */
 export function traverse(
   mem: JournaledGraph,
   input: ScopedRead & { entity: string; depth?: number; min_confidence?: number; history?: boolean },
@@ -172,31 +176,47 @@ export function traverse(
   const floor = input.min_confidence ?? 0;
   if (!(floor >= 0 && floor <= 1)) throw invalid('min_confidence must be between 0 and 1.');
   const now = Date.now();
+  const max = LIMITS.traverseFacts;
   const seen = new Set<number>([rootId]);
   const facts = new Map<string, FactView & { depth: number }>();
+  /** Facts taken that touch each entity: its own list names them again. */
+  const taken = new Map<number, number>();
+  let full = false;
+  let unread = false;
   let frontier = [rootId];
-  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+  for (let d = 1; d <= depth && frontier.length > 0 && !full; d++) {
     const next: number[] = [];
     for (const id of frontier) {
-      for (const f of mem.graph.factsOf(id, { history: input.history, now, scope })) {
+      // Rows enough to fill the room left past the facts already taken, and one to tell there are more.
+      const limit = max - facts.size + (taken.get(id) ?? 0) + 1;
+      const around = mem.graph.factsOf(id, { history: input.history, now, scope, evidence: false, limit });
+      for (const f of around) {
         if (facts.has(f.id) || f.effective_confidence < floor) continue;
+        if (facts.size === max) {
+          full = true;
+          break;
+        }
         facts.set(f.id, { ...f, depth: d });
         for (const name of [f.subject, f.object]) {
           const other = mem.graph.entityIdOf(name)!;
+          taken.set(other, (taken.get(other) ?? 0) + 1);
           if (!seen.has(other)) {
             seen.add(other);
             next.push(other);
           }
         }
       }
+      // Rows below the floor took the place of rows never read.
+      if (around.length === limit && !full) unread = true;
+      if (full) break;
     }
     frontier = next;
-    if (facts.size > MAX_TRAVERSED_FACTS) break;
   }
   return {
     root: mem.graph.entityView(rootId)!,
-    facts: [...facts.values()],
+    facts: mem.graph.withEvidence([...facts.values()]),
     entities: [...seen].map((id) => mem.graph.entityView(id)!).filter(Boolean),
+    truncated: full || unread,
   };
 }
 

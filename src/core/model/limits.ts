@@ -17,8 +17,15 @@ export const LIMITS = {
   episodeIds: 500,
   /** Hops of one traversal. */
   depth: 3,
+  /** Facts one traversal gathers, counted inside each hop: a hub entity must not dump the graph. */
+  traverseFacts: 500,
   /** Characters of a question or of words to match. */
   queryChars: 10_000,
+  /**
+   * Distinct words of one question searched, and terms of one keyword MATCH: FTS4 refuses an
+   * expression of a few thousand (10,000 characters of Chinese are as many pairs). The first are kept.
+   */
+  matchTerms: 256,
   /** Characters of a name: an entity, a predicate, an extractor. */
   nameChars: 200,
   /** Characters of a session id or a source given as a filter. */
@@ -33,6 +40,12 @@ export const LIMITS = {
   toolTextChars: 16_000,
   /** Bytes of one MCP message (a stdio line, an HTTP body): tool arguments are bounded far below it. */
   mcpMessageBytes: 4 * 1024 * 1024,
+  /**
+   * HTTP connections open at once that have not yet sent the bearer token, and how long one may
+   * stay so: far below any open-files limit, so slow strangers cannot starve the token's holders.
+   */
+  httpStrangers: 128,
+  httpStrangerMs: 10_000,
   /** Bytes of one memory-service message: a batch of episodes at the 1 MB text limit fits. */
   serviceMessageBytes: 64 * 1024 * 1024,
   /** Code anchors kept from one text (an episode, a fact's names). */

@@ -8,6 +8,7 @@ import { ftsGeneration } from '../store/fts.js';
 import { bestPassages } from './passages.js';
 import { weightsHandle } from './ranking.js';
 import { DEFAULT_RECIPE, type RetrievalConfig } from './recipes.js';
+import { LIMITS } from '../model/limits.js';
 import type { ProjectScope } from '../model/project.js';
 import { ftsOr, queryTerms } from './text.js';
 
@@ -36,8 +37,10 @@ export interface EpisodeFilter {
  * Top episodes for weighted keyword terms by BM25, optionally filtered. A long turn scores the
  * higher of its own BM25 and the recipe's passages weight times its best passage's (passages.ts).
  */
-export function bm25Episodes(db: Database, terms: Term[], limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
-  if (terms.length === 0) return [];
+export function bm25Episodes(db: Database, asked: Term[], limit: number, recipe: RetrievalConfig, filter: EpisodeFilter = {}): Hit[] {
+  if (asked.length === 0) return [];
+  // The question's own words come first; its spellings, slips and feedback words are cut before them.
+  const terms = asked.slice(0, LIMITS.matchTerms);
   const { where, params } = filterSql(filter);
   const { text, speaker, parts } = recipe.columns;
   // Rows holding each phrase come from a cache: matchinfo 'x' would count them again for every statement.

@@ -3,7 +3,7 @@
  * is done here is what FTS4 cannot: dropping words that carry no evidence, and quoting terms so
  * no user text is ever parsed as FTS query syntax.
  */
-import { BARE_MONTH_YEARS } from '../model/limits.js';
+import { BARE_MONTH_YEARS, LIMITS } from '../model/limits.js';
 import { cjkBigrams, identifierParts, withoutAccents } from '../store/index-text.js';
 
 // Function words and question words: they appear in nearly every turn, so a question made of
@@ -46,6 +46,7 @@ const KIND = /\b(what|which)\s+(?:kinds?|types?|sorts?)\s+of\b/gi;
 /**
  * Content words of a query, de-duplicated, stop words removed (all of them kept if that leaves none).
  * A code identifier is searched whole and by its words, as the index reads it (index-text.ts).
+ * At most LIMITS.matchTerms of them, the first asked: FTS4 refuses a MATCH of a few thousand terms.
  */
 export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): string[] {
   const asked = text.replace(HOW, 'how').replace(KIND, '$1');
@@ -53,7 +54,7 @@ export function queryTerms(text: string, opts: { stopWords?: boolean } = {}): st
   const tokens = [...tokenize(asked), ...words].map((t) => t.replace(/'s$/, '').replace(/'/g, ''));
   // A lone letter ("U.S." gives u, s) matches every possessive in the index: noise, and slow.
   const content = tokens.filter((t) => (t.length > 1 || /\d/.test(t)) && (opts.stopWords === false || !STOP_WORDS.has(t)));
-  return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))];
+  return [...new Set(content.length > 0 ? content : tokens.filter((t) => t.length > 0))].slice(0, LIMITS.matchTerms);
 }
 
 /** An FTS4 MATCH expression that ORs the terms, each quoted so it is a plain word. */

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryError } from '../../core/model/errors.js';
+import { checkMemoryFolder } from './folder-trust.js';
 
 /** `--memory DIR`, else $RECALL_HOME, else ~/.recall. */
 export function resolveMemoryFolder(explicit?: string): string {
@@ -11,8 +12,12 @@ export function resolveMemoryFolder(explicit?: string): string {
   return path.resolve(chosen.startsWith('~') ? path.join(os.homedir(), chosen.slice(1)) : chosen);
 }
 
-/** Creates the memory folder (0700) if missing; a file in its place is said plainly, not as EEXIST. */
+/**
+ * Creates the memory folder (0700) if missing, and refuses one another user could change
+ * (folder-trust.ts); a file in its place is said plainly, not as EEXIST.
+ */
 export function ensureMemoryFolder(folder: string): void {
+  checkMemoryFolder(folder);
   try {
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (err) {
