@@ -49,6 +49,32 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
     },
   },
+  // Retrieval reads the store through its search index and graph only: never the database itself.
+  {
+    files: ['src/core/retrieval/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/store/sqlite',
+                '**/store/sqlite.js',
+                '**/store/fts',
+                '**/store/fts.js',
+                '**/store/meta',
+                '**/store/meta.js',
+                '**/store/ids',
+                '**/store/ids.js',
+              ],
+              message: 'Retrieval reaches the database only through store/search-index.ts and store/graph.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Tests read JSON answers loosely; a wrong shape fails the assertion that reads it.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   // Plain CommonJS files (the e2e probe extension) load modules with require.

@@ -14,14 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory, type EmbeddedKind } from '../core/memory/memory.js';
 import { parseLocomo, type LocomoConversation } from '../core/ingest/locomo.js';
-import {
-  recipeFor,
-  withSettings,
-  withoutMethods,
-  type RetrievalConfig,
-  type RetrievalMethod,
-  type RetrievalMode,
-} from '../core/retrieval/recipes.js';
+import { recipeFor, type RetrievalMode, type RetrievalRecipe } from '../core/retrieval/recipe.js';
+import { withSettings, withoutMethods, type RetrievalMethod } from './ablation.js';
 import { VectorChannel } from '../service/embeddings/vector-channel.js';
 import { joinTurns } from './long-turns.js';
 import { splitTurns } from './bursts.js';
@@ -41,9 +35,9 @@ export interface LocomoBenchOptions {
   modelPath?: string;
   /** Every conversation in one memory (a crowded memory), instead of one memory each. */
   oneMemory?: boolean;
-  /** Retrieval methods switched off (recipes.ts METHODS): an ablation. */
+  /** Retrieval methods switched off (ablation.ts METHODS): an ablation. */
   without?: RetrievalMethod[];
-  /** Numeric recipe settings replaced by path (recipes.ts withSettings). */
+  /** Numeric recipe settings replaced by path (ablation.ts withSettings). */
   settings?: Record<string, number>;
   /** Also ask each question for 50 episodes and count where its evidence turns rank (evidence_ranks). */
   ranks?: boolean;
@@ -185,7 +179,7 @@ interface RunOptions {
   cutoffs: number[];
   source: string;
   mode: RetrievalMode;
-  recipe: RetrievalConfig;
+  recipe: RetrievalRecipe;
   modelPath: string | undefined;
   log: (msg: string) => void;
   ranks: boolean;

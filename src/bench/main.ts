@@ -9,7 +9,7 @@ import { locomoSection, scaleSection, writeDocsSection } from './docs.js';
 import { runLocomoBench } from './locomo.js';
 import { runScaleBench } from './scale.js';
 import { projectsSection, runProjectsBench } from './projects.js';
-import { METHODS, type RetrievalMethod } from '../core/retrieval/recipes.js';
+import { METHODS, type RetrievalMethod } from './ablation.js';
 
 export interface BenchValues {
   data?: string;

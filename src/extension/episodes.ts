@@ -1,6 +1,6 @@
 /**
  * The Episodes view: sessions, most recent first, named by their titles (with their dates and, on
- * hover, their ids), then the session's episodes in order, each as "speaker: first line". Opening one shows it read-only with its citation (episodeDocument.ts).
+ * hover, their ids), then the session's episodes in order, each as "speaker: first line". Opening one shows it read-only with its citation (episode-document.ts).
  */
 import * as vscode from 'vscode';
 import type { EpisodeView } from '../core/model/views.js';

@@ -1,6 +1,6 @@
 /**
  * What Recall asks a language model about new conversation turns, and how it reads the answer.
- * No `vscode` here, so node tests cover it; lmExtractor.ts does the asking.
+ * No `vscode` here, so node tests cover it; lm-extractor.ts does the asking.
  *
  * The model sees a few turns at a time (numbered, secrets already replaced) and answers with JSON
  * `[{turn, subject, predicate, object}]`. Its answer is read defensively: code fences and prose

@@ -1,10 +1,10 @@
 /**
- * What the tree views read, page by page: the service's `browse.*` methods (src/core/browse.ts).
+ * What the tree views read, page by page: the service's `browse.*` methods (src/core/memory/browse.ts).
  * Every list is bounded and says its total, so a view over 10k entities asks only for what is
  * on screen.
  */
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { SessionSummary } from '../core/retrieval/browse.js';
+import type { SessionSummary } from '../core/memory/browse.js';
 import type { ServiceConnection } from './connection.js';
 
 export type { SessionSummary };

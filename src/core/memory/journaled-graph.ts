@@ -7,11 +7,10 @@ import * as path from 'node:path';
 import type { MemoryConfig } from '../model/config.js';
 import { LIMITS } from '../model/limits.js';
 import type { EventBody, MemoryEvent, Provenance } from '../model/events.js';
-import { registerRanking } from '../retrieval/ranking.js';
-import { registerIndexText } from '../store/index-text.js';
 import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { readOrigin } from '../store/ids.js';
+import { getMeta } from '../store/meta.js';
 import { Journal } from '../store/journal.js';
 import {
   compareWithSnapshot,
@@ -81,9 +80,8 @@ export class JournaledGraph {
         verifySnapshot(snapshotPath, bytes, db);
         const version = Graph.schemaVersion(db);
         if (version !== SCHEMA_VERSION) throw new Error(`its schema version is ${version}, this version reads ${SCHEMA_VERSION}`);
-        const snapshot = new Graph(db, config);
-        const position = Number(snapshot.getMeta('journal_position'));
-        const seq = Number(snapshot.getMeta('seq') ?? 0);
+        const position = Number(getMeta(db, 'journal_position'));
+        const seq = Number(getMeta(db, 'seq') ?? 0);
         if (position >= 0 && position <= journal.position) tail = readLogged(journal, position, log, skipped);
         if (!tail || (tail[0] && tail[0].seq !== seq + 1)) {
           const verdict = compareWithSnapshot(journal, seq);
@@ -108,7 +106,6 @@ export class JournaledGraph {
       db = new SQL.Database();
       Graph.createSchema(db);
     }
-    registerRanking(db);
     const graph = new Graph(db, config);
     // Before replay: shared events name this memory's old ids as ep_<origin>_N.
     const origin = readOrigin(folder);
@@ -119,7 +116,7 @@ export class JournaledGraph {
       // The snapshot first, covering none of the fresh journal: a crash before the journal is
       // set aside finds this same state again.
       graph.setMeta('journal_position', 0);
-      writeSnapshot(snapshotPath, exportImage(db));
+      writeSnapshot(snapshotPath, exportImage(db, graph));
       ({ journal, note: reason } = setJournalAside(journal, kept.verdict, kept.seq, log));
       log(`recovery: ${reason}`);
       recordRecovery(folder, reason, log);
@@ -252,7 +249,7 @@ export class JournaledGraph {
     const started = Date.now();
     this.graph.setMeta('journal_position', this.journal.position);
     this.graph.setMeta('request_ids', JSON.stringify(this.requestIds.slice(-KEPT_REQUEST_IDS)));
-    const bytes = exportImage(this.db);
+    const bytes = exportImage(this.db, this.graph);
     writeSnapshot(path.join(this.folder, SNAPSHOT_FILE), bytes);
     this.snapshotPosition = this.journal.position;
     this.lastSnapshotBytes = bytes.length;
@@ -274,12 +271,14 @@ export class JournaledGraph {
   }
 }
 
-/** The database image for a snapshot. sql.js frees statements and drops create_function registrations on export(): both are redone. */
-function exportImage(db: Database): Uint8Array {
+/**
+ * The database image for a snapshot. sql.js frees statements, drops create_function registrations
+ * and temporary tables on export(): the search index arms itself again.
+ */
+function exportImage(db: Database, graph: Graph): Uint8Array {
   forgetStatements(db);
   const bytes = db.export();
-  registerRanking(db);
-  registerIndexText(db);
+  graph.index.rearm();
   return bytes;
 }
 

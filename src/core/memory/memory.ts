@@ -9,10 +9,10 @@ import { resolveConfig, type ConfigOverride, type MemoryConfig, type PriorKind }
 import type { EpisodeInput, MemoryEvent, Provenance } from '../model/events.js';
 import { rowidOf } from '../store/ids.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { browseHandlers } from '../retrieval/browse.js';
+import { browseHandlers } from './browse.js';
 import { brief, type Brief, type BriefInput } from './brief.js';
-import type { VectorHits } from '../retrieval/fusion.js';
-import type { RetrievalConfig } from '../retrieval/recipes.js';
+import type { VectorHits } from '../retrieval/types.js';
+import type { RetrievalRecipe } from '../retrieval/recipe.js';
 import { withCode } from './anchors.js';
 import { exportPage, type ExportPage } from './export-page.js';
 import { forget, forgetPlan, type ForgetPlan } from './forget.js';
@@ -126,13 +126,13 @@ export class Memory {
 
   // ---- reading ----------------------------------------------------------------------------
 
-  /** `recipe`: how to retrieve (recipes.ts); by default the named recipe of `input.mode`. */
-  query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalConfig): QueryResult {
+  /** `recipe`: how to retrieve (recipe.ts); by default the named recipe of `input.mode`. */
+  query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalRecipe): QueryResult {
     return reads.startQuery(this.mem, input, recipe).finish(input.vectorHits);
   }
 
   /** A query in two steps: keyword and graph now, the rest when the vector hits come. Bad input throws here. */
-  startQuery(input: QueryInput, recipe?: RetrievalConfig): StartedQuery {
+  startQuery(input: QueryInput, recipe?: RetrievalRecipe): StartedQuery {
     return reads.startQuery(this.mem, input, recipe);
   }
 
@@ -174,9 +174,9 @@ export class Memory {
     return brief(this.mem, input);
   }
 
-  /** Page-by-page lists for tree views (retrieval/browse.ts). */
+  /** Page-by-page lists for tree views (browse.ts). */
   browseHandlers(): ReturnType<typeof browseHandlers> {
-    return browseHandlers(this.mem.graph);
+    return browseHandlers(this.mem);
   }
 
   /** Every project the memory holds (null: global), with its episodes and current facts. */

@@ -3,9 +3,8 @@
  * that offers the nearest names.
  */
 import { notFound } from '../model/errors.js';
-import { keywordEntities } from '../retrieval/keyword.js';
+import { searchEntities } from '../retrieval/entities.js';
 import type { Graph } from '../store/graph.js';
-import { all } from '../store/sqlite.js';
 import { requireText } from './validate.js';
 
 /** Names offered when one is not found. */
@@ -29,10 +28,10 @@ export function requireEntity(graph: Graph, name: string): number {
  * over all names (only on this error path, so a full scan is affordable).
  */
 function nearestNames(graph: Graph, text: string, n: number): string[] {
-  const names = new Set(keywordEntities(graph.db, text, n).map((h) => graph.entityView(h.rowid)!.name));
+  const names = new Set(searchEntities(graph.index, text, n).map((h) => graph.entityView(h.rowid)!.name));
   const target = bigrams(text);
-  const scored = all(graph.db, 'SELECT name FROM entities UNION ALL SELECT alias AS name FROM aliases')
-    .map((r) => String(r.name))
+  const scored = graph.index
+    .allNames()
     .map((name) => ({ name, score: dice(target, bigrams(name)) }))
     .filter((x) => x.score >= MIN_SIMILARITY)
     .sort((a, b) => b.score - a.score);

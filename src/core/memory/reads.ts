@@ -3,15 +3,19 @@
  * status and export, and the texts the embedding queue turns into vectors.
  */
 import { invalid, MemoryError } from '../model/errors.js';
-import { LIMITS, SCOPE_OVERFETCH } from '../model/limits.js';
+import { LIMIT_DEFAULTS, LIMITS, SCOPE_OVERFETCH } from '../model/limits.js';
 import { scopeOf, type ProjectScope } from '../model/project.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
-import { filterSql, keywordEntities, keywordEpisodes, type EpisodeFilter } from '../retrieval/keyword.js';
-import { keywordLists, namedEntities, retrieve, type Retrieved } from '../retrieval/retrieve.js';
-import { fusionDepth, type VectorHits } from '../retrieval/fusion.js';
-import { needsVectors, recipeFor, type RetrievalConfig, type RetrievalMode } from '../retrieval/recipes.js';
+import { namedEntities } from '../retrieval/analyse.js';
+import { searchEpisodes } from '../retrieval/candidates.js';
+import { searchEntities } from '../retrieval/entities.js';
+import { fusionDepth } from '../retrieval/fuse.js';
+import { needsVectors, recipeFor, type RetrievalMode, type RetrievalRecipe } from '../retrieval/recipe.js';
+import { answer, prepare } from '../retrieval/retrieve.js';
 import { queryTerms } from '../retrieval/text.js';
+import type { EpisodeFilter, Retrieved, VectorHits } from '../retrieval/types.js';
 import { round, scopeSql } from '../store/graph.js';
+import { filterSql } from '../store/search-index.js';
 import { all } from '../store/sqlite.js';
 import { withCode } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
@@ -21,9 +25,6 @@ import { boundLimit, normaliseTime, requireFact, requireText } from './validate.
 /** The things that get an embedding: turns, entities (name, type, summary) and facts. */
 export type EmbeddedKind = 'episode' | 'entity' | 'fact';
 const EMBEDDED_TABLE: Record<EmbeddedKind, string> = { episode: 'episodes', entity: 'entities', fact: 'relationships' };
-
-/** Entities and sessions of one overview. */
-const MAX_OVERVIEW = 50;
 
 export interface QueryResult extends Retrieved {
   query: string;
@@ -74,15 +75,14 @@ export interface TraverseResult {
  * A query in two steps: the keyword and graph half now, the rest when the vector hits come
  * (the service embeds the question in another thread meanwhile). Bad input throws here.
  */
-export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: RetrievalConfig = recipeFor(input.mode)): StartedQuery {
+export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: RetrievalRecipe = recipeFor(input.mode)): StartedQuery {
   const text = requireText(input.query, 'query');
-  const limit = boundLimit(input.limit, 10, LIMITS.query);
+  const limit = boundLimit(input.limit, LIMIT_DEFAULTS.query, LIMITS.query);
   const mode = input.mode;
   if (mode !== undefined && !['keyword', 'vector', 'hybrid'].includes(mode)) throw invalid('mode is one of keyword, vector, hybrid.');
   // Without vectors a query is keyword + graph, whatever the recipe asked (vector alone is refused below).
   const scope = readScope(input);
-  const now = Date.now();
-  const keyword = keywordLists(mem.db, text, limit, recipe, mem.graph, scope, now);
+  const prepared = prepare(mem.graph, { text, limit, now: Date.now(), recipe, scope });
   const finish = (vectorHits?: VectorHits): QueryResult => {
     if (needsVectors(recipe) && !vectorHits) {
       throw new MemoryError(
@@ -91,8 +91,8 @@ export function startQuery(mem: JournaledGraph, input: QueryInput, recipe: Retri
         'Ask without mode (keyword + graph), or see `recall status` for why.',
       );
     }
-    const found = retrieve(mem.db, mem.graph, { text, limit, history: input.history, now, vectorHits, recipe, scope }, keyword);
-    return { query: text, ...found, facts: withCode(mem.db, found.facts, input.workspace, recipe.staleCode) };
+    const found = answer(mem.graph, prepared, { history: input.history, vectorHits });
+    return { query: text, ...found, facts: withCode(mem.db, found.facts, input.workspace, recipe.facts.staleCode) };
   };
   return { vectorDepth: fusionDepth(limit, recipe) * (scope ? SCOPE_OVERFETCH : 1), finish };
 }
@@ -123,12 +123,12 @@ export function embeddingTexts(mem: JournaledGraph, kind: EmbeddedKind, ids: num
 
 export function search(mem: JournaledGraph, input: ScopedRead & { query: string; limit?: number }): EntityView[] {
   const text = requireText(input.query, 'query');
-  const limit = boundLimit(input.limit, 10, LIMITS.search);
+  const limit = boundLimit(input.limit, LIMIT_DEFAULTS.search, LIMITS.search);
   const scope = readScope(input);
   // Entities the text names come first (score 0 unless their words match too), then keyword hits.
-  const hits = keywordEntities(mem.db, text, scope ? limit * SCOPE_OVERFETCH : limit);
+  const hits = searchEntities(mem.graph.index, text, scope ? limit * SCOPE_OVERFETCH : limit);
   const scores = new Map(hits.map((h) => [h.rowid, h.score]));
-  const found = [...new Set([...namedEntities(mem.db, text), ...hits.map((h) => h.rowid)])];
+  const found = [...new Set([...namedEntities(mem.graph.index, text), ...hits.map((h) => h.rowid)])];
   const ids = mem.graph.entitiesInScope(found, scope).slice(0, limit);
   return ids.map((id) => ({ ...mem.graph.entityView(id)!, score: round(scores.get(id) ?? 0) }));
 }
@@ -137,7 +137,7 @@ export function episodes(
   mem: JournaledGraph,
   input: ScopedRead & { query?: string; since?: string; until?: string; session?: string; source?: string; limit?: number },
 ): EpisodeView[] {
-  const limit = boundLimit(input.limit, 20, LIMITS.episodes);
+  const limit = boundLimit(input.limit, LIMIT_DEFAULTS.episodes, LIMITS.episodes);
   const filter: EpisodeFilter = {
     since: input.since !== undefined ? Date.parse(normaliseTime(input.since, 'since')) : undefined,
     until: input.until !== undefined ? Date.parse(normaliseTime(input.until, 'until', true)) : undefined,
@@ -149,7 +149,7 @@ export function episodes(
     throw invalid('"since" is after "until": nothing can match.', 'Swap the two dates.');
   }
   if (input.query !== undefined && input.query.trim() !== '' && queryTerms(input.query).length > 0) {
-    const hits = keywordEpisodes(mem.db, input.query, limit, filter);
+    const hits = searchEpisodes(mem.graph.index, input.query, limit, filter);
     const views = mem.graph.episodesByRowids(hits.map((h) => h.rowid));
     return views.map((v, i) => ({ ...v, score: round(hits[i]!.score) }));
   }
@@ -172,7 +172,7 @@ export function traverse(
 ): TraverseResult {
   const scope = readScope(input);
   const rootId = requireEntity(mem.graph, input.entity);
-  const depth = boundLimit(input.depth, 1, LIMITS.depth);
+  const depth = boundLimit(input.depth, LIMIT_DEFAULTS.depth, LIMITS.depth);
   const floor = input.min_confidence ?? 0;
   if (!(floor >= 0 && floor <= 1)) throw invalid('min_confidence must be between 0 and 1.');
   const now = Date.now();
@@ -225,7 +225,7 @@ export function overview(
   mem: JournaledGraph,
   input: ScopedRead & { limit?: number } = {},
 ): { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] } {
-  const limit = boundLimit(input.limit, 10, MAX_OVERVIEW);
+  const limit = boundLimit(input.limit, LIMIT_DEFAULTS.overview, LIMITS.overview);
   const scope = readScope(input);
   const inScope = scopeSql('project', scope);
   const top = all(

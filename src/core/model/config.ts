@@ -1,6 +1,6 @@
 /**
  * Every number the memory's judgement depends on, in one place, each overridable.
- * Defaults are the ones DESIGN.md fixes; `resolveConfig` merges a partial override.
+ * `resolveConfig` merges a partial override (config.json) over these defaults.
  */
 
 /**
@@ -42,7 +42,7 @@ export const DEFAULT_CONFIG: MemoryConfig = {
   confidence: {
     priors: { explicit: 0.9, inferred: 0.6, speculative: 0.3 },
     concentration: 10,
-    // A person's correction is decisive; it also ends the fact (see Graph.correct). Others' words
+    // A person's correction is decisive; it also ends the fact (graph-writes.ts correctFact). Others' words
     // weigh less than the person's own, so whoever can commit to a repository cannot outweigh them.
     provenanceWeights: { human: 10, user: 0.8, external: 0.5, agent: 0.05 },
     halfLifeDays: 90,

@@ -1,6 +1,6 @@
 /**
- * The journal's vocabulary. State is a fold over these events (DESIGN.md), so every change to
- * the memory is one of them, carrying its id, time and provenance.
+ * The journal's vocabulary. State is a fold over these events (the graph applies them in order),
+ * so every change to the memory is one of them, carrying its id, time and provenance.
  */
 import type { CodeAnchor } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';

@@ -9,9 +9,8 @@
 import spellings from 'american-british-english-translator/data/british_spellings.json';
 import verbs from 'english-verbs-irregular/dist/verbs.json';
 import plurals from 'irregular-plurals';
-import type { Term } from './keyword.js';
-import type { RetrievalConfig } from './recipes.js';
 import { STOP_WORDS } from './text.js';
+import type { Term } from './types.js';
 
 let groups: Map<string, readonly string[]> | undefined;
 
@@ -57,23 +56,25 @@ function spellingVariants(): Map<string, readonly string[]> {
 /**
  * Terms for the other spellings of the question's words (at `spellings` times the word's own
  * weight: the same word) and for the irregular forms of the words and their spellings (at
- * `weight`): those the stemmer does not already join with a word of the question (`stem`: the
- * index's stemmer), and no function words. A speaker's name (a column term) has neither.
+ * `forms`): those the stemmer does not already join with a word of the question (`stem`: the
+ * index's stemmer), and no function words. A weight left out is a method off. A speaker's name
+ * (a column term) has neither.
  */
-export function formTerms(terms: readonly Term[], settings: RetrievalConfig['forms'], stem: (word: string) => string): Term[] {
+export function formTerms(terms: readonly Term[], weights: { forms?: number; spellings?: number }, stem: (word: string) => string): Term[] {
   const have = new Set(terms.map((t) => stem(t.term)));
   const out: Term[] = [];
   const add = (word: string, weight: number): void => {
     const s = stem(word);
-    if (weight === 0 || have.has(s) || STOP_WORDS.has(word)) return;
+    if (have.has(s) || STOP_WORDS.has(word)) return;
     have.add(s);
     out.push({ term: word, weight });
   };
   for (const t of terms) {
     if (t.column) continue;
-    const spelt = settings.spellings === 0 ? [] : (spellingVariants().get(t.term) ?? []);
-    for (const word of spelt) add(word, settings.spellings * t.weight);
-    for (const word of [t.term, ...spelt]) for (const form of formGroups().get(word) ?? []) add(form, settings.weight * t.weight);
+    const spelt = weights.spellings === undefined ? [] : (spellingVariants().get(t.term) ?? []);
+    for (const word of spelt) add(word, weights.spellings! * t.weight);
+    if (weights.forms === undefined) continue;
+    for (const word of [t.term, ...spelt]) for (const form of formGroups().get(word) ?? []) add(form, weights.forms * t.weight);
   }
   return out;
 }

@@ -5,10 +5,10 @@
  * Passages are computed when a question is asked, for the long turns among its keyword
  * candidates only, from the keyword index's own match offsets: nothing is stored twice.
  */
-import { all, type Database } from '../store/sqlite.js';
-import { termScore } from './ranking.js';
+import { termScore } from '../store/ranking.js';
+import type { SearchIndex } from '../store/search-index.js';
 
-/** How a long turn is cut: the recipe's `passages` (recipes.ts). */
+/** How a long turn is cut: the recipe's `candidates.passages` (recipe.ts). */
 export interface PassageShape {
   /** A turn of more words than this is scored by passage too. */
   readonly minWords: number;
@@ -84,7 +84,13 @@ const tokensOf = (term: string): number => Math.max(1, term.split(/[^A-Za-z0-9\u
  * MATCH text, terms in order). Document frequencies, turns and their average length are the whole
  * index's (the terms' rows, matchinfo 'pcna'); term frequencies and length are the passage's (offsets).
  */
-export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[], match: string, o: PassageScoring): Map<number, number> {
+export function bestPassages(
+  index: SearchIndex,
+  rowids: number[],
+  terms: PassageTerm[],
+  match: string,
+  o: PassageScoring,
+): Map<number, number> {
   const best = new Map<number, number>();
   if (rowids.length === 0 || terms.length === 0) return best;
   // offsets() numbers each token of the query; a term of several tokens counts by its first.
@@ -92,29 +98,19 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
   terms.forEach((t, i) => phraseOfToken.push(i, ...Array<number>(tokensOf(t.term) - 1).fill(-1)));
   // A text of more than minWords words has at least 2 * minWords characters: most turns are
   // ruled out here, by their row, before any full-text work.
-  const long = all(db, 'SELECT rowid FROM episodes WHERE rowid IN (SELECT value FROM json_each(?)) AND length(text) > ?', [
-    JSON.stringify(rowids),
-    2 * o.shape.minWords,
-  ]).map((r) => Number(r.rowid));
+  const long = index.longTurns(rowids, 2 * o.shape.minWords);
   if (long.length === 0) return best;
-  const rows = all(
-    db,
-    `SELECT f.docid AS rowid, e.text AS text, offsets(episodes_fts) AS o, matchinfo(episodes_fts, 'pcna') AS mi
-       FROM episodes_fts f JOIN episodes_indexed e ON e.rowid = f.docid
-      WHERE episodes_fts MATCH ? AND +f.docid IN (SELECT value FROM json_each(?))`,
-    [match, JSON.stringify(long)],
-  );
-  for (const r of rows) {
-    const text = String(r.text);
+  for (const r of index.passageRows(match, long)) {
+    const text = r.text;
     const passages = passagesOf(text, o.shape);
     if (passages.length === 0) continue;
     // p, c, n, then the columns' average lengths (text first).
-    const mi = r.mi as Uint8Array;
+    const mi = r.matchinfo;
     const m = new Uint32Array(mi.buffer, mi.byteOffset, mi.byteLength / 4);
     const [p, n, avg] = [m[0]!, m[2]!, m[3]!];
     const tf = passages.map(() => new Array<number>(p).fill(0));
     const charAt = byteToChar(text);
-    const offsets = String(r.o).split(' ').map(Number);
+    const offsets = r.offsets.split(' ').map(Number);
     for (let k = 0; k + 3 < offsets.length; k += 4) {
       const phrase = phraseOfToken[offsets[k + 1]!] ?? -1;
       if (offsets[k] !== 0 || phrase < 0) continue;
@@ -130,7 +126,7 @@ export function bestPassages(db: Database, rowids: number[], terms: PassageTerm[
       });
       top = Math.max(top, score);
     });
-    if (top > 0) best.set(Number(r.rowid), top);
+    if (top > 0) best.set(r.rowid, top);
   }
   return best;
 }

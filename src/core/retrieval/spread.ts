@@ -7,37 +7,20 @@
  * same way: the turns next to a hit by the same speaker, with nobody in between, are one run with
  * it, and it lends them more, further.
  */
-import { all, type Database } from '../store/sqlite.js';
-import type { Hit } from './keyword.js';
-import type { RetrievalConfig } from './recipes.js';
+import type { SearchIndex } from '../store/search-index.js';
+import { runs, type RetrievalRecipe } from './recipe.js';
+import type { Hit } from './types.js';
 
-// A turn ends by asking: its text ends with a question mark, ASCII or the full-width one of Chinese and Japanese.
-const ASKS = `(rtrim(t.text) LIKE '%?' OR rtrim(t.text) LIKE '%？')`;
-
-/**
- * Each lender's (t) nearest turns on one side in its session, `side` -1 before and 1 after: their
- * rowid, distance (from 0), whether their speaker is its own, and whether it asks (`asks`).
- */
-function neighbours(op: '<' | '>', order: 'ASC' | 'DESC', side: number, asks: string): string {
-  return `SELECT t.rowid AS hit, json_extract(n.value, '$[0]') AS near, n.key AS distance, ${side} AS side,
-                 json_extract(n.value, '$[1]') = t.speaker AS same, ${asks} AS asks
-            FROM episodes t,
-                 json_each((SELECT json_group_array(json_array(rowid, speaker)) FROM (
-                   SELECT e.rowid, e.speaker FROM episodes e WHERE e.session = t.session
-                      AND (e.time_ms ${op} t.time_ms OR (e.time_ms = t.time_ms AND e.rowid ${op} t.rowid))
-                    ORDER BY e.time_ms ${order}, e.rowid ${order} LIMIT ?))) n
-           WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.session IS NOT NULL`;
-}
-
-// Every lender's nearest turns before and after it, by lender, side, then distance.
-const NEAR = `${neighbours('<', 'DESC', -1, '0')} UNION ALL ${neighbours('>', 'ASC', 1, ASKS)} ORDER BY 1, 4, 3`;
-
-export function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spread']): Hit[] {
-  const { before, after, weight, from, reply, run, reach } = lending;
-  if (weight === 0 || hits.length === 0) return hits;
-  const lenders = JSON.stringify(hits.slice(0, from).map((h) => h.rowid));
-  const runs = run > 0 ? reach : 0;
-  const near = all(db, NEAR, [Math.max(before, runs), lenders, Math.max(after, runs), lenders]);
+/** Each hit lends to its neighbours (and, with `runs`, along its speaker's run of messages); best first. */
+export function spread(index: SearchIndex, hits: Hit[], rescore: RetrievalRecipe['rescore']): Hit[] {
+  const { before, after, weight, from, reply, run, reach } = rescore.spread;
+  if (!runs(rescore, 'neighbours') || hits.length === 0) return hits;
+  const reachOfRuns = runs(rescore, 'runs') ? reach : 0;
+  const near = index.neighbours(
+    hits.slice(0, from).map((h) => h.rowid),
+    Math.max(before, reachOfRuns),
+    Math.max(after, reachOfRuns),
+  );
   const score = new Map(hits.map((h) => [h.rowid, h.score]));
   const lent = new Map(hits.slice(0, from).map((h) => [h.rowid, h.score]));
   // A run is one utterance: its turns get what its best hit lends, not the sum of every hit in it.
@@ -45,17 +28,17 @@ export function spread(db: Database, hits: Hit[], lending: RetrievalConfig['spre
   // A run ends at the first turn of another speaker.
   let inRun = false;
   for (const r of near) {
-    const distance = Number(r.distance);
-    if (distance === 0) inRun = runs > 0;
-    inRun &&= Number(r.same) === 1 && distance < runs;
-    const rowid = Number(r.near);
-    const by = lent.get(Number(r.hit))!;
+    const distance = r.distance;
+    if (distance === 0) inRun = reachOfRuns > 0;
+    inRun &&= r.same && distance < reachOfRuns;
+    const rowid = r.near;
+    const by = lent.get(r.hit)!;
     if (inRun) {
       fromRun.set(rowid, Math.max(fromRun.get(rowid) ?? 0, weight * run * by));
       continue;
     }
-    const answers = distance === 0 && Number(r.asks) === 1;
-    const reaches = distance < (Number(r.side) < 0 ? before : after);
+    const answers = distance === 0 && r.asks;
+    const reaches = distance < (r.side < 0 ? before : after);
     const share = answers ? weight * reply : reaches ? weight : 0;
     if (share > 0) score.set(rowid, (score.get(rowid) ?? 0) + share * by);
   }

@@ -2,42 +2,11 @@
  * Words as people type them: a question's word also finds its misspellings in the memory
  * ("raspberries" finds "rasberries"), and a misspelt question word finds the word the memory
  * holds. Both sides are compared as the index stores them (porter stems), one typing slip apart,
- * among the indexed words that share their first two letters (fts4aux reads them off the index).
+ * among the indexed words that share their first two letters (the search index reads them off FTS4).
  */
-import { all, type Database } from '../store/sqlite.js';
-import { ftsGeneration } from '../store/fts.js';
-import type { Term } from './keyword.js';
-import { matchingRows } from './keyword.js';
-import type { RetrievalConfig } from './recipes.js';
-import { stemOf } from './stems.js';
-
-interface Indexed {
-  term: string;
-  rows: number;
-}
-
-// The indexed words by prefix are read again once the index has changed and a minute has passed
-// (a new misspelling waits that long; the index changes with every turn stored).
-const PREFIX_TTL_MS = 60_000;
-const caches = new WeakMap<Database, Map<string, { generation: number; at: number; words: Indexed[] }>>();
-
-/** Indexed stems starting with `prefix`, with the rows holding each. */
-function stemsFrom(db: Database, prefix: string, now = Date.now()): Indexed[] {
-  let prefixes = caches.get(db);
-  if (!prefixes) caches.set(db, (prefixes = new Map()));
-  const generation = ftsGeneration(db);
-  const cached = prefixes.get(prefix);
-  if (cached && (cached.generation === generation || now - cached.at < PREFIX_TTL_MS)) return cached.words;
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_episode_terms USING fts4aux(main, episodes_fts)');
-  const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-  const words = all(db, "SELECT term, documents FROM temp.recall_episode_terms WHERE col = '*' AND term >= ? AND term < ?", [
-    prefix,
-    next,
-  ]).map((r) => ({ term: String(r.term), rows: Number(r.documents) }));
-  if (prefixes.size > 2_000) prefixes.clear();
-  prefixes.set(prefix, { generation, at: now, words });
-  return words;
-}
+import type { SearchIndex } from '../store/search-index.js';
+import type { RetrievalRecipe } from './recipe.js';
+import type { Term } from './types.js';
 
 // Keys next to each other on a QWERTY keyboard: a slip of the finger changes a letter into one of these.
 const ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
@@ -68,21 +37,20 @@ export function oneSlipApart(a: string, b: string): boolean {
  * Terms for the misspellings of the question's words the memory holds (at `weight`), and for the
  * word a misspelt question word meant (at full weight: the word itself finds nothing).
  */
-export function typoTerms(db: Database, terms: Term[], settings: RetrievalConfig['typos']): Term[] {
-  if (settings.weight === 0) return [];
+export function typoTerms(index: SearchIndex, terms: Term[], settings: RetrievalRecipe['analyse']['typos']): Term[] {
   const have = new Set(terms.map((t) => t.term));
   const out: Term[] = [];
   for (const t of terms) {
     if (t.column || /\d/.test(t.term)) continue;
-    const stem = stemOf(db, t.term);
+    const stem = index.stem(t.term);
     if (stem.length < settings.minLength) continue;
-    const rows = matchingRows(db, t.term);
-    const near = stemsFrom(db, stem.slice(0, 2)).filter((c) => oneSlipApart(stem, c.term) && c.term.length >= settings.minLength);
+    const rows = index.matchingRows(t.term);
+    const near = index.wordsWithPrefix(stem.slice(0, 2)).filter((c) => oneSlipApart(stem, c.term) && c.term.length >= settings.minLength);
     // A word the memory lacks meant its commonest neighbour; a word it holds has rarer slips of it.
     const picked = rows === 0 ? near.sort((a, b) => b.rows - a.rows).slice(0, 1) : near.filter((c) => c.rows < rows);
     for (const c of picked) {
       // The index stems what it is asked for again: only a stem that stems to itself finds its rows.
-      if (have.has(c.term) || stemOf(db, c.term) !== c.term) continue;
+      if (have.has(c.term) || index.stem(c.term) !== c.term) continue;
       have.add(c.term);
       out.push({ term: c.term, weight: (rows === 0 ? 1 : settings.weight) * t.weight });
     }

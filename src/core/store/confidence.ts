@@ -1,5 +1,5 @@
 /**
- * Bayesian confidence of a relationship (DESIGN.md "The graph").
+ * Bayesian confidence of a relationship.
  * Pure functions, the one source of the arithmetic: the graph stores the alpha/beta these compute
  * and the time of last reinforcement; everything a reader sees is derived here.
  */

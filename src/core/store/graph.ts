@@ -7,7 +7,7 @@ import type { Authority, MemoryConfig, PriorKind } from '../model/config.js';
 import { confidenceOf, effectiveConfidence } from './confidence.js';
 import type { MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
-import { registerIndexText } from './index-text.js';
+import { SearchIndex } from './search-index.js';
 import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
 import { entityIdOf, nextId, resolveId } from './ids.js';
@@ -33,12 +33,14 @@ export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 export class Graph {
   private readonly writes: GraphWrites;
+  /** The search index over this graph: retrieval's only way to the database. */
+  readonly index: SearchIndex;
 
   constructor(
-    readonly db: Database,
+    private readonly db: Database,
     private readonly config: MemoryConfig,
   ) {
-    registerIndexText(db);
+    this.index = new SearchIndex(db);
     this.writes = new GraphWrites(db, config);
   }
 

@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EmbeddedKind, Memory, QueryInput, QueryResult } from '../../core/memory/memory.js';
-import type { VectorHits } from '../../core/retrieval/fusion.js';
-import { recipeFor, type RetrievalConfig } from '../../core/retrieval/recipes.js';
+import type { VectorHits } from '../../core/retrieval/types.js';
+import { recipeFor, type RetrievalRecipe } from '../../core/retrieval/recipe.js';
 import { DEFAULT_APPROXIMATE_ABOVE, VectorIndex } from '../../core/vectors/index.js';
 import type { EmbedderOptions } from './embedder.js';
 import { collectGarbage } from '../collect-garbage.js';
@@ -262,7 +262,7 @@ export class VectorChannel {
   async query(
     memory: Pick<Memory, 'startQuery'>,
     input: QueryInput,
-    recipe: RetrievalConfig = recipeFor(input.mode),
+    recipe: RetrievalRecipe = recipeFor(input.mode),
   ): Promise<QueryResult> {
     const wanted = recipe.channels.vector && this.ready && typeof input.query === 'string' && input.query.trim() !== '';
     // Caught at once, so bad input thrown by startQuery never leaves it unhandled.

@@ -8,9 +8,9 @@ import type { QuarantineEntry } from '../../sync/quarantine.js';
 import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
 import { LIMITS } from '../../core/model/limits.js';
-import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/retrieval/browse.js';
+import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/memory/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
-import type { Neighbourhood } from '../../core/retrieval/neighbourhood.js';
+import type { Neighbourhood } from '../../core/memory/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type {
   Brief,
@@ -25,8 +25,8 @@ import type {
 } from '../../core/memory/memory.js';
 
 /** Which retrieval channels a query uses: keyword (BM25) + graph, vectors, or both fused. */
-export type { RetrievalMode } from '../../core/retrieval/recipes.js';
-import type { RetrievalMode } from '../../core/retrieval/recipes.js';
+export type { RetrievalMode } from '../../core/retrieval/recipe.js';
+import type { RetrievalMode } from '../../core/retrieval/recipe.js';
 
 /** Every mode once: a mode added to RetrievalMode does not compile until it is named here. */
 const MODE_NAMES: { [M in RetrievalMode]: M } = { keyword: 'keyword', vector: 'vector', hybrid: 'hybrid' };
@@ -123,7 +123,7 @@ export interface Methods {
   export: { params: { history?: boolean }; result: { entities: EntityView[]; facts: FactView[]; episodes: EpisodeView[] } };
   shutdown: { params: Record<string, never>; result: { ok: true } };
 
-  // Browsing, page by page, for the extension's tree views (core/retrieval/browse.ts).
+  // Browsing, page by page, for the extension's tree views (core/memory/browse.ts).
   /** Entity types with how many entities each has, most populous first. */
   'browse.types': { params: ViewScope; result: { types: EntityTypeCount[] } };
   /** Entities (of one type, or all), by name. */

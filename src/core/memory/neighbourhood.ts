@@ -3,12 +3,13 @@
  * most recently reinforced; ended ones only with `history`), each with what the view styles by
  * (effective confidence, provenance, status, staleness, evidence count), and the entities at their
  * other ends with their own counts. Bounded per call (LIMITS.neighbourhood): the view draws
- * neighbourhoods and expands them node by node, never the whole graph.
+ * neighbourhoods and expands them node by node, never the whole mem.graph.
  */
 import { invalid, notFound } from '../model/errors.js';
 import { LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { FactView } from '../model/views.js';
-import type { Graph } from '../store/graph.js';
+import type { JournaledGraph } from './journaled-graph.js';
+import { boundLimit } from './validate.js';
 import { all, scalar } from '../store/sqlite.js';
 
 export interface GraphNode {
@@ -37,18 +38,16 @@ export interface Neighbourhood {
   total: number;
 }
 
-export function neighbourhood(graph: Graph, p: { entity: string; limit?: number; history?: boolean }): Neighbourhood {
+export function neighbourhood(mem: JournaledGraph, p: { entity: string; limit?: number; history?: boolean }): Neighbourhood {
   if (typeof p?.entity !== 'string' || !p.entity.trim()) throw invalid('Give the entity whose neighbourhood to draw.');
-  const limit = p.limit ?? LIMIT_DEFAULTS.neighbourhood;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.neighbourhood)
-    throw invalid(`"limit" must be a whole number from 1 to ${LIMITS.neighbourhood}, got ${String(limit)}.`);
-  const id = graph.entityIdOf(p.entity);
+  const limit = boundLimit(p.limit, LIMIT_DEFAULTS.neighbourhood, LIMITS.neighbourhood);
+  const id = mem.graph.entityIdOf(p.entity);
   if (id === undefined) throw notFound(`No entity named "${p.entity}".`, 'Search for it, or it may have been forgotten.');
   const history = p.history !== false;
   const current = history ? '' : 'AND valid_to IS NULL';
-  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM relationships WHERE (subject_id = ? OR object_id = ?) ${current}`, [id, id]));
+  const total = Number(scalar(mem.db, `SELECT COUNT(*) FROM relationships WHERE (subject_id = ? OR object_id = ?) ${current}`, [id, id]));
   const rows = all(
-    graph.db,
+    mem.db,
     `SELECT * FROM relationships WHERE (subject_id = ? OR object_id = ?) ${current}
       ORDER BY (valid_to IS NOT NULL), last_reinforced_ms DESC, rowid DESC LIMIT ?`,
     [id, id, limit],
@@ -57,20 +56,20 @@ export function neighbourhood(graph: Graph, p: { entity: string; limit?: number;
   const edges: GraphEdge[] = [];
   const ends = new Set<number>([id]);
   for (const r of rows) {
-    const fact = graph.factById(String(r.id), now);
+    const fact = mem.graph.factById(String(r.id), now);
     if (!fact) continue;
     ends.add(Number(r.subject_id)).add(Number(r.object_id));
     const { evidence, score: _score, project, ...rest } = fact;
     const stale = fact.status === 'current' && !fact.pinned && fact.effective_confidence <= fact.confidence / 2;
     edges.push({ ...rest, evidence: evidence.length, stale, ...(project ? { project } : {}) });
   }
-  return { center: graph.entityView(id)!.name, nodes: nodesOf(graph, [...ends]), edges, total };
+  return { center: mem.graph.entityView(id)!.name, nodes: nodesOf(mem, [...ends]), edges, total };
 }
 
-function nodesOf(graph: Graph, ids: number[]): GraphNode[] {
+function nodesOf(mem: JournaledGraph, ids: number[]): GraphNode[] {
   const list = JSON.stringify(ids);
   const rows = all(
-    graph.db,
+    mem.db,
     `SELECT e.id, e.name, e.type,
         (SELECT COUNT(*) FROM mentions m WHERE m.entity_id = e.id) AS episodes,
         (SELECT COUNT(*) FROM relationships r WHERE (r.subject_id = e.id OR r.object_id = e.id) AND r.valid_to IS NULL) AS relationships

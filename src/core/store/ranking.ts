@@ -2,7 +2,7 @@
  * The BM25 ranking function of keyword search, computed from FTS4's matchinfo('pcnalx'): sql.js
  * has no FTS5, so the ranking function is ours, registered on each database as `recall_bm25`.
  */
-import type { Database } from '../store/sqlite.js';
+import type { Database } from './sqlite.js';
 
 export interface Bm25Params {
   k1: number;

@@ -4,12 +4,13 @@
  * session, and episodes by id. Every list is bounded (offset/limit) and says its total, so a view
  * over 10k entities or 100k episodes only ever asks for what is on screen.
  *
- * Pure functions over the Graph: Memory.browseHandlers() gives them to the service, which serves
- * them as its `browse.*` methods (src/service/rpc/protocol.ts).
+ * Memory.browseHandlers() gives them to the service, which serves them as its `browse.*` methods
+ * (src/service/rpc/protocol.ts); limits are checked as every read's are (validate.ts).
  */
 import { invalid, notFound } from '../model/errors.js';
+import { boundLimit } from './validate.js';
 import { LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
-import type { Graph } from '../store/graph.js';
+import type { JournaledGraph } from './journaled-graph.js';
 import { all, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import { neighbourhood } from './neighbourhood.js';
@@ -41,15 +42,15 @@ export interface EntityTypeCount {
 }
 
 /** Every browsing function bound to one graph (the service serves them as its `browse.*` methods). */
-export function browseHandlers(graph: Graph) {
+export function browseHandlers(mem: JournaledGraph) {
   return {
-    types: (p: ViewScope = {}) => browseTypes(graph, p),
-    entities: (p: PageRequest & ViewScope & { type?: string }) => browseEntities(graph, p),
-    facts: (p: PageRequest & { entity: string }) => browseFacts(graph, p),
-    sessions: (p: PageRequest & ViewScope) => browseSessions(graph, p),
-    sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(graph, p),
-    episodesById: (p: { ids: string[] }) => browseEpisodesById(graph, p),
-    neighbourhood: (p: { entity: string; limit?: number; history?: boolean }) => neighbourhood(graph, p),
+    types: (p: ViewScope = {}) => browseTypes(mem, p),
+    entities: (p: PageRequest & ViewScope & { type?: string }) => browseEntities(mem, p),
+    facts: (p: PageRequest & { entity: string }) => browseFacts(mem, p),
+    sessions: (p: PageRequest & ViewScope) => browseSessions(mem, p),
+    sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(mem, p),
+    episodesById: (p: { ids: string[] }) => browseEpisodesById(mem, p),
+    neighbourhood: (p: { entity: string; limit?: number; history?: boolean }) => neighbourhood(mem, p),
   };
 }
 
@@ -74,10 +75,10 @@ function entityInScope(project: string | null): { sql: string; params: unknown[]
 }
 
 /** Entity types with how many entities each has, most populous first. */
-export function browseTypes(graph: Graph, p: ViewScope = {}): { types: EntityTypeCount[] } {
+export function browseTypes(mem: JournaledGraph, p: ViewScope = {}): { types: EntityTypeCount[] } {
   const only = p.only && p.project !== undefined ? entityInScope(p.project) : undefined;
   const types = all(
-    graph.db,
+    mem.db,
     `SELECT type, COUNT(*) AS n FROM entities e ${only ? `WHERE ${only.sql}` : ''} GROUP BY type ORDER BY n DESC, type`,
     only?.params ?? [],
   ).map((r) => ({
@@ -88,7 +89,7 @@ export function browseTypes(graph: Graph, p: ViewScope = {}): { types: EntityTyp
 }
 
 /** Entities (of one type, or all), by name. */
-export function browseEntities(graph: Graph, p: PageRequest & ViewScope & { type?: string }): BrowsePage<'entities', EntityView> {
+export function browseEntities(mem: JournaledGraph, p: PageRequest & ViewScope & { type?: string }): BrowsePage<'entities', EntityView> {
   const { offset, limit } = page(p);
   const type = p?.type;
   if (type !== undefined && typeof type !== 'string') throw invalid('"type" must be text.');
@@ -96,44 +97,44 @@ export function browseEntities(graph: Graph, p: PageRequest & ViewScope & { type
   const clauses = [...(type === undefined ? [] : ['type = ?']), ...(scope && p.only ? [scope.sql] : [])];
   const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
   const args = [...(type === undefined ? [] : [type]), ...(scope && p.only ? scope.params : [])];
-  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM entities e ${where}`, args));
+  const total = Number(scalar(mem.db, `SELECT COUNT(*) FROM entities e ${where}`, args));
   // The current project's (and the global memory's) entities first, then the rest by name.
   const order = scope && !p.only ? `${scope.sql} DESC, key` : 'key';
-  const ids = all(graph.db, `SELECT id FROM entities e ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+  const ids = all(mem.db, `SELECT id FROM entities e ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
     ...args,
     ...(scope && !p.only ? scope.params : []),
     limit,
     offset,
   ]).map((r) => Number(r.id));
-  return { total, entities: ids.map((id) => graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
+  return { total, entities: ids.map((id) => mem.graph.entityView(id)).filter((e): e is EntityView => e !== undefined) };
 }
 
 /** Every relationship touching an entity, ended ones too: current first, then by predicate. */
-export function browseFacts(graph: Graph, p: PageRequest & { entity: string }): BrowsePage<'facts', FactView> {
+export function browseFacts(mem: JournaledGraph, p: PageRequest & { entity: string }): BrowsePage<'facts', FactView> {
   const { offset, limit } = page(p);
   if (typeof p?.entity !== 'string' || !p.entity.trim()) throw invalid('Give the entity whose facts to list.');
-  const id = graph.entityIdOf(p.entity);
+  const id = mem.graph.entityIdOf(p.entity);
   if (id === undefined) throw notFound(`No entity named "${p.entity}".`, 'It may have been forgotten; refresh the view.');
-  const total = Number(scalar(graph.db, 'SELECT COUNT(*) FROM relationships WHERE subject_id = ? OR object_id = ?', [id, id]));
+  const total = Number(scalar(mem.db, 'SELECT COUNT(*) FROM relationships WHERE subject_id = ? OR object_id = ?', [id, id]));
   const rows = all(
-    graph.db,
+    mem.db,
     `SELECT id FROM relationships WHERE subject_id = ? OR object_id = ?
       ORDER BY (valid_to IS NOT NULL), predicate, rowid LIMIT ? OFFSET ?`,
     [id, id, limit, offset],
   );
   const now = Date.now();
-  return { total, facts: rows.map((r) => graph.factById(String(r.id), now)).filter((f): f is FactView => f !== undefined) };
+  return { total, facts: rows.map((r) => mem.graph.factById(String(r.id), now)).filter((f): f is FactView => f !== undefined) };
 }
 
 /** Sessions: the current project's first (when one is given), then global ones, then the rest; most recent first within each. */
-export function browseSessions(graph: Graph, p: PageRequest & ViewScope): BrowsePage<'sessions', SessionSummary> {
+export function browseSessions(mem: JournaledGraph, p: PageRequest & ViewScope): BrowsePage<'sessions', SessionSummary> {
   const { offset, limit } = page(p);
   const only = p.only && p.project !== undefined;
   const where = only ? 'WHERE project IS NULL OR project = ?' : '';
   const scopeArgs = only ? [p.project] : [];
-  const total = Number(scalar(graph.db, `SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes ${where}`, scopeArgs));
+  const total = Number(scalar(mem.db, `SELECT COUNT(DISTINCT COALESCE(session, char(0))) FROM episodes ${where}`, scopeArgs));
   const sessions = all(
-    graph.db,
+    mem.db,
     `SELECT session, COUNT(*) AS n, MIN(time_ms) AS first_ms, MAX(time_ms) AS last_ms, MAX(project) AS project FROM episodes ${where}
       GROUP BY session ORDER BY ${p.project === undefined ? '' : 'MAX(project IS ?) DESC, MAX(project IS NULL) DESC,'} MAX(time_ms) DESC, session
       LIMIT ? OFFSET ?`,
@@ -144,42 +145,45 @@ export function browseSessions(graph: Graph, p: PageRequest & ViewScope): Browse
     episodes: Number(r.n),
     first: new Date(Number(r.first_ms)).toISOString(),
     last: new Date(Number(r.last_ms)).toISOString(),
-    title: sessionTitle(graph, r.session === null || r.session === undefined ? null : String(r.session)),
+    title: sessionTitle(mem, r.session === null || r.session === undefined ? null : String(r.session)),
   }));
   return { total, sessions };
 }
 
 /** The episodes of one session (null: those without one), oldest first. */
-export function browseSessionEpisodes(graph: Graph, p: PageRequest & { session: string | null }): BrowsePage<'episodes', EpisodeView> {
+export function browseSessionEpisodes(
+  mem: JournaledGraph,
+  p: PageRequest & { session: string | null },
+): BrowsePage<'episodes', EpisodeView> {
   const { offset, limit } = page(p);
   const session = p?.session ?? null;
   if (session !== null && typeof session !== 'string') throw invalid('"session" must be text or null.');
   const where = session === null ? 'session IS NULL' : 'session = ?';
   const args = session === null ? [] : [session];
-  const total = Number(scalar(graph.db, `SELECT COUNT(*) FROM episodes WHERE ${where}`, args));
-  const rows = all(graph.db, `SELECT * FROM episodes WHERE ${where} ORDER BY time_ms, rowid LIMIT ? OFFSET ?`, [...args, limit, offset]);
-  return { total, episodes: graph.episodeViews(rows) };
+  const total = Number(scalar(mem.db, `SELECT COUNT(*) FROM episodes WHERE ${where}`, args));
+  const rows = all(mem.db, `SELECT * FROM episodes WHERE ${where} ORDER BY time_ms, rowid LIMIT ? OFFSET ?`, [...args, limit, offset]);
+  return { total, episodes: mem.graph.episodeViews(rows) };
 }
 
 /** Episodes by id, in the order asked; unknown ids are left out. */
-export function browseEpisodesById(graph: Graph, p: { ids: string[] }): EpisodeView[] {
+export function browseEpisodesById(mem: JournaledGraph, p: { ids: string[] }): EpisodeView[] {
   const ids = p?.ids;
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw invalid('"ids" must be a list of episode ids.');
   if (ids.length > LIMITS.episodeIds) throw invalid(`Ask for at most ${LIMITS.episodeIds} episodes at once.`);
   if (ids.length === 0) return [];
-  const rows = all(graph.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
-  const views = graph.episodeViews(rows);
+  const rows = all(mem.db, `SELECT * FROM episodes WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
+  const views = mem.graph.episodeViews(rows);
   const byId = new Map(views.map((v) => [v.id, v]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** The title its tool gave the session, else the first line of its first user turn (else its first turn). */
-function sessionTitle(graph: Graph, session: string | null): string | null {
+function sessionTitle(mem: JournaledGraph, session: string | null): string | null {
   if (session === null) return null;
-  const given = scalar(graph.db, 'SELECT title FROM sessions WHERE session = ?', [session]);
+  const given = scalar(mem.db, 'SELECT title FROM sessions WHERE session = ?', [session]);
   if (typeof given === 'string' && given) return given;
   const first = scalar(
-    graph.db,
+    mem.db,
     `SELECT text FROM episodes WHERE session = ? ORDER BY (authority NOT IN ('user', 'human')), time_ms, rowid LIMIT 1`,
     [session],
   );
@@ -191,9 +195,6 @@ function sessionTitle(graph: Graph, session: string | null): string | null {
 
 function page(p: PageRequest | undefined): { offset: number; limit: number } {
   const offset = p?.offset ?? 0;
-  const limit = p?.limit ?? LIMIT_DEFAULTS.page;
   if (!Number.isInteger(offset) || offset < 0) throw invalid(`"offset" must be a whole number >= 0, got ${String(offset)}.`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.page)
-    throw invalid(`"limit" must be a whole number from 1 to ${LIMITS.page}, got ${String(limit)}.`);
-  return { offset, limit };
+  return { offset, limit: boundLimit(p?.limit, LIMIT_DEFAULTS.page, LIMITS.page) };
 }
