@@ -14,7 +14,6 @@ import { isId } from '../store/ids.js';
 /** Characters of an entity name, predicate or extractor name. */
 const MAX_NAME_CHARS = 200;
 
-
 export function requireHuman(by: Provenance, what: string): void {
   if (by.authority !== 'human') {
     throw new MemoryError('forbidden', `Only a person can ${what}.`, 'Use the Recall commands in VS Code or the `recall` CLI.');
