@@ -3,9 +3,9 @@
  * Every list is bounded and says its total, so a view over 10k entities asks only for what is
  * on screen.
  */
-import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { SessionSummary } from '../core/retrieval/browse.js';
-import type { ServiceConnection } from './connection.js';
+import type { EntityView, EpisodeView, FactView } from '../../../core/model/views.js';
+import type { SessionSummary } from '../../../core/retrieval/browse.js';
+import type { ServiceConnection } from '../../connection.js';
 
 export type { SessionSummary };
 
