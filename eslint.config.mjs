@@ -42,6 +42,19 @@ export default tseslint.config(
             rooms('core/retrieval', 'core/anchors'),
             rooms('core/ingest', 'core/anchors'),
             rooms('core/vectors', 'core/anchors'),
+            // The extension's rooms: views are leaves; graph and chat draw with the views' parts;
+            // ingest sees none of them. None imports the wiring (activation, the command table).
+            rooms('extension/views', 'extension/graph', 'extension/chat', 'extension/ingest'),
+            rooms('extension/graph', 'extension/chat', 'extension/ingest'),
+            rooms('extension/chat', 'extension/graph', 'extension/ingest'),
+            rooms('extension/ingest', 'extension/views', 'extension/graph', 'extension/chat'),
+            {
+              target: ['views', 'graph', 'chat', 'ingest'].map((r) => `./src/extension/${r}`),
+              from: ['./src/extension/extension.ts', './src/extension/commands.ts'],
+            },
+            // A common/ folder imports only other common/ code from the extension, so nothing it
+            // loads reaches `vscode` (the rule below) at run time.
+            { target: './src/extension/**/common/**', from: './src/extension/**', except: ['**/src/extension/**/common/**'] },
           ],
         },
       ],
@@ -72,6 +85,17 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  // The extension's common/ folders run without VS Code: node tests import them directly, and
+  // the graph's messages are shared with its webview script.
+  {
+    files: ['src/extension/**/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'common/ runs without VS Code: keep vscode in the room around it.' }] },
       ],
     },
   },

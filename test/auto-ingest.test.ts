@@ -1,6 +1,6 @@
 /**
- * The vscode-free half of chat-session auto-ingest (src/extension/transcriptFiles.ts): which files
- * are listed, which count as changed, and which turns of a grown session are still to be sent.
+ * The vscode-free half of chat-session auto-ingest (src/extension/ingest/common/transcript-files.ts):
+ * which files are listed, which count as changed, and which turns of a grown session are still to be sent.
  * Real files in a temp folder and the shipped session fixtures; the state store is a Map, standing
  * in for VS Code's Memento (workspaceState / globalState), which needs a running VS Code.
  */
@@ -10,7 +10,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
-import { listTranscripts, SeenFiles, SentTurns, TRANSCRIPT_PATTERNS, type StateStore } from '../src/extension/transcript-files';
+import {
+  listTranscripts,
+  SeenFiles,
+  SentTurns,
+  TRANSCRIPT_PATTERNS,
+  type StateStore,
+} from '../src/extension/ingest/common/transcript-files';
 
 const FIX = path.join(__dirname, 'fixtures');
 const COPILOT_JSONL = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b.jsonl';

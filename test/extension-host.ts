@@ -15,8 +15,8 @@ import type * as Stub from './vscode-stub';
 const ROOT = path.resolve(__dirname, '..');
 const requireHere = createRequire(__filename);
 
-/** The modules a test may drive, each exported under its file's name, and the stub's `host`. */
-const MODULES = ['extension', 'ctx', 'config', 'sync', 'episodes', 'lm-tools', 'chat-participant', 'present'];
+/** The modules a test may drive (paths under src/extension), each exported under its file's name, and the stub's `host`. */
+const MODULES = ['extension', 'ctx', 'config', 'sync', 'views/episodes', 'chat/lm-tools', 'chat/chat-participant', 'views/present'];
 
 export interface Bundle {
   vscode: typeof Stub;
@@ -59,7 +59,7 @@ export function loadExtension(): Promise<Bundle> {
   return loaded;
 }
 
-const camel = (s: string): string => s.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+const camel = (s: string): string => path.basename(s).replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
 
 // ---- what VS Code renders
 

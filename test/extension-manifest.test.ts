@@ -2,9 +2,9 @@
  * package.json is the extension's contract with VS Code: it must say exactly what the code does.
  * Fails when the languageModelTools differ from the catalogue (fix: npm run sync-manifest), when
  * a declared command has no handler or a handler is not declared, when views, settings or the MCP
- * provider id drift from src/extension/ids.ts, when a setting's default is not the one in
+ * provider id drift from src/extension/common/ids.ts, when a setting's default is not the one in
  * src/core/model/defaults.ts, when a setting's scope or Restricted Mode disagree with
- * src/extension/setting-scope.ts, and when the extension bundle would pull sql.js into the extension host.
+ * src/extension/common/setting-scope.ts, and when the extension bundle would pull sql.js into the extension host.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,8 +13,16 @@ import { test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { SETTING_DEFAULTS } from '../src/core/model/defaults.js';
 import { TOOL_LIST, inputJsonSchema } from '../src/tools/catalogue.js';
-import { COMMANDS, INTERNAL_COMMANDS, MCP_PROVIDER_ID, SETTINGS, SETTINGS_SECTION, VIEW_CONTAINER, VIEWS } from '../src/extension/ids.js';
-import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_SET, WORKSPACE_MAY_TURN_OFF } from '../src/extension/setting-scope.js';
+import {
+  COMMANDS,
+  INTERNAL_COMMANDS,
+  MCP_PROVIDER_ID,
+  SETTINGS,
+  SETTINGS_SECTION,
+  VIEW_CONTAINER,
+  VIEWS,
+} from '../src/extension/common/ids.js';
+import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_SET, WORKSPACE_MAY_TURN_OFF } from '../src/extension/common/setting-scope.js';
 // @ts-expect-error: a plain ESM script without types
 import { configurationWithDefaults, toolContributions } from '../scripts/sync-manifest.mjs';
 
@@ -116,7 +124,11 @@ test('every setting default is the one in src/core/model/defaults.ts', () => {
 test('settings that move the memory or its data, or change trust, are the person’s alone (machine scope)', () => {
   const properties = contributes.configuration.properties as Record<string, { scope?: string }>;
   const judged = [...PERSON_ONLY_SETTINGS, ...WORKSPACE_MAY_TURN_OFF, ...WORKSPACE_MAY_SET];
-  assert.deepEqual([...judged].sort(), Object.values(SETTINGS).sort(), 'every setting is judged once in src/extension/setting-scope.ts');
+  assert.deepEqual(
+    [...judged].sort(),
+    Object.values(SETTINGS).sort(),
+    'every setting is judged once in src/extension/common/setting-scope.ts',
+  );
   for (const key of Object.values(SETTINGS)) {
     const want = PERSON_ONLY_SETTINGS.includes(key) ? 'machine' : undefined;
     assert.equal(properties[`${SETTINGS_SECTION}.${key}`]!.scope, want, `${key}: scope ${want ?? 'window (the default)'}`);

@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
-import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_TURN_OFF } from '../src/extension/setting-scope';
-import { SETTINGS_SECTION } from '../src/extension/ids';
+import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_TURN_OFF } from '../src/extension/common/setting-scope';
+import { SETTINGS_SECTION } from '../src/extension/common/ids';
 import { loadExtension, type Bundle } from './extension-host';
 import { cleanupMemories, ROOT, tmpMemory, waitFor } from './helpers';
 

@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
-import { contentSecurityPolicy, graphPage } from '../src/extension/graph-html';
+import { contentSecurityPolicy, graphPage } from '../src/extension/graph/common/graph-html';
 import { storeOf } from './helpers';
 
 const dirs: string[] = [];

@@ -7,7 +7,14 @@
  */
 import cytoscape, { type Core, type EdgeSingular, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import { graphStyle } from './graph-style.js';
-import type { Found, GraphEdge, GraphNode, Neighbourhood, ToExtension, ToWebview } from '../../src/extension/graph-messages.js';
+import type {
+  Found,
+  GraphEdge,
+  GraphNode,
+  Neighbourhood,
+  ToExtension,
+  ToWebview,
+} from '../../src/extension/graph/common/graph-messages.js';
 
 declare function acquireVsCodeApi(): { postMessage(m: ToExtension): void };
 const vscode = acquireVsCodeApi();

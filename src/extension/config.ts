@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, type SettingKey } from '../core/model/defaults.js';
 import { resolveMemoryFolder } from '../service/rpc/paths.js';
-import { SETTINGS, SETTINGS_SECTION } from './ids.js';
-import { trustedValue } from './setting-scope.js';
+import { SETTINGS, SETTINGS_SECTION } from './common/ids.js';
+import { trustedValue } from './common/setting-scope.js';
 
 export const SECTION = SETTINGS_SECTION;
 

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { runningServicePid, stopService } from '../service/rpc/launch.js';
 import { ServiceConnection, type ServiceState } from './connection.js';
 import { readSettings, type Settings } from './config.js';
-import { CONTEXT } from './ids.js';
-import { MemorySource } from './source.js';
+import { CONTEXT } from './common/ids.js';
+import { MemorySource } from './views/common/source.js';
 
 export class RecallExtension implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;

@@ -5,9 +5,9 @@
  * and graph search work as before.
  */
 import * as vscode from 'vscode';
-import { chatSource, SOURCE_KEYS, type SourceKey } from './chat-sources.js';
+import { chatSource, SOURCE_KEYS, type SourceKey } from './ingest/chat-sources.js';
 import type { RecallExtension } from './ctx.js';
-import { SETTINGS, SETTINGS_SECTION } from './ids.js';
+import { SETTINGS, SETTINGS_SECTION } from './common/ids.js';
 
 /** How long the model may take to load (a first download on a slow line) before we stop watching. */
 const MODEL_WAIT_MS = 10 * 60_000;

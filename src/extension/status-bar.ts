@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
 import { renderBacklog } from '../tools/render.js';
 import type { RecallExtension } from './ctx.js';
-import type { HttpTransport } from './http.js';
-import { COMMANDS, CONTEXT } from './ids.js';
-import { codeSpan, escapeMarkdown } from './markdown.js';
+import type { HttpTransport } from './chat/http.js';
+import { COMMANDS, CONTEXT } from './common/ids.js';
+import { codeSpan, escapeMarkdown } from './common/markdown.js';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

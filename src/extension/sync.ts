@@ -11,7 +11,7 @@ import { readServiceConfig, updateServiceConfig } from '../service/config-file.j
 import { passwordIn, withoutPassword } from '../sync/config.js';
 import type { RecallExtension } from './ctx.js';
 import { settingValue } from './config.js';
-import { SETTINGS, SETTINGS_SECTION } from './ids.js';
+import { SETTINGS, SETTINGS_SECTION } from './common/ids.js';
 
 const URL_SETTING = SETTINGS.syncUrl;
 const SECRET = 'recall.sync.password';

@@ -6,13 +6,13 @@
  * authority) and the same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
  */
 import * as vscode from 'vscode';
-import { MemoryError } from '../core/model/errors.js';
-import type { EpisodeView, FactView } from '../core/model/views.js';
-import type { QueryResult } from '../core/memory/memory.js';
-import type { RecallExtension } from './ctx.js';
-import { COMMANDS } from './ids.js';
-import { codeSpan, commandLink, escapeLines, escapeMarkdown as escape } from './markdown.js';
-import { factTriple, oneLine, pct } from './present.js';
+import { MemoryError } from '../../core/model/errors.js';
+import type { EpisodeView, FactView } from '../../core/model/views.js';
+import type { QueryResult } from '../../core/memory/memory.js';
+import type { RecallExtension } from '../ctx.js';
+import { COMMANDS } from '../common/ids.js';
+import { codeSpan, commandLink, escapeLines, escapeMarkdown as escape } from '../common/markdown.js';
+import { factTriple, oneLine, pct } from '../views/present.js';
 
 export const PARTICIPANT_ID = 'recall.chat';
 /** Facts that get Confirm / Mark Wrong buttons (the rest are listed with their ids). */

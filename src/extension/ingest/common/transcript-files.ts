@@ -11,7 +11,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EpisodeInput } from '../core/model/events.js';
+import type { EpisodeInput } from '../../../core/model/events.js';
 
 export interface FileStamp {
   mtimeMs: number;

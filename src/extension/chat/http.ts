@@ -6,8 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
-import { httpTokenPath, memoryFolderToken } from '../mcp/http-token.js';
-import type { RecallExtension } from './ctx.js';
+import { httpTokenPath, memoryFolderToken } from '../../mcp/http-token.js';
+import type { RecallExtension } from '../ctx.js';
 
 export class HttpTransport implements vscode.Disposable {
   private child?: ChildProcess;

@@ -6,8 +6,8 @@
  * written without the person's yes.
  */
 import * as vscode from 'vscode';
-import { TOOLS } from '../tools/catalogue.js';
-import type { RecallExtension } from './ctx.js';
+import { TOOLS } from '../../tools/catalogue.js';
+import type { RecallExtension } from '../ctx.js';
 
 export const INSTRUCTIONS_PATH = '.github/instructions/recall.instructions.md';
 /** globalState key: the first-run prompt was answered (added or declined), so it never asks again. */

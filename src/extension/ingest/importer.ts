@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTranscriptAsWritten } from '../service/authorship.js';
-import type { RecallExtension } from './ctx.js';
-import { ingestInBatches } from './ingest-batches.js';
+import { readTranscriptAsWritten } from '../../service/authorship.js';
+import type { RecallExtension } from '../ctx.js';
+import { ingestInBatches } from './common/ingest-batches.js';
 
 export async function importConversations(ctx: RecallExtension, arg?: unknown): Promise<void> {
   const given = Array.isArray(arg) ? arg.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : arg instanceof vscode.Uri ? [arg] : [];

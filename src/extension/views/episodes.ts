@@ -3,15 +3,15 @@
  * hover, their ids), then the session's episodes in order, each as "speaker: first line". Opening one shows it read-only with its citation (episode-document.ts).
  */
 import * as vscode from 'vscode';
-import type { EpisodeView } from '../core/model/views.js';
-import type { RecallExtension } from './ctx.js';
+import type { EpisodeView } from '../../core/model/views.js';
+import type { RecallExtension } from '../ctx.js';
 import { episodeItem } from './entities.js';
-import { VIEWS } from './ids.js';
-import { codeSpan, escapeMarkdown } from './markdown.js';
+import { VIEWS } from '../common/ids.js';
+import { codeSpan, escapeMarkdown } from '../common/markdown.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import { day, minute } from './present.js';
-import { workspaceProject } from './connection.js';
-import type { SessionSummary } from './source.js';
+import { workspaceProject } from '../connection.js';
+import type { SessionSummary } from './common/source.js';
 
 interface SessionNode {
   kind: 'session';

@@ -3,9 +3,9 @@
  * Every list is bounded and says its total, so a view over 10k entities asks only for what is
  * on screen.
  */
-import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { SessionSummary } from '../core/memory/browse.js';
-import type { ServiceConnection } from './connection.js';
+import type { EntityView, EpisodeView, FactView } from '../../../core/model/views.js';
+import type { SessionSummary } from '../../../core/memory/browse.js';
+import type { MemoryAccess } from '../../../tools/catalogue.js';
 
 export type { SessionSummary };
 
@@ -18,7 +18,7 @@ export class MemorySource {
   /** The views' project filter: the current project's and the global memory alone (else every project, the current first). */
   currentProjectOnly = false;
 
-  constructor(private readonly connection: ServiceConnection) {}
+  constructor(private readonly connection: MemoryAccess) {}
 
   async types(): Promise<{ type: string; entities: number }[]> {
     return (await this.connection.call('browse.types', { only: this.currentProjectOnly })).types;

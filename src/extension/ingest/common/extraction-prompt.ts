@@ -7,7 +7,7 @@
  * around the JSON are ignored, anything that is not a well-formed relationship is dropped, and the
  * count per turn is capped, so a rambling or hostile answer adds little and never fails the caller.
  */
-import { redactSecrets } from '../core/ingest/redact.js';
+import { redactSecrets } from '../../../core/ingest/redact.js';
 
 export const EXTRACTION_LIMITS = {
   /** Turns in one request. */

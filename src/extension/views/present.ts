@@ -2,12 +2,12 @@
  * How memory objects read in the UI: labels, descriptions, tooltips and the read-only episode
  * document. Shared by the trees, the search quick pick and the commands.
  */
-import { codeStale } from '../core/model/code-anchors.js';
+import { codeStale } from '../../core/model/code-anchors.js';
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import { citation, renderCode } from '../tools/render.js';
-import { EPISODE_SCHEME, FACT_SCHEME } from './ids.js';
-import { codeSpan, escapeMarkdown as esc } from './markdown.js';
+import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
+import { citation, renderCode } from '../../tools/render.js';
+import { EPISODE_SCHEME, FACT_SCHEME } from '../common/ids.js';
+import { codeSpan, escapeMarkdown as esc } from '../common/markdown.js';
 
 export const pct = (x: number): string => `${Math.round(x * 100)}%`;
 export const day = (iso: string): string => iso.slice(0, 10);

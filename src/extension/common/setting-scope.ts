@@ -7,7 +7,7 @@
  * merges in. Switches that make Recall read or send more may be turned off by a workspace, never
  * on. vscode-free, so test/extension-manifest.test.ts checks package.json against these lists.
  */
-import type { SettingKey } from '../core/model/defaults.js';
+import type { SettingKey } from '../../core/model/defaults.js';
 import { SETTINGS } from './ids.js';
 
 /** User (or remote machine) settings only. */

@@ -3,8 +3,8 @@
  * its coordinates and the entities it mentions. Re-rendered when the memory changes.
  */
 import * as vscode from 'vscode';
-import type { RecallExtension } from './ctx.js';
-import { EPISODE_SCHEME } from './ids.js';
+import type { RecallExtension } from '../ctx.js';
+import { EPISODE_SCHEME } from '../common/ids.js';
 import { episodeDocument, episodeIdOf, episodeUri } from './present.js';
 
 export class EpisodeDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {

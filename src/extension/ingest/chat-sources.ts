@@ -5,9 +5,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { projectOfFolder } from '../core/model/project.js';
-import type { RecallExtension } from './ctx.js';
-import { TRANSCRIPT_PATTERNS, type TranscriptPattern } from './transcript-files.js';
+import { projectOfFolder } from '../../core/model/project.js';
+import type { RecallExtension } from '../ctx.js';
+import { TRANSCRIPT_PATTERNS, type TranscriptPattern } from './common/transcript-files.js';
 
 export type SourceKey = keyof typeof TRANSCRIPT_PATTERNS;
 export const SOURCE_KEYS: readonly SourceKey[] = ['copilotChat', 'claudeCode', 'cline', 'rooCode', 'codex', 'specstory'];

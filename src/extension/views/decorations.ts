@@ -3,7 +3,7 @@
  * tree items carry a `recall-fact:` resourceUri whose query says the fact's status.
  */
 import * as vscode from 'vscode';
-import { FACT_SCHEME } from './ids.js';
+import { FACT_SCHEME } from '../common/ids.js';
 
 export function registerFactDecorations(): vscode.Disposable {
   return vscode.window.registerFileDecorationProvider({

@@ -1,5 +1,5 @@
 /** What the graph webview and the extension say to each other (media/graph/graph-view.ts is the webview). */
-import type { GraphEdge, GraphNode, Neighbourhood } from '../core/memory/neighbourhood.js';
+import type { GraphEdge, GraphNode, Neighbourhood } from '../../../core/memory/neighbourhood.js';
 
 export type { GraphEdge, GraphNode, Neighbourhood };
 

@@ -3,10 +3,10 @@
  * Conversations… and the chat-session auto-ingest. A batch is whole episodes, so stopping between
  * batches (cancellation) never stores half of one; the service skips turns it already holds.
  */
-import { batchEpisodes } from '../core/ingest/batches.js';
-import type { EpisodeInput } from '../core/model/events.js';
-import { LIMITS } from '../core/model/limits.js';
-import type { ServiceConnection } from './connection.js';
+import { batchEpisodes } from '../../../core/ingest/batches.js';
+import type { EpisodeInput } from '../../../core/model/events.js';
+import { LIMITS } from '../../../core/model/limits.js';
+import type { MemoryAccess } from '../../../tools/catalogue.js';
 
 export interface StoredTurn {
   id: string;
@@ -23,7 +23,7 @@ export interface IngestOutcome {
 }
 
 export async function ingestInBatches(
-  connection: ServiceConnection,
+  connection: MemoryAccess,
   episodes: readonly EpisodeInput[],
   opts: { isCancelled?: () => boolean; onBatch?: (done: number, batchSize: number) => void } = {},
 ): Promise<IngestOutcome> {

@@ -6,14 +6,14 @@
  * commands as the palette (corrections.ts). After any write the drawn neighbourhoods are fetched again.
  */
 import * as vscode from 'vscode';
-import { MemoryError } from '../core/model/errors.js';
-import { LIMITS } from '../core/model/limits.js';
-import { confirmFact, markWrong } from './corrections.js';
-import type { RecallExtension } from './ctx.js';
-import type { EntitiesTree } from './entities.js';
-import type { Neighbourhood, ToExtension, ToWebview } from './graph-messages.js';
-import { graphPage } from './graph-html.js';
-import { pickEntity } from './pickers.js';
+import { MemoryError } from '../../core/model/errors.js';
+import { LIMITS } from '../../core/model/limits.js';
+import { confirmFact, markWrong } from '../views/corrections.js';
+import type { RecallExtension } from '../ctx.js';
+import type { EntitiesTree } from '../views/entities.js';
+import type { Neighbourhood, ToExtension, ToWebview } from './common/graph-messages.js';
+import { graphPage } from './common/graph-html.js';
+import { pickEntity } from '../views/pickers.js';
 
 /** Expanded entities a refresh fetches again, at most (the oldest drop out of the refresh). */
 const MAX_REFRESHED = 40;

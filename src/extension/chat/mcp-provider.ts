@@ -11,10 +11,10 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { SETTING_DEFAULTS } from '../core/model/defaults.js';
-import type { RecallExtension } from './ctx.js';
-import { workspaceProject } from './connection.js';
-import { MCP_PROVIDER_ID, MCP_SERVER_LABEL, SETTINGS, SETTINGS_SECTION } from './ids.js';
+import { SETTING_DEFAULTS } from '../../core/model/defaults.js';
+import type { RecallExtension } from '../ctx.js';
+import { workspaceProject } from '../connection.js';
+import { MCP_PROVIDER_ID, MCP_SERVER_LABEL, SETTINGS, SETTINGS_SECTION } from '../common/ids.js';
 
 /** Which registration chat sees: "native" (the LM tools) or "mcp" (this provider's server). */
 export function toolSurface(): 'native' | 'mcp' {

@@ -3,8 +3,8 @@
  * Search Memory, and choosing a fact or an entity for the correction commands, all use them.
  */
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { RecallExtension } from './ctx.js';
+import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
+import type { RecallExtension } from '../ctx.js';
 import * as present from './present.js';
 
 export interface LiveOptions<T extends vscode.QuickPickItem> {

@@ -5,11 +5,11 @@
  * (scripts/sync-manifest.mjs).
  */
 import * as vscode from 'vscode';
-import { TOOL_LIST, type RecallTool, type ToolName } from '../tools/catalogue.js';
-import { invokeTool } from '../tools/invoke.js';
-import type { RecallExtension } from './ctx.js';
-import { codeBlock, codeSpan } from './markdown.js';
-import { oneLine } from './present.js';
+import { TOOL_LIST, type RecallTool, type ToolName } from '../../tools/catalogue.js';
+import { invokeTool } from '../../tools/invoke.js';
+import type { RecallExtension } from '../ctx.js';
+import { codeBlock, codeSpan } from '../common/markdown.js';
+import { oneLine } from '../views/present.js';
 
 type Input = Record<string, unknown>;
 

@@ -13,15 +13,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MemoryError } from '../core/model/errors.js';
-import type { EpisodeInput } from '../core/model/events.js';
-import { readTranscriptAsWritten } from '../service/authorship.js';
+import { MemoryError } from '../../core/model/errors.js';
+import type { EpisodeInput } from '../../core/model/events.js';
+import { readTranscriptAsWritten } from '../../service/authorship.js';
 import { chatSource, SOURCE_KEYS, transcriptProject, WORKSPACE_SOURCES, type Source, type SourceKey } from './chat-sources.js';
-import type { RecallExtension } from './ctx.js';
+import type { RecallExtension } from '../ctx.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { ingestInBatches } from './ingest-batches.js';
+import { ingestInBatches } from './common/ingest-batches.js';
 import type { LmExtractor } from './lm-extractor.js';
-import { listTranscripts, SeenFiles, SentTurns } from './transcript-files.js';
+import { listTranscripts, SeenFiles, SentTurns } from './common/transcript-files.js';
 
 interface Totals {
   files: number;

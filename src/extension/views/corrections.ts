@@ -3,11 +3,11 @@
  * through the `extension` connection, the only one with human authority, and each asks only
  * for what it lacks (a tree item already names its fact or entity).
  */
-import { codeStale } from '../core/model/code-anchors.js';
-import { isId } from '../core/model/id-shape.js';
+import { codeStale } from '../../core/model/code-anchors.js';
+import { isId } from '../../core/model/id-shape.js';
 import * as vscode from 'vscode';
-import type { EntityView, FactView } from '../core/model/views.js';
-import type { RecallExtension } from './ctx.js';
+import type { EntityView, FactView } from '../../core/model/views.js';
+import type { RecallExtension } from '../ctx.js';
 import type { EntityNode, FactNode } from './entities.js';
 import { pickEntity, pickFact } from './pickers.js';
 import { factTriple, oneLine } from './present.js';

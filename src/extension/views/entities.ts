@@ -3,11 +3,11 @@
  * effective confidence, provenance; ended ones dimmed by decorations.ts) → evidence episodes.
  * Children are fetched when a node is expanded, a page at a time.
  */
-import { codeStale } from '../core/model/code-anchors.js';
+import { codeStale } from '../../core/model/code-anchors.js';
 import * as vscode from 'vscode';
-import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { RecallExtension } from './ctx.js';
-import { COMMANDS, VIEWS } from './ids.js';
+import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
+import type { RecallExtension } from '../ctx.js';
+import { COMMANDS, VIEWS } from '../common/ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
 import * as present from './present.js';
 

@@ -10,10 +10,10 @@
  * provide (a modal dialog); the automatic path never causes that prompt, only the command does.
  */
 import * as vscode from 'vscode';
-import type { RecallExtension } from './ctx.js';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './extraction-prompt.js';
-import type { StoredTurn } from './ingest-batches.js';
-import { COMMANDS } from './ids.js';
+import type { RecallExtension } from '../ctx.js';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './common/extraction-prompt.js';
+import type { StoredTurn } from './common/ingest-batches.js';
+import { COMMANDS } from '../common/ids.js';
 
 /** Turns waiting at most; more are left unread (and logged). */
 const MAX_PENDING = 200;

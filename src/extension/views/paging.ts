@@ -3,9 +3,9 @@
  * how far a person paged is remembered across refreshes, the fetched pages are not.
  */
 import * as vscode from 'vscode';
-import type { RecallExtension } from './ctx.js';
-import { COMMANDS } from './ids.js';
-import type { Page } from './source.js';
+import type { RecallExtension } from '../ctx.js';
+import { COMMANDS } from '../common/ids.js';
+import type { Page } from './common/source.js';
 
 export const PAGE = 200;
 const FETCH_MAX = 500;
