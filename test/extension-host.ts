@@ -16,7 +16,17 @@ const ROOT = path.resolve(__dirname, '..');
 const requireHere = createRequire(__filename);
 
 /** The modules a test may drive (paths under src/extension), each exported under its file's name, and the stub's `host`. */
-const MODULES = ['extension', 'ctx', 'config', 'sync', 'views/episodes', 'chat/lm-tools', 'chat/chat-participant', 'views/present'];
+const MODULES = [
+  'extension',
+  'ctx',
+  'config',
+  'sync',
+  'status-bar',
+  'views/episodes',
+  'chat/lm-tools',
+  'chat/chat-participant',
+  'views/present',
+];
 
 export interface Bundle {
   vscode: typeof Stub;

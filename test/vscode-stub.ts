@@ -182,6 +182,8 @@ export const host = {
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Folders file system watchers were made for. */
   watched: [] as string[],
+  /** Status-bar items made, as the extension left them (text, tooltip, background). */
+  statusBarItems: [] as { text?: string; tooltip?: unknown; backgroundColor?: unknown }[],
   trusted: true,
   folders: [] as string[],
   /** Sets a value in one layer and tells the extension, as editing a settings.json does. */
@@ -303,7 +305,11 @@ export const window = {
   withProgress: async <T>(_o: unknown, task: (p: { report(): void }, t: CancellationTokenSource['token']) => Promise<T>) =>
     task({ report: () => {} }, new CancellationTokenSource().token),
   createTreeView: () => ({ description: undefined, message: undefined, onDidChangeVisibility: noop, reveal: async () => {}, dispose() {} }),
-  createStatusBarItem: () => ({ show() {}, hide() {}, dispose() {} }),
+  createStatusBarItem: () => {
+    const item = { show() {}, hide() {}, dispose() {} };
+    host.statusBarItems.push(item);
+    return item;
+  },
   createQuickPick: () => ({ show() {}, hide() {}, dispose() {}, onDidChangeValue: noop, onDidAccept: noop, onDidHide: noop }),
   createWebviewPanel: () => {
     throw new Error('no webviews in the vscode stub');

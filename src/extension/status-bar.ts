@@ -77,8 +77,10 @@ export class StatusBar implements vscode.Disposable {
       clearTimeout(this.pollTimer);
       this.pollTimer = setTimeout(() => void this.update(), 1000);
     } else if (s && state === 'connected') {
-      this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}${s.sync?.backlog ? ` · $(cloud-upload) ${s.sync.backlog}` : ''}`;
-      this.item.backgroundColor = undefined;
+      // Rows of the team's log refused here are a warning: someone wrote what this memory would not take.
+      const refused = s.sync?.quarantined ? ` · $(shield) ${s.sync.quarantined} refused` : '';
+      this.item.text = `$(database) Recall: ${s.episodes} episode${s.episodes === 1 ? '' : 's'}, ${size}${s.sync?.backlog ? ` · $(cloud-upload) ${s.sync.backlog}` : ''}${refused}`;
+      this.item.backgroundColor = refused ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } else {
       this.item.text = '$(database) Recall';
       this.item.backgroundColor = undefined;
@@ -101,6 +103,11 @@ export class StatusBar implements vscode.Disposable {
       if (s.sync)
         md.appendMarkdown(
           `Team sync: ${s.sync.connected ? 'connected' : `not connected${s.sync.last_error ? ` (${escapeMarkdown(s.sync.last_error)})` : ''}`} · ${s.sync.backlog} to push, ${s.sync.behind} to pull\n\n`,
+        );
+      const latest = s.sync?.last_quarantined;
+      if (s.sync?.quarantined && latest)
+        md.appendMarkdown(
+          `Refused from the team's log: ${s.sync.quarantined} row(s); latest row ${latest.row} from ${escapeMarkdown(latest.author ?? 'no author')}: ${escapeMarkdown(latest.reason)} (\`recall sync quarantine\` lists them)\n\n`,
         );
       md.appendMarkdown(
         s.embedder.startsWith('ready')
