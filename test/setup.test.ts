@@ -265,6 +265,21 @@ test('a second setup changes nothing; fields the host added go with the entry; a
   assert.equal(fs.readFileSync(c.file(), 'utf8'), before);
 });
 
+test('when the host rewrites its file around the entry (Claude Code adds its state), --remove takes out only the entry', async () => {
+  const file = path.join(home, '.claude.json');
+  await ok(['claude-code', '--npx']);
+  // What Claude Code 2.1 made of the file on its first run (keys as it writes them; values shortened).
+  const rewritten = {
+    ...read('json', fs.readFileSync(file, 'utf8')),
+    firstStartTime: '2026-12-02T00:11:34.888Z',
+    migrationVersion: 15,
+    userID: 'e3b0c442',
+  };
+  fs.writeFileSync(file, JSON.stringify(rewritten, null, 2));
+  await ok(['claude-code', '--remove']);
+  assert.deepEqual(read('json', fs.readFileSync(file, 'utf8')), { ...rewritten, mcpServers: {} });
+});
+
 test('a file setup cannot read is left exactly as it was, with a message that says where and why', async () => {
   const json = path.join(project, '.mcp.json');
   fs.writeFileSync(json, '{\n  "mcpServers": {\n    "a": { "command": "x" }\n');

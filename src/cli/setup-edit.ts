@@ -45,13 +45,16 @@ function verified(read: () => unknown, expected: unknown): void {
   }
 }
 
-/** `root` with `root[key][name]` set (or deleted when `entry` is undefined; an emptied container goes too). */
-function withEntry(root: Obj, key: string, name: string, entry: Entry | undefined): Obj {
+/**
+ * `root` with `root[key][name]` set, or deleted when `entry` is undefined. An emptied container stays
+ * in JSON (the edit takes out only the entry) and goes in TOML (a table header made it exist).
+ */
+function withEntry(root: Obj, key: string, name: string, entry: Entry | undefined, dropEmpty = false): Obj {
   const container = { ...(isObj(root[key]) ? root[key] : {}) };
   if (entry === undefined) delete container[name];
   else container[name] = entry;
   const out = { ...root, [key]: container };
-  if (entry === undefined && Object.keys(container).length === 0) delete out[key];
+  if (dropEmpty && Object.keys(container).length === 0) delete out[key];
   return out;
 }
 
@@ -178,7 +181,7 @@ export function tomlFormat(key: string): ConfigFormat {
         i = end;
       }
       const out = keep.join('\n');
-      verified(() => readToml(out), withEntry(before, key, name, undefined));
+      verified(() => readToml(out), withEntry(before, key, name, undefined, true));
       return out;
     },
   };
