@@ -29,7 +29,7 @@ function run(cmd, args) {
 
 function vsce(target, extra) {
   // Bundles only: the VSIX never carries node_modules (`npm run package` also says so itself).
-  const base = ['--no-dependencies', '--allow-missing-repository', '--skip-license'];
+  const base = ['--no-dependencies'];
   run(process.execPath, [VSCE, 'package', ...base, ...(target ? ['--target', target] : []), ...extra.filter((a) => !base.includes(a))]);
 }
 

@@ -306,7 +306,11 @@ export const window = {
     task({ report: () => {} }, new CancellationTokenSource().token),
   createTreeView: () => ({ description: undefined, message: undefined, onDidChangeVisibility: noop, reveal: async () => {}, dispose() {} }),
   createStatusBarItem: () => {
-    const item = { show() {}, hide() {}, dispose() {} };
+    const item: { text?: string; tooltip?: unknown; backgroundColor?: unknown; show(): void; hide(): void; dispose(): void } = {
+      show() {},
+      hide() {},
+      dispose() {},
+    };
     host.statusBarItems.push(item);
     return item;
   },

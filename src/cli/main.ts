@@ -63,6 +63,12 @@ const OPTIONS = {
   author: { type: 'string' },
   share: { type: 'string', multiple: true },
   tokens: { type: 'string' },
+  list: { type: 'boolean' },
+  scope: { type: 'string' },
+  remove: { type: 'boolean' },
+  file: { type: 'string' },
+  name: { type: 'string' },
+  npx: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -271,6 +277,10 @@ async function main(argv: string[]): Promise<number> {
         },
         err,
       );
+    }
+    case 'setup': {
+      const { runSetup } = await import('./setup.js');
+      return runSetup({ ...values, args, memory: values.memory }, out, err);
     }
     case 'bench': {
       const { runBench } = await import('./bench.js');

@@ -40,6 +40,10 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   sync quarantine|members|forgotten [--json]   rows refused here; the team's keys; forgets from the team held aside
   sync trust MEMORY_ID                 accept the key a teammate's (second) memory shows
   sync restore ID                      undo a forget from the team (ids from sync forgotten)
+  setup HOST [--scope user|project] [--remove] [--npx] [--name N] [--file F] [--json]
+                                       add Recall's MCP server to a host's config (claude-code, cursor, codex,
+                                       vscode, windsurf, cline, continue), merging; --remove takes it out again
+  setup --list [--json]                each host's config files here, and whether Recall is set up in them
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]

@@ -21,6 +21,7 @@ import { registerLmTools } from './chat/lm-tools.js';
 import { registerMcpProvider } from './chat/mcp-provider.js';
 import { answerChat, registerChatParticipant } from './chat/chat-participant.js';
 import { offerInstructions } from './chat/instructions.js';
+import { noticeRemoteMemory } from './remote-notice.js';
 import { StatusBar } from './status-bar.js';
 import { ignoredSettingsReporter, whenTrusted } from './trust.js';
 
@@ -34,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   ctx.log.info(`Recall ${String(context.extension.packageJSON?.version)} activating; memory ${ctx.memory}`);
   const reportIgnored = ignoredSettingsReporter(ctx);
   reportIgnored();
+  noticeRemoteMemory(ctx);
 
   registerMcpProvider(ctx);
   registerLmTools(ctx);
