@@ -34,6 +34,7 @@ const episode = z.object({
   authority: optional(z.enum(AUTHORITIES)),
   project,
   sessionTitle: optional(text),
+  key: optional(text),
 });
 
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
