@@ -18,7 +18,8 @@ export class TurnKeys {
   keyed(episodes: EpisodeInput[]): EpisodeInput[] {
     return episodes.map((e) => {
       const what = createHash('sha1')
-        .update(JSON.stringify([e.session ?? '', e.speaker ?? '', e.text.trim()]))
+        .update(`${e.session ?? ''}\0${e.speaker ?? ''}\0`)
+        .update(e.text.trim())
         .digest('base64');
       const n = (this.seen.get(what) ?? 0) + 1;
       this.seen.set(what, n);
