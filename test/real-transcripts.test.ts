@@ -1,7 +1,9 @@
 /**
  * Real transcripts from public repositories (test/fixtures/real, origins in SOURCES.md): each is read
- * through the parsers and must give the hand-counted turns and user turns (expected.json) within 10%;
- * files that are no transcript must be errors. A few go through the real CLI, with the error paths.
+ * through the parsers and must give exactly the hand-counted turns and user turns (expected.json),
+ * with only the person's turns at user authority and none of them at agent authority, dated from the
+ * file when it says when; files that are no transcript must be errors. A few go through the real
+ * CLI, with the error paths.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { parseTranscript } from '../src/core/ingest/detect';
+import type { EpisodeInput } from '../src/core/model/events';
 import { ROOT, tmpMemory, cleanupMemories, recall, recallJson } from './helpers';
 
 interface Expected {
@@ -16,10 +19,25 @@ interface Expected {
   turns: number;
   userTurns: number;
   sessions: number;
+  dated: boolean;
+  userTexts: string[];
 }
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
 const expected = JSON.parse(fs.readFileSync(path.join(REAL, 'expected.json'), 'utf8')) as Record<string, Expected>;
-const within10 = (got: number, want: number): boolean => Math.abs(got - want) <= Math.floor(want * 0.1);
+const flat = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** User-authority turns that are none of the person's turns (by their opening words), and the person's turns found inside the agent's. */
+function authorityErrors(episodes: EpisodeInput[], userTexts: string[]): { modelAsUser: string[]; personAsAgent: string[] } {
+  const left = userTexts.map(flat);
+  const modelAsUser: string[] = [];
+  for (const e of episodes.filter((x) => x.authority === 'user')) {
+    const at = left.findIndex((o) => flat(e.text).startsWith(o));
+    if (at < 0) modelAsUser.push(flat(e.text).slice(0, 60));
+    else left.splice(at, 1);
+  }
+  const agentText = episodes.filter((x) => x.authority !== 'user').map((x) => flat(x.text));
+  return { modelAsUser, personAsAgent: left.filter((o) => agentText.some((t) => t.includes(o))) };
+}
 
 describe('real transcripts are read with the hand-counted turns', () => {
   for (const [file, want] of Object.entries(expected)) {
@@ -30,10 +48,12 @@ describe('real transcripts are read with the hand-counted turns', () => {
       continue;
     }
     test(`${file}: ${want.turns} turns, ${want.userTurns} by the person`, () => {
-      const { episodes } = readTranscriptFile(path.join(REAL, file));
+      const { episodes, dating } = readTranscriptFile(path.join(REAL, file));
       const user = episodes.filter((e) => e.authority === 'user').length;
-      assert.ok(within10(episodes.length, want.turns), `turns: expected ${want.turns}, got ${episodes.length}`);
-      assert.ok(within10(user, want.userTurns), `user turns: expected ${want.userTurns}, got ${user}`);
+      assert.equal(episodes.length, want.turns, 'turns');
+      assert.equal(user, want.userTurns, 'user turns');
+      assert.deepEqual(authorityErrors(episodes, want.userTexts), { modelAsUser: [], personAsAgent: [] }, 'whose words');
+      if (want.dated) assert.equal(dating?.modified, 0, 'a file that says when dates every turn itself');
       // aider's count includes a session whose only lines are commands: it has no turn to carry it.
       const sessions = new Set(episodes.map((e) => e.session)).size;
       assert.ok(
@@ -90,7 +110,10 @@ test('error paths: empty, unknown, no turn; each says what was tried or what is 
   assert.throws(
     () => parseTranscript('just some notes\nwith no speakers at all\n', 'notes.md'),
     (e: Error & { hint?: string }) =>
-      /no speaker markers/.test(e.message) && /SpecStory; Cursor "Export Chat" markdown; aider/.test(e.hint ?? ''),
+      /none of the speaker markers below/.test(e.message) &&
+      /SpecStory \("_\*\*User\*\*_"/.test(e.hint ?? '') &&
+      /Claude Code terminal text \("❯ " or "> " prompts with "● " or "⏺ " replies\)/.test(e.hint ?? '') &&
+      /"\*\*User:\*\*" \/ "\*\*Model:\*\*" with "> " quoted bodies/.test(e.hint ?? ''),
   );
   assert.throws(
     () => parseTranscript('[{"a":1},{"b":2}]', 'data.json'),

@@ -15,7 +15,9 @@ import { workspaceRoot } from '../core/anchors/workspace.js';
 import { USAGE, UsageError } from './usage.js';
 import { chooseProject, runProject } from './project.js';
 import { renderSync, runSync } from './sync.js';
-import { exportMemory, ingestFiles, refuseExportInto } from './transfer.js';
+import { ingestPaths } from './ingest.js';
+import * as reads from './reads.js';
+import { exportMemory, refuseExportInto } from './transfer.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -92,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
   const memory = resolveMemoryFolder(values.memory);
   // Every command works in a project: what it writes lands there, what it reads sees it and the global memory.
   const here = chooseProject(values);
+  const named = values.project !== undefined || values.global === true;
   const scope = values.all ? ('all' as const) : undefined;
   const connect = (): Promise<MemoryClient> =>
     MemoryClient.connect({
@@ -112,6 +115,11 @@ async function main(argv: string[]): Promise<number> {
     }
   };
   const print = (json: unknown, text: () => string): void => out(values.json ? JSON.stringify(json, null, 2) : text());
+  const read = (fn: (ctx: reads.ReadContext) => Promise<void>): Promise<number> =>
+    withClient(async (client) => {
+      await fn({ client, project: here.project, all: values.all === true, json: values.json === true, out, err });
+      return 0;
+    });
 
   switch (command) {
     case 'remember': {
@@ -129,37 +137,26 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ingest':
-      return ingestFiles(args, values.json, connect, out, err, values.project === undefined && !values.global);
+      return ingestPaths(args, { json: values.json, project: here.project, named }, connect, out, err);
     case 'query': {
       const query = one(args, 'TEXT', 'query "which database did we choose?"');
       const mode = oneOf(values.mode, RETRIEVAL_MODES, 'mode');
-      const r = await withClient((c) =>
-        c.call('query', { query, limit: int(values.limit, 'limit'), history: values.history, mode, scope }),
-      );
-      print(r, () => render.renderQuery(r));
-      return 0;
+      return read((ctx) => reads.query(ctx, { query, limit: int(values.limit, 'limit'), history: values.history, mode }));
     }
     case 'search': {
       const query = one(args, 'TEXT', 'search sqlite');
-      const r = await withClient((c) => c.call('search', { query, limit: int(values.limit, 'limit'), scope }));
-      print(r, () => render.renderEntities(r, query));
-      return 0;
+      return read((ctx) => reads.search(ctx, { query, limit: int(values.limit, 'limit') }));
     }
     case 'episodes': {
       if (args.length > 1) throw new UsageError('episodes takes at most one TEXT; quote it.');
-      const r = await withClient((c) =>
-        c.call('episodes', {
-          query: args[0],
-          since: values.since,
-          until: values.until,
-          session: values.session,
-          source: values.source,
-          limit: int(values.limit, 'limit'),
-          scope,
-        }),
-      );
-      print(r, () => render.renderEpisodes(r));
-      return 0;
+      const limit = int(values.limit, 'limit');
+      const filter = { query: args[0], since: values.since, until: values.until, session: values.session, source: values.source, limit };
+      return read((ctx) => reads.episodes(ctx, filter));
+    }
+    case 'overview': {
+      if (args.length) throw new UsageError('overview takes no arguments; use --limit N for its size.');
+      const limit = int(values.limit, 'limit');
+      return read((ctx) => reads.overview(ctx, limit));
     }
     case 'traverse': {
       const entity = one(args, 'ENTITY', 'traverse Recall --depth 2');
@@ -224,8 +221,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'export': {
       if (args.length) throw new UsageError('export takes no arguments; use --out FILE to write a file.');
+      if (named && values.all)
+        throw new UsageError('export takes --project NAME, --global or --all (the whole memory, also the default), not two.');
       if (values.out !== undefined) refuseExportInto(memory, values.out);
-      await withClient((c) => exportMemory(c, { history: values.history, out: values.out }, err));
+      // --project P and --global export that part of the memory alone; without them, or with --all, the whole memory.
+      const project = named ? here.project : undefined;
+      await withClient((c) => exportMemory(c, { history: values.history, out: values.out, project }, err));
       return 0;
     }
     case 'service':

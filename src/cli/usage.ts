@@ -14,13 +14,15 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
        current folder's (its git remote, else its path); reads see it and the global memory, --all every project
 
   remember TEXT|- [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
-  ingest FILE...                       import transcripts (JSONL, markdown, LoCoMo JSON); prints counts
+  ingest FILE|DIR...                   import transcripts (a folder: the transcripts in it, walked); per file: counts,
+                                       the project its turns went to, how they were dated
   query TEXT [--limit N] [--history] [--mode ${modes}] [--json]
                                        best evidence, cited ${limit('query')}
   search TEXT [--limit N] [--json]     entities by name or description ${limit('search')}
   episodes [TEXT] [--since D] [--until D] [--session ID] [--limit N] [--json]
                                        turns by text, time or session ${limit('episodes')}
   traverse ENTITY [--depth N] [--json] an entity's neighbourhood (--depth: default ${LIMIT_DEFAULTS.depth}, at most ${LIMITS.depth})
+  overview [--limit N] [--json]        the most connected entities and the latest sessions ${limit('overview')}
   relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior ${PRIOR_KINDS.join('|')}]
                                        assert a fact; prints the relationship id
   correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
@@ -29,7 +31,7 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   status [--json]                      counts, memory folder, service
   brief [--tokens N] [--json]          what matters before a task: confirmed facts, decisions, preferences
                                        (--tokens: default ${LIMIT_DEFAULTS.brief}, at most ${LIMITS.brief}); for a SessionStart hook
-  export [--out FILE] [--history]      the whole memory as JSON
+  export [--out FILE] [--history]      the whole memory as JSON; --project NAME or --global: that part alone
   embeddings [on|off|status] [--model-path DIR | --model ID] [--allow-download] [--json]
                                        turn vector search on (a local model folder, or a hub model fetched
                                        once into the memory folder when --allow-download is given) or off

@@ -286,13 +286,7 @@ export const TOOLS = [
     input: z.object({ limit: limit('overview'), scope: scope() }),
     annotations: READ,
     run: (m, a) => m.call('overview', { limit: a.limit, scope: a.scope }),
-    text: (r) =>
-      [
-        r.entities.length ? 'Top entities:' : 'No entities yet.',
-        ...r.entities.map((e) => `- ${render.renderEntity(e)}`),
-        r.sessions.length ? 'Recent sessions:' : 'No sessions yet.',
-        ...r.sessions.map((s) => `- ${s.session}: ${s.episodes} episode(s), last ${s.last.slice(0, 16).replace('T', ' ')}`),
-      ].join('\n'),
+    text: (r) => render.renderOverview(r),
     structured: (r) => ({ entities: r.entities, sessions: r.sessions }),
     output: z.object({
       entities: z.array(entityOut),

@@ -99,6 +99,16 @@ export function renderTraverse(t: TraverseResult): string {
   return out.join('\n');
 }
 
+/** What the memory knows about (recall_overview, `recall overview`): its most connected entities and latest sessions. */
+export function renderOverview(r: { entities: EntityView[]; sessions: { session: string; episodes: number; last: string }[] }): string {
+  return [
+    r.entities.length ? 'Top entities:' : 'No entities yet.',
+    ...r.entities.map((e) => `- ${renderEntity(e)}`),
+    r.sessions.length ? 'Recent sessions:' : 'No sessions yet.',
+    ...r.sessions.map((s) => `- ${s.session}: ${s.episodes} episode(s), last ${s.last.slice(0, 16).replace('T', ' ')}`),
+  ].join('\n');
+}
+
 export function renderForgetPlan(p: ForgetPlan): string {
   const out = [`Forgetting "${p.entity.name}" removes:`, `- the entity ${renderEntity(p.entity)}`];
   out.push(`- ${p.relationships.length} relationship(s)`, ...p.relationships.map((f) => `    ${renderFact(f)}`));

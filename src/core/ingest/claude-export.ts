@@ -1,15 +1,18 @@
 /**
  * Claude conversations exported as text: the claude-conversation-extractor markdown (`## 👤 User` /
- * `## 🤖 Claude` sections, `🔧 Using tool:` blocks) and Claude Code's `/export` terminal text
- * (`❯ ` prompts, `● ` assistant blocks, `⎿` tool output). Tool calls and collapsed tool summaries
- * are not turns.
+ * `## 🤖 Claude` sections, `🔧 Using tool:` blocks) and Claude Code's terminal text, as `/export`
+ * writes it or as copied from the terminal (`❯ ` or, in older versions, `> ` prompts; `● ` or `⏺ `
+ * assistant blocks; `⎿` tool output). Tool calls, collapsed tool summaries and slash commands
+ * without arguments are not turns.
  */
 import type { EpisodeInput } from '../model/events.js';
 import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MD_HEADING = /^## (?:👤 User|🤖 Claude)\s*$/u;
-const TERMINAL_PROMPT = /^❯ /;
-const TERMINAL_REPLY = /^● /;
+/** The markers of the terminal text: named in the error when a file has none (detect.ts). */
+export const TERMINAL_MARKERS = '"❯ " or "> " prompts with "● " or "⏺ " replies';
+const TERMINAL_PROMPT = /^[❯>] /u;
+const TERMINAL_REPLY = /^[●⏺] /u;
 
 export function isClaudeExportMarkdown(content: string): boolean {
   return /^## 👤 User\s*$/mu.test(content) && /^## 🤖 Claude\s*$/mu.test(content);
@@ -17,7 +20,9 @@ export function isClaudeExportMarkdown(content: string): boolean {
 
 export function isClaudeTerminalExport(content: string): boolean {
   const lines = content.split(/\r?\n/);
-  return lines.some((l) => TERMINAL_PROMPT.test(l)) && lines.some((l) => TERMINAL_REPLY.test(l));
+  // `>` starts a markdown quote and `●` a bullet: only the pairs Claude Code writes count.
+  const has = (re: RegExp): boolean => lines.some((l) => re.test(l));
+  return (has(/^❯ /u) && has(/^[●⏺] /u)) || (has(/^> /) && has(/^⏺ /u));
 }
 
 export function parseClaudeExportMarkdown(content: string, source: string): ParsedFile {
@@ -52,8 +57,10 @@ export function parseClaudeExportMarkdown(content: string, source: string): Pars
   return { format: 'claude-export', episodes, skipped };
 }
 
-/** `● Bash(…)`, `● Update(file)`: a tool call; `● Read 1 file (ctrl+o to expand)`: a collapsed summary. */
-const TOOL_BLOCK = /^● (?:[A-Z][\w-]*\(.*$|.*\(ctrl\+\w to expand\)\s*$)/;
+/** `● Bash(…)`, `⏺ Update(file)`: a tool call; `● Read 1 file (ctrl+o to expand)`: a collapsed summary. */
+const TOOL_BLOCK = /^[●⏺] (?:[A-Z][\w-]*\(.*$|.*\(ctrl\+\w to expand\)\s*$)/u;
+/** The output under a tool call (`⏺ Update Todos` / `  ⎿  ☐ …`): prose replies have none. */
+const TOOL_OUTPUT = /^\s+⎿/u;
 
 export function parseClaudeTerminalExport(content: string, source: string): ParsedFile {
   const session = sessionFromSource(source);
@@ -67,14 +74,25 @@ export function parseClaudeTerminalExport(content: string, source: string): Pars
     else episodes.push(roleTurn(current.role, text, { session, source, ref: `line ${current.line}` }));
     current = undefined;
   };
+  let output = false;
   content.split(/\r?\n/).forEach((line, index) => {
     const user = TERMINAL_PROMPT.test(line);
     if (user || TERMINAL_REPLY.test(line)) {
       flush();
-      current = { role: user ? 'user' : 'assistant', lines: [line.slice(2)], line: index + 1, tool: !user && TOOL_BLOCK.test(line) };
-    } else if (/^\s+⎿/u.test(line)) return;
-    else if (current && (line.startsWith('  ') || !line.trim())) current.lines.push(line.replace(/^ {2}/, ''));
-    else flush();
+      output = false;
+      const first = [...line].slice(2).join('');
+      // A slash command alone (`> /cost`) is an action; with arguments, they are the request.
+      const bare = user && /^\/[\w:-]+\s*$/.test(first);
+      current = { role: user ? 'user' : 'assistant', lines: [first], line: index + 1, tool: bare || (!user && TOOL_BLOCK.test(line)) };
+    } else if (TOOL_OUTPUT.test(line)) {
+      // Output right under a block's first line: the block was a tool call; its continuation lines are output too.
+      if (current?.role === 'assistant' && !current.lines.slice(1).some((l) => l.trim())) current.tool = true;
+      output = true;
+    } else if (current && (line.startsWith('  ') || !line.trim())) {
+      if (output && line.trim()) return;
+      output = false;
+      current.lines.push(line.replace(/^ {2}/, ''));
+    } else flush();
   });
   flush();
   return { format: 'claude-export', episodes, skipped };

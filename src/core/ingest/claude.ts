@@ -168,7 +168,8 @@ const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 /** Typed `user` by Claude Code but written by it: background task reports and command caveats. */
 const MACHINE_TEXT = /^(<task-notification>|Caveat: The messages below were generated)/;
 
-function cleanUserText(raw: string): string {
+/** The person's words in a user message's text: Claude Code's wrappers removed, its own messages and bare commands dropped (''). */
+export function cleanUserText(raw: string): string {
   let text = raw;
   for (const tag of NOISE_TAGS) text = text.replace(new RegExp(`<${tag}>[\\s\\S]*?</${tag}>`, 'g'), '');
   // A slash command: `<command-name>/review</command-name><command-message>…</command-message><command-args>…</command-args>`.

@@ -7,7 +7,8 @@
  */
 import type { EpisodeInput } from '../model/events.js';
 import { withSessionTitle } from './session-title.js';
-import { FENCE, type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
+import { Fences } from './fences.js';
+import { type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
 
 const EXPORT_LINE = /^_Exported on (.+?) from Cursor \([^)]*\)_\s*$/;
 const MARKER = /^\*\*(User|Cursor)\*\*\s*$/;
@@ -53,10 +54,10 @@ export function parseCursorExport(content: string, source: string): ParsedFile {
 /** Line indexes of the turn markers: outside code fences, after a `---` line. */
 function turnStarts(lines: string[]): number[] {
   const starts: number[] = [];
-  let fence = false;
+  const fences = new Fences();
   let previous = '';
   lines.forEach((line, index) => {
-    if (FENCE.test(line)) fence = !fence;
+    const fence = fences.step(line);
     if (!fence && MARKER.test(line) && SEPARATOR.test(previous)) starts.push(index);
     if (line.trim()) previous = line;
   });

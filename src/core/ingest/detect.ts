@@ -7,16 +7,24 @@ import * as path from 'node:path';
 import { invalid } from '../model/errors.js';
 import { isAider, parseAider } from './aider.js';
 import { isClaudeCodeStream, parseClaudeCode } from './claude.js';
-import { isClaudeExportMarkdown, isClaudeTerminalExport, parseClaudeExportMarkdown, parseClaudeTerminalExport } from './claude-export.js';
+import {
+  isClaudeExportMarkdown,
+  isClaudeTerminalExport,
+  parseClaudeExportMarkdown,
+  parseClaudeTerminalExport,
+  TERMINAL_MARKERS,
+} from './claude-export.js';
 import { clineApiMessages, isClineUiMessages, parseClineApi, parseClineUi } from './cline.js';
 import { isCodexRollout, parseCodexRollout } from './codex.js';
 import { isCopilotChatSession, parseCopilotChat } from './copilot.js';
 import { isCursorExport, parseCursorExport } from './cursor.js';
-import { isGeminiShare, parseGeminiShare } from './gemini.js';
-import { jsonValues } from './json-stream.js';
+import { isGeminiQuoted, isGeminiShare, parseGeminiQuoted, parseGeminiShare } from './gemini.js';
+import { jsonValues, type JsonStream } from './json-stream.js';
 import { isLocomo, parseLocomo } from './locomo.js';
+import { parseMarkdown } from './markdown.js';
 import { isSpecStory, parseSpecStory } from './specstory.js';
-import { messageArray, parseJsonl, parseMarkdown, parseMessageArray, type ParsedFile } from './transcripts.js';
+import { LIMITS } from '../model/limits.js';
+import { messageArray, parseJsonl, parseMessageArray, type ParsedFile } from './transcripts.js';
 
 export const JSON_FORMATS = [
   'Claude Code JSONL',
@@ -27,13 +35,15 @@ export const JSON_FORMATS = [
   'JSON array of {role, content}',
   'JSONL of {role|speaker, text|content}',
 ];
+/** Each text format with the markers that make it: an unrecognised file's error lists them. */
 export const TEXT_FORMATS = [
-  'SpecStory',
-  'Cursor "Export Chat" markdown',
-  'aider chat history',
-  'Gemini /chat share',
-  'Claude export (markdown or /export text)',
-  'markdown with speaker markers (**User:**, ## Assistant)',
+  'SpecStory ("_**User**_", "_**Assistant**_", "_**Agent (…)**_")',
+  'Cursor "Export Chat" markdown ("_Exported on … from Cursor …_", "**User**" / "**Cursor**" after "---")',
+  'aider chat history ("# aider chat started at …", "#### " prompts)',
+  'Gemini CLI chat ("## USER" / "## MODEL" headings, or "**User:**" / "**Model:**" with "> " quoted bodies)',
+  'Claude conversation-extractor markdown ("## 👤 User" / "## 🤖 Claude")',
+  `Claude Code terminal text (${TERMINAL_MARKERS})`,
+  'markdown with speaker markers ("**User:**", "User: …", "## Assistant", "### User (date)")',
 ];
 
 type Obj = Record<string, unknown>;
@@ -55,7 +65,13 @@ export function parseTranscript(content: string, file: string, opts: ParseOption
     if (opts.allowEmpty) return { format: 'empty', episodes: [], skipped: 0 };
     throw invalid(`${file} is empty.`, 'Point ingest at a transcript with at least one turn.');
   }
-  const parsed = /^\s*[[{]/.test(text) ? parseJsonLike(text, file, source) : parseText(text, file, source);
+  const json = /^\s*[[{]/.test(text);
+  const parsed = json ? parseJsonLike(text, file, source) : parseText(text, file, source);
+  // A text turn far longer than turns are: the parser may have missed the markers around it.
+  if (!json) {
+    const suspect = parsed.episodes.filter((e) => Buffer.byteLength(e.text) > LIMITS.suspectTurnBytes).map((e) => e.ref ?? '');
+    if (suspect.length) parsed.suspect = suspect;
+  }
   if (parsed.episodes.length === 0 && !opts.allowEmpty) {
     throw invalid(
       `${file}: read as ${parsed.format}, but no turn was found in it (${parsed.skipped} part${parsed.skipped === 1 ? '' : 's'} skipped as tool output, commands or injected context).`,
@@ -83,6 +99,11 @@ function parseJsonLike(text: string, file: string, source: string): ParsedFile {
     if (isClineUiMessages(json)) return parseClineUi(json as Obj[], source, taskFolder(file));
     const messages = messageArray(json);
     if (messages) return parseMessageArray(messages, source);
+    // A Claude Code session saved as one JSON array of its events (`jq -s .`).
+    if (Array.isArray(json)) {
+      const events: JsonStream = { values: json.map((value, i) => ({ value, line: i + 1 })), bad: 0 };
+      if (isClaudeCodeStream(events)) return parseClaudeCode(text, source, events);
+    }
     if (Array.isArray(json) || !isObj(json) || !('type' in json || 'role' in json || 'speaker' in json))
       throw unrecognised(file, JSON_FORMATS, jsonHint(json));
   }
@@ -102,15 +123,12 @@ function parseText(text: string, file: string, source: string): ParsedFile {
   if (isCursorExport(text)) return parseCursorExport(text, source);
   if (isAider(text)) return parseAider(text, source);
   if (isGeminiShare(text)) return parseGeminiShare(text, source);
+  if (isGeminiQuoted(text)) return parseGeminiQuoted(text, source);
   if (isClaudeExportMarkdown(text)) return parseClaudeExportMarkdown(text, source);
   if (isClaudeTerminalExport(text)) return parseClaudeTerminalExport(text, source);
   const markdown = parseMarkdown(text, source);
   if (markdown.episodes.length === 0) {
-    throw unrecognised(
-      file,
-      TEXT_FORMATS,
-      'it has no speaker markers (e.g. "**User:**", "## Assistant", "_**User**_", "#### prompt", "## USER").',
-    );
+    throw unrecognised(file, TEXT_FORMATS, 'none of the speaker markers below is in it.');
   }
   return markdown;
 }
@@ -133,5 +151,5 @@ function jsonHint(value: unknown): string {
 }
 
 function unrecognised(file: string, tried: string[], missing: string): Error {
-  return invalid(`${file}: not a transcript format Recall reads; ${missing}`, `Formats tried: ${tried.join('; ')}.`);
+  return invalid(`${file}: not a transcript format Recall reads; ${missing}`, `Formats tried:\n${tried.map((f) => `  - ${f}`).join('\n')}`);
 }

@@ -1,19 +1,23 @@
 /**
  * Reading a transcript file from disk; the parser is chosen by content (see detect.ts). A file is
  * read whole up to a bound; a larger one in a line-based format (JSONL: Claude Code, Codex, plain
- * turns) is read a block of lines at a time, so memory stays flat however long the file is.
+ * turns) is read a block of lines at a time, so memory stays flat however long the file is. The
+ * turns come keyed (identity.ts: a copy of the file stores nothing new) and dated (dates.ts: a turn
+ * the file does not date gets the date of its name, else its modification time).
  */
 import * as fs from 'node:fs';
 import { invalid } from '../model/errors.js';
 import { LIMITS } from '../model/limits.js';
+import { dateTurns } from './dates.js';
 import { parseTranscript, type ParseOptions } from './detect.js';
+import { TurnKeys } from './identity.js';
 import type { ParsedFile } from './transcripts.js';
 
 /** Formats whose turns each sit on their own line, so a block of whole lines parses like the file would. */
 const LINE_FORMATS = new Set(['jsonl', 'claude-code', 'codex']);
 
 export function readTranscriptFile(file: string, opts: ParseOptions = {}): ParsedFile {
-  const size = fileSize(file);
+  const { size, mtimeMs } = fileStat(file);
   if (size > LIMITS.wholeTranscriptBytes) throw tooBig(file, size);
   let content: string;
   try {
@@ -21,7 +25,13 @@ export function readTranscriptFile(file: string, opts: ParseOptions = {}): Parse
   } catch (e) {
     throw cannotRead(file, e);
   }
-  return parseTranscript(content, file, opts);
+  return finished(parseTranscript(content, file, opts), file, new TurnKeys(), mtimeMs);
+}
+
+/** The parsed turns keyed in file order and dated. */
+function finished(parsed: ParsedFile, file: string, keys: TurnKeys, mtimeMs: number): ParsedFile {
+  const episodes = keys.keyed(parsed.episodes);
+  return { ...parsed, episodes, dating: dateTurns(episodes, file, mtimeMs) };
 }
 
 /** One part of a file read in parts: its turns, and how far into the file it reaches. */
@@ -37,7 +47,8 @@ export interface TranscriptPart extends ParsedFile {
  * the session, and refs (`line N`) are those of the whole file, so importing again is recognised.
  */
 export async function* readTranscriptParts(file: string, opts: ParseOptions = {}): AsyncGenerator<TranscriptPart> {
-  const totalBytes = fileSize(file);
+  const { size: totalBytes, mtimeMs } = fileStat(file);
+  const keys = new TurnKeys();
   if (totalBytes <= LIMITS.ingestChunkBytes) {
     yield { ...readTranscriptFile(file, opts), bytesRead: totalBytes, totalBytes };
     return;
@@ -64,7 +75,7 @@ export async function* readTranscriptParts(file: string, opts: ParseOptions = {}
       headerRead = parseTranscript(header, file, { allowEmpty: true });
       format = first.format;
       turns += first.episodes.length;
-      yield { ...first, bytesRead, totalBytes };
+      yield { ...finished(first, file, keys, mtimeMs), bytesRead, totalBytes };
     } else {
       const part = parseTranscript(header + block, file, { allowEmpty: true });
       // Line 1 of this text is the header, already read with the first block; line L >= 2 is line firstLine + L - 2 of the file.
@@ -73,14 +84,8 @@ export async function* readTranscriptParts(file: string, opts: ParseOptions = {}
         .filter((e) => !headerRefs.has(e.ref))
         .map((e) => (e.ref?.startsWith('line ') ? { ...e, ref: `line ${Number(e.ref.slice(5)) + firstLine - 2}` } : e));
       turns += episodes.length;
-      yield {
-        format: format!,
-        episodes,
-        skipped: Math.max(0, part.skipped - headerRead.skipped),
-        bytesRead,
-        totalBytes,
-        ...(part.cwd ? { cwd: part.cwd } : {}),
-      };
+      const read = finished({ format: format!, episodes, skipped: Math.max(0, part.skipped - headerRead.skipped) }, file, keys, mtimeMs);
+      yield { ...read, bytesRead, totalBytes, ...(part.cwd ? { cwd: part.cwd } : {}) };
     }
     firstLine += lines;
   }
@@ -146,9 +151,9 @@ function countLines(block: string): number {
   return n;
 }
 
-function fileSize(file: string): number {
+function fileStat(file: string): fs.Stats {
   try {
-    return fs.statSync(file).size;
+    return fs.statSync(file);
   } catch (e) {
     throw cannotRead(file, e);
   }

@@ -2,11 +2,15 @@
  * SpecStory histories (`.specstory/history/*.md`), every marker generation:
  * `_**User**_` / `_**Assistant**_`, `_**User (2025-10-14 22:25Z)**_`, `_**Assistant (default)**_`,
  * `_**Agent (model gpt-5, mode Agent)**_`. A turn runs from a top-level marker to the next; a marker
- * inside a code fence or a `<tool-use>` / `<details>` block is quoted text, not a turn. Thinking,
- * tool-use and details blocks are removed from the text; `---` separators are dropped.
+ * inside a code fence (fences.ts: a diff's `  ```bash` context line is not one) or a `<tool-use>` /
+ * `<details>` block is quoted text, not a turn. SpecStory writes `---` before every marker, so a
+ * fence still open there is one the model left unbalanced in its reply: it ends with the turn.
+ * Thinking, tool-use and details blocks are removed from the text; `---` separators are dropped.
+ * The title's `(2025-04-28 18:34:38)` dates turns whose marker carries no time.
  */
 import type { EpisodeInput } from '../model/events.js';
-import { FENCE, type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
+import { Fences } from './fences.js';
+import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
 
@@ -20,19 +24,23 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
   let skipped = 0;
   let current: { role: 'user' | 'assistant'; lines: string[]; line: number; time?: string } | undefined;
   let lastUserTime: string | undefined;
+  const titled = titleTime(content);
   const flush = (): void => {
     if (!current) return;
     const text = cleanText(current.lines.join('\n'));
     if (!text) skipped++;
     else {
-      episodes.push(roleTurn(current.role, text, { session, source, time: current.time, ref: `line ${current.line}` }));
+      episodes.push(roleTurn(current.role, text, { session, source, time: current.time ?? titled, ref: `line ${current.line}` }));
     }
     current = undefined;
   };
-  let fence = false;
+  const fences = new Fences();
   let blockDepth = 0;
+  let previous = '';
   content.split(/\r?\n/).forEach((line, index) => {
-    if (FENCE.test(line)) fence = !fence;
+    if (fences.inside && blockDepth === 0 && MARKER.test(line) && /^---\s*$/.test(previous)) fences.reset();
+    if (line.trim()) previous = line;
+    const fence = fences.step(line);
     if (!fence) {
       blockDepth += (line.match(/<(tool-use|details)\b/g) ?? []).length;
       blockDepth -= (line.match(/<\/(tool-use|details)>/g) ?? []).length;
@@ -52,6 +60,15 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
   });
   flush();
   return { format: 'specstory', episodes, skipped };
+}
+
+/** The title's `# Name (2025-04-28 18:34:38)` (the writer's local time) or `(2026-01-03 14:51Z)`. */
+function titleTime(content: string): string | undefined {
+  const m = content
+    .split(/\r?\n/, 20)
+    .map((l) => l.match(/^# .*\((\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2})?)(Z?)\)\s*$/))
+    .find(Boolean);
+  return m ? toIsoTime(`${m[1]}T${m[2]}${m[3]}`) : undefined;
 }
 
 function markerTime(inside: string | undefined): string | undefined {

@@ -1,9 +1,11 @@
 /**
- * Parsers for conversation transcripts a person has on disk: generic JSONL (one turn a line)
- * and markdown. Pure functions from file content to episodes; the caller stores them.
+ * Parsers for conversation transcripts a person has on disk: generic JSONL (one turn a line) and
+ * JSON message arrays (markdown is markdown.ts), and what every parser shares. Pure functions from
+ * file content to episodes; the caller stores them.
  */
 import type { Authority } from '../model/config.js';
 import type { EpisodeInput } from '../model/events.js';
+import type { Dating } from './dates.js';
 
 export interface ParsedFile {
   format: string;
@@ -12,11 +14,15 @@ export interface ParsedFile {
   skipped: number;
   /** The folder the conversation was held in, when the file says (Claude Code, Codex): its project is the turns'. */
   cwd?: string;
+  /** How the turns were dated (set when read from a file: files.ts). */
+  dating?: Dating;
+  /** Refs of turns of a text format longer than a turn should be: a marker may have been misread (detect.ts). */
+  suspect?: string[];
 }
 
-const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);
-const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt', 'cursor']);
-const IGNORED_ROLES = new Set(['system', 'tool', 'function', 'developer']);
+export const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);
+export const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt', 'cursor']);
+export const IGNORED_ROLES = new Set(['system', 'tool', 'function', 'developer']);
 
 /** Only a turn known to be the person's is `user`; the assistant's, or a speaker we cannot place, is `agent`. */
 export function authorityForRole(role: string | undefined): Authority {
@@ -81,81 +87,6 @@ export function parseJsonl(content: string, source: string): ParsedFile {
     });
   });
   return { format: 'jsonl', episodes, skipped };
-}
-
-/** A line that opens or closes a code fence: a speaker marker between two is quoted text. */
-export const FENCE = /^\s*(```|~~~)/;
-
-// "**User:** text", "User: text", "## Assistant", "### User (10:32)"
-const MD_SPEAKER = [
-  /^\*\*([A-Za-z][\w .'-]{0,40}?)\s*:?\*\*\s*:?\s*(.*)$/,
-  /^#{1,4}\s+([A-Za-z][\w .'-]{0,40}?)\s*(?:\([^)]*\))?\s*:?\s*$/,
-  /^([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30})?):\s+(.*)$/,
-];
-
-/** A turn's own date on the line under its marker: `> 12/1/2025, 12:39:01 AM` or `> 2025-12-01T00:39:01Z`. */
-const TURN_DATE =
-  /^>\s*(\d{1,2}\/\d{1,2}\/\d{4},? \d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?Z?)\s*$/;
-
-/** Markdown transcripts: a turn starts at a speaker marker and runs to the next one. */
-export function parseMarkdown(content: string, source: string): ParsedFile {
-  const episodes: EpisodeInput[] = [];
-  const session = sessionFromSource(source);
-  let current: { speaker: string; lines: string[]; line: number; time?: string } | undefined;
-  let skipped = 0;
-  // A transcript's date, when its preamble gives one ("# Session (2025-04-02)"), dates every turn.
-  let time: string | undefined;
-  const flush = (): void => {
-    if (!current) return;
-    const text = current.lines.join('\n').trim();
-    if (!text) skipped++;
-    else if (IGNORED_ROLES.has(current.speaker.toLowerCase())) skipped++;
-    else {
-      episodes.push({
-        text,
-        speaker: current.speaker,
-        role: current.speaker.toLowerCase(),
-        authority: authorityForRole(current.speaker),
-        session,
-        source,
-        time: current.time ?? time,
-        ref: `line ${current.line}`,
-      });
-    }
-    current = undefined;
-  };
-  const lines = content.split(/\r?\n/);
-  // "Note: ...", "**Summary**" and "## Chunk 1" are how replies are written: a name other than a known
-  // role is a speaker only when it speaks at least twice, and never inside a code fence.
-  const counts = new Map<string, number>();
-  for (const raw of lines) {
-    for (const pattern of MD_SPEAKER) {
-      const m = raw.match(pattern);
-      if (m) counts.set(m[1]!.trim(), (counts.get(m[1]!.trim()) ?? 0) + 1);
-    }
-  }
-  const isSpeaker = (name: string): boolean => {
-    const lower = name.toLowerCase();
-    return USER_ROLES.has(lower) || AGENT_ROLES.has(lower) || IGNORED_ROLES.has(lower) || (counts.get(name) ?? 0) >= 2;
-  };
-  let fence = false;
-  lines.forEach((raw, index) => {
-    if (FENCE.test(raw)) fence = !fence;
-    for (const pattern of fence ? [] : MD_SPEAKER) {
-      const m = raw.match(pattern);
-      if (m && isSpeaker(m[1]!.trim())) {
-        flush();
-        current = { speaker: m[1]!.trim(), lines: m[2] ? [m[2]] : [], line: index + 1 };
-        return;
-      }
-    }
-    const stamp = current && !current.lines.some((l) => l.trim()) ? raw.match(TURN_DATE)?.[1] : undefined;
-    if (current && stamp && toIsoTime(stamp)) current.time = toIsoTime(stamp);
-    else if (current) current.lines.push(raw);
-    else time ??= raw.match(/\b(\d{4}-\d{2}-\d{2})\b/)?.[1];
-  });
-  flush();
-  return { format: 'markdown', episodes, skipped };
 }
 
 /** The file's name without its extension: a session name when the content gives none. */

@@ -2,6 +2,8 @@
  * The whole memory, one page at a time: entities (by name), then facts, then episodes (in the
  * order stored). A page is bounded in items and bytes so no answer nears the service's message
  * limit; the cursor says where the next page starts, and its absence that the export is done.
+ * With a project (null: the global memory), only that project's episodes and facts, and the
+ * entities they name.
  */
 import { invalid } from '../model/errors.js';
 import { LIMITS } from '../model/limits.js';
@@ -23,7 +25,10 @@ const PARTS: Part[] = ['entities', 'facts', 'episodes'];
 /** Rows read from the database at a time while a page fills. */
 const STEP = 100;
 
-export function exportPage(mem: JournaledGraph, input: { history?: boolean; cursor?: string; limit?: number }): ExportPage {
+export function exportPage(
+  mem: JournaledGraph,
+  input: { history?: boolean; cursor?: string; limit?: number; project?: string | null },
+): ExportPage {
   const limit = Math.min(Math.max(1, input.limit ?? LIMITS.exportPageItems), LIMITS.exportPageItems);
   let { part, after } = parseCursor(input.cursor);
   const page: ExportPage = { entities: [], facts: [], episodes: [] };
@@ -38,9 +43,14 @@ export function exportPage(mem: JournaledGraph, input: { history?: boolean; curs
     return true;
   };
   for (;;) {
-    const rows = fetch(mem, part, after, input.history);
+    const rows = fetch(mem, part, after, input);
     let full = false;
     for (const row of rows) {
+      // Another project's fact or turn: passed over, the cursor still moves past it.
+      if (row.item === undefined) {
+        after = row.next;
+        continue;
+      }
       if (!room(row.item)) {
         full = true;
         break;
@@ -57,19 +67,38 @@ export function exportPage(mem: JournaledGraph, input: { history?: boolean; curs
   }
 }
 
-/** The next STEP items of a part after a position: an offset for entities (ordered by name), else a rowid. */
-function fetch(mem: JournaledGraph, part: Part, after: number, history?: boolean): { item: unknown; next: number }[] {
+/**
+ * The next STEP rows of a part after a position (an offset for entities, ordered by name; else a
+ * rowid), each with its item, or none when it is another project's.
+ */
+function fetch(
+  mem: JournaledGraph,
+  part: Part,
+  after: number,
+  opts: { history?: boolean; project?: string | null },
+): { item: unknown; next: number }[] {
+  const scoped = opts.project !== undefined;
   if (part === 'entities') {
-    return all(mem.db, 'SELECT id FROM entities ORDER BY name, id LIMIT ? OFFSET ?', [STEP, after]).map((r, i) => ({
-      item: mem.graph.entityView(Number(r.id))!,
-      next: after + i + 1,
-    }));
+    // A project's entities: those its turns mention or its facts name (`IS` matches null, the global memory).
+    const where = scoped
+      ? `WHERE EXISTS (SELECT 1 FROM mentions m JOIN episodes ep ON ep.rowid = m.episode_rowid WHERE m.entity_id = e.id AND ep.project IS ?1)
+            OR EXISTS (SELECT 1 FROM relationships r WHERE (r.subject_id = e.id OR r.object_id = e.id) AND r.project IS ?1)`
+      : '';
+    const rows = all(mem.db, `SELECT id FROM entities e ${where} ORDER BY name, id LIMIT ?2 OFFSET ?3`, [
+      scoped ? opts.project : null,
+      STEP,
+      after,
+    ]);
+    return rows.map((r, i) => ({ item: mem.graph.entityView(Number(r.id))!, next: after + i + 1 }));
   }
+  const mine = (p: string | null | undefined): boolean => !scoped || (p ?? null) === opts.project;
   if (part === 'facts') {
-    return mem.graph.allFacts({ history, after, limit: STEP }).map((f) => ({ item: f, next: factRowid(mem, f.id) }));
+    return mem.graph
+      .allFacts({ history: opts.history, after, limit: STEP })
+      .map((f) => ({ item: mine(f.project) ? f : undefined, next: factRowid(mem, f.id) }));
   }
   const rows = all(mem.db, 'SELECT * FROM episodes WHERE rowid > ? ORDER BY rowid LIMIT ?', [after, STEP]);
-  return mem.graph.episodeViews(rows).map((item, i) => ({ item, next: Number(rows[i]!.rowid) }));
+  return mem.graph.episodeViews(rows).map((item, i) => ({ item: mine(item.project) ? item : undefined, next: Number(rows[i]!.rowid) }));
 }
 
 function factRowid(mem: JournaledGraph, id: string): number {

@@ -252,7 +252,7 @@ export class Memory {
   }
 
   /** The same, one bounded page at a time: pass back each page's cursor until a page has none. */
-  exportPage(input: { history?: boolean; cursor?: string; limit?: number } = {}): ExportPage {
+  exportPage(input: { history?: boolean; cursor?: string; limit?: number; project?: string | null } = {}): ExportPage {
     return exportPage(this.mem, input);
   }
 

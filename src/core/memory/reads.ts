@@ -172,6 +172,8 @@ export function traverse(
 ): TraverseResult {
   const scope = readScope(input);
   const rootId = requireEntity(mem.graph, input.entity);
+  // An entity only another project knows is not here, as search says: no empty neighbourhood.
+  if (scope && mem.graph.entitiesInScope([rootId], scope).length === 0) throw elsewhere(mem, rootId, input.entity, scope);
   const depth = boundLimit(input.depth, LIMIT_DEFAULTS.depth, LIMITS.depth);
   const floor = input.min_confidence ?? 0;
   if (!(floor >= 0 && floor <= 1)) throw invalid('min_confidence must be between 0 and 1.');
@@ -218,6 +220,22 @@ export function traverse(
     entities: [...seen].map((id) => mem.graph.entityView(id)!).filter(Boolean),
     truncated: full || unread,
   };
+}
+
+/** The error for an entity that exists only in projects other than the scope's, naming them. */
+function elsewhere(mem: JournaledGraph, id: number, name: string, scope: ProjectScope): MemoryError {
+  const projects = all(
+    mem.db,
+    `SELECT DISTINCT e.project AS p FROM mentions m JOIN episodes e ON e.rowid = m.episode_rowid WHERE m.entity_id = ?1
+     UNION SELECT DISTINCT r.project FROM relationships r WHERE r.subject_id = ?1 OR r.object_id = ?1 ORDER BY 1 LIMIT 5`,
+    [id],
+  ).map((r) => String(r.p));
+  const here = scope.project === null ? 'the global memory' : `project ${scope.project} or the global memory`;
+  return new MemoryError(
+    'not_found',
+    `"${name}" is not in ${here}; it is in ${projects.map((p) => `project ${p}`).join(', ')}.`,
+    `Read it there with --project ${projects[0]}, or across every project with --all (scope "all").`,
+  );
 }
 
 /** The most connected entities and the latest sessions. */

@@ -111,13 +111,23 @@ export function episodeRecord(input: EpisodeInput, by: Provenance, id: string, m
     project: projectOf(input.project, by),
     sessionTitle: sessionTitle(input.sessionTitle),
   };
-  record.hash = crypto
-    .createHash('sha256')
-    .update(JSON.stringify([record.source ?? '', record.session ?? '', record.ref ?? '', record.speaker ?? '', text]))
-    .digest('hex')
-    .slice(0, 32);
+  const key = input.key;
+  if (key !== undefined && (typeof key !== 'string' || !/^\d{1,9}$/.test(key)))
+    throw invalid('"key" is a turn\'s occurrence number in its session, e.g. "1".');
+  record.hash = key === undefined ? legacyEpisodeHash(record) : hashOf(['turn', record.session ?? '', record.speaker ?? '', text, key]);
   return record;
 }
+
+/**
+ * The hash of a turn stored without a key (before keys existed, or sent by a caller that did not
+ * read a whole file): it names the file and the place in it, so a copy elsewhere was a new turn.
+ * Ingest still looks a keyed turn up by it, so a file imported before keys is not imported twice.
+ */
+export function legacyEpisodeHash(record: Pick<EpisodeRecord, 'source' | 'session' | 'ref' | 'speaker' | 'text'>): string {
+  return hashOf([record.source ?? '', record.session ?? '', record.ref ?? '', record.speaker ?? '', record.text]);
+}
+
+const hashOf = (parts: string[]): string => crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 
 /** A session's title: text within its bound, secrets redacted like the episode's own text. */
 function sessionTitle(v: unknown): string | undefined {

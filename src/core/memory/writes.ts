@@ -14,7 +14,7 @@ import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
 import { episodeAnchorEvents, factAnchorEvents, reanchorEvents } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
-import { episodeRecord, projectOf, requireFact, requireHuman, validName } from './validate.js';
+import { episodeRecord, legacyEpisodeHash, projectOf, requireFact, requireHuman, validName } from './validate.js';
 
 /** A turn longer than this is a document: its opening says what it is about, and the extractor's cost grows with length. */
 const EXTRACTED_CHARS = 20_000;
@@ -36,7 +36,10 @@ export function ingest(
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const record = episodeRecord(input, by, mem.graph.nextId('ep', records.length), mem.config.maxTextChars);
-    const existing = seen.get(record.hash) ?? mem.graph.episodeIdByHash(record.hash);
+    // A keyed turn may have been stored before keys existed, under the hash of where it was read.
+    const legacy = input.key === undefined ? undefined : legacyEpisodeHash(record);
+    const existing =
+      seen.get(record.hash) ?? mem.graph.episodeIdByHash(record.hash) ?? (legacy ? mem.graph.episodeIdByHash(legacy) : undefined);
     if (existing) {
       results.push({ id: existing, duplicate: true });
       continue;

@@ -36,6 +36,12 @@ export interface EpisodeInput {
   project?: string | null;
   /** The session's title as its tool shows it (Copilot's custom title, Claude Code's summary): the Episodes view names the session by it. */
   sessionTitle?: string;
+  /**
+   * The turn's place among the same words by the same speaker in its session (ingest/identity.ts),
+   * when an importer read the whole file: the turn is then known by session and content, not by
+   * where it was read from. Not stored; it only shapes the turn's hash.
+   */
+  key?: string;
 }
 
 export interface EpisodeRecord extends EpisodeInput {

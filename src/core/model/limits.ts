@@ -85,6 +85,10 @@ export const LIMITS = {
   /** Bytes of a transcript read as a whole (JSON documents, markdown); JSONL past `ingestChunkBytes` is read a block of lines at a time. */
   wholeTranscriptBytes: 64 * 1024 * 1024,
   ingestChunkBytes: 4 * 1024 * 1024,
+  /** Bytes of one turn of a text transcript (markdown) past which the ingest summary calls it suspect: markers around it may have been misread. */
+  suspectTurnBytes: 32 * 1024,
+  /** Files `recall ingest DIR` looks at in one folder tree; past it the walk stops and says so. */
+  ingestWalkFiles: 100_000,
   /**
    * Journal bytes past the last snapshot after which the service snapshots even while requests keep
    * coming (else it waits for a pause): at least this, and at least the snapshot's own size, so the

@@ -136,6 +136,7 @@ export function scopeOf(project: string | null | undefined, scope: 'project' | '
 
 /** The project of a folder a transcript names (its cwd): derived when the folder is here, else the folder itself. */
 export function projectOfFolder(folder: string): string {
-  const abs = path.resolve(folder);
+  // A Windows path read on another system is absolute all the same, not relative to this folder.
+  const abs = path.win32.isAbsolute(folder) && !path.isAbsolute(folder) && /^[A-Za-z]:/.test(folder) ? folder : path.resolve(folder);
   return fs.existsSync(abs) ? deriveProject(abs).key : `dir:${abs}`;
 }

@@ -34,6 +34,7 @@ const episode = z.object({
   authority: optional(z.enum(AUTHORITIES)),
   project,
   sessionTitle: optional(text),
+  key: optional(text),
 });
 
 type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
@@ -87,7 +88,7 @@ const PARAMS: ParamSchemas = {
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
   brief: z.object({ project, budget_tokens: count }),
   'graph.neighbourhood': z.object({ entity: text, limit: count, history: flag }),
-  'export.page': z.object({ history: flag, cursor: optional(text), limit: count }),
+  'export.page': z.object({ history: flag, cursor: optional(text), limit: count, project }),
   'sync.quarantine': none,
   'sync.members': none,
   'sync.trust': z.object({ origin: text }),

@@ -152,7 +152,8 @@ export interface Methods {
   /** An entity's neighbourhood for the graph view: its facts (strongest first) and the entities at their other ends. */
   'graph.neighbourhood': { params: { entity: string; limit?: number; history?: boolean }; result: Neighbourhood };
   /** The export one bounded page at a time (a whole export can pass the message limit): send back `cursor` until absent. */
-  'export.page': { params: { history?: boolean; cursor?: string; limit?: number }; result: ExportPage };
+  /** The whole memory; with `project`, that project's turns and facts only (null: the global memory's). */
+  'export.page': { params: { history?: boolean; cursor?: string; limit?: number; project?: string | null }; result: ExportPage };
 
   // Team sync (an error when it is off): what was refused, who the members are, what forgets from the team erased here.
   /** Rows of the shared log refused here, oldest first. */
