@@ -50,7 +50,7 @@ test('the brief picks confirmed facts, decisions, notes and preferences, and lea
   m.remember({ text: 'an agent observation that is not the person speaking', time: '2024-05-03' }, agent);
 
   const b = m.brief({ project: 'github.com/acme/billing' });
-  const kinds = Object.fromEntries(b.facts.map((f) => [f.id, f.kind]));
+  const kinds = Object.fromEntries(b.facts.map((f) => [f.id, f.section]));
   assert.equal(kinds[confirmed], 'confirmed');
   assert.equal(kinds[decided], 'decision');
   assert.equal(kinds[prefers], 'preference');
@@ -89,7 +89,7 @@ test('on a memory of thousands of facts the brief stays within its budget and st
   assert.ok(approxTokens(b.text) <= LIMIT_DEFAULTS.brief);
   assert.ok(b.left_out > 0, 'the budget left candidates out');
   assert.match(b.text, /\(\+\d+ more\)$/);
-  const kinds = new Set([...b.facts.map((f) => f.kind), ...(b.notes.length ? ['note'] : [])]);
+  const kinds = new Set([...b.facts.map((f) => f.section), ...(b.notes.length ? ['note'] : [])]);
   for (const kind of ['confirmed', 'decision', 'preference', 'known']) assert.ok(kinds.has(kind), `${kind} is represented`);
   // Every id it cites is real and current.
   for (const f of b.facts) assert.equal(m.fact(f.id).status, 'current');

@@ -8,6 +8,7 @@ import { AUTHORITIES, authorityRank, PRIOR_KINDS, type Authority } from '../core
 import { validAnchors, type CodeAnchor } from '../core/model/code-anchors.js';
 import type { EventBody, MemoryEvent } from '../core/model/events.js';
 import { ID_RE } from '../core/model/id-shape.js';
+import { KNOWLEDGE_KINDS } from '../core/model/knowledge.js';
 import { LIMITS, SYNC_LIMITS } from '../core/model/limits.js';
 import { verifyRow } from './signing.js';
 
@@ -148,6 +149,8 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
         assertedBy: b.assertedBy === undefined ? undefined : below(oneOf(b.assertedBy, TURN_AUTHORITIES, 'assertedBy'), 'assertedBy'),
         extractedBy: optStr(b.extractedBy, 'extractedBy', LIMITS.nameChars),
         project: b.project === undefined ? undefined : project(b.project),
+        kind: b.kind === undefined ? undefined : oneOf(b.kind, KNOWLEDGE_KINDS, 'kind'),
+        statement: optStr(b.statement, 'statement', LIMITS.statementChars),
       };
     case 'relationship.evidence':
       if (b.polarity !== 1 && b.polarity !== -1) fail('polarity must be 1 or -1');

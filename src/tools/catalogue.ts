@@ -110,6 +110,8 @@ const factOut = z.object({
   depth: z.number().optional(),
   project: z.string().nullable().optional(),
   learned_at: z.string().optional(),
+  kind: z.string().optional(),
+  statement: z.string().optional(),
 });
 
 /** Keeps each tool's name a literal, so ToolName is the union of the catalogue's names. */
@@ -346,7 +348,7 @@ export const TOOLS = [
     output: z.object({
       text: z.string(),
       tokens: z.number(),
-      facts: z.array(factOut.extend({ kind: z.string() })),
+      facts: z.array(factOut.extend({ section: z.string() })),
       notes: z.array(episodeOut),
       left_out: z.number(),
     }),

@@ -33,7 +33,10 @@ export function renderFact(f: FactView): string {
   const state = f.status === 'current' ? (f.pinned ? confirmed : 'current') : `${f.status} since ${f.valid_to?.slice(0, 10)}`;
   const evidence = f.evidence.length ? `; evidence ${f.evidence.join(', ')}` : '';
   const code = f.code ? `  ${renderCode(f.code)}` : '';
-  return `${f.id}: ${f.subject} —${f.predicate}→ ${f.object}  (confidence ${pct(f.effective_confidence)}, ${f.prior}, by ${f.authority}, ${state}, ${times(f)}${evidence})${code}`;
+  // A person's confirmation is certainty, not a percentage.
+  const confidence = f.pinned && f.status === 'current' ? state : `confidence ${pct(f.effective_confidence)}, ${state}`;
+  const what = f.kind ? `[${f.kind}] ${f.statement} (about ${f.subject})` : `${f.subject} —${f.predicate}→ ${f.object}`;
+  return `${f.id}: ${what}  (${confidence}, ${f.prior}, by ${f.authority}, ${times(f)}${evidence})${code}`;
 }
 
 /** When a fact held and when memory learned it: "held since 2025-03-04, learned 2026-12-01" (one date when they agree). */

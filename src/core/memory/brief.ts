@@ -55,7 +55,8 @@ export interface Brief {
   /** Its size by the characters / 4 count; at most budget_tokens. */
   tokens: number;
   budget_tokens: number;
-  facts: (FactView & { kind: BriefKind })[];
+  /** The facts shown, each with the section it is under. */
+  facts: (FactView & { section: BriefKind })[];
   notes: EpisodeView[];
   /** Candidates the budget left out. */
   left_out: number;
@@ -189,7 +190,7 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
     text,
     tokens: approxTokens(text),
     budget_tokens: budget,
-    facts: picked.filter((l) => l.fact).map((l) => ({ ...l.fact!, kind: l.kind })),
+    facts: picked.filter((l) => l.fact).map((l) => ({ ...l.fact!, section: l.kind })),
     notes: picked.filter((l) => l.note).map((l) => l.note!),
     left_out: leftOut,
   };

@@ -4,6 +4,7 @@
  */
 import type { CodeAnchor } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
+import type { KnowledgeKind } from './knowledge.js';
 
 export interface Provenance {
   /** Who asserted it; decided by the connection's surface, never by a tool's arguments. */
@@ -73,6 +74,9 @@ export type EventBody =
       extractedBy?: string;
       /** The project the fact belongs to (its evidence turn's); null: global. Absent in older journals. */
       project?: string | null;
+      /** A knowledge item (knowledge.ts): its kind, and the statement in the words of whoever said it. */
+      kind?: KnowledgeKind;
+      statement?: string;
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }

@@ -28,6 +28,8 @@ export const LIMITS = {
   matchTerms: 256,
   /** Characters of a name: an entity, a predicate, an extractor. */
   nameChars: 200,
+  /** Characters of a knowledge item's statement (a sentence or two, in the words of whoever said it). */
+  statementChars: 500,
   /** Characters of a session id or a source given as a filter. */
   sessionChars: 300,
   sourceChars: 500,

@@ -1,6 +1,7 @@
 /** What readers get back: the shapes of episodes, entities and facts as every surface shows them. */
 import type { CodeStatus } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
+import type { KnowledgeKind } from './knowledge.js';
 
 export interface EpisodeView {
   id: string;
@@ -56,4 +57,7 @@ export interface FactView {
   learned_at?: string;
   /** Whether the code the fact names is as it was (absent when it names none, or was not checked). */
   code?: CodeStatus;
+  /** A knowledge item's kind (decision, rule, preference, fact, lesson) and its statement; absent on a plain fact. */
+  kind?: KnowledgeKind;
+  statement?: string;
 }

@@ -3,8 +3,8 @@
  * It never writes the journal itself (Memory does) so replay and live writes share `apply`.
  */
 import { all, scalar, type Database, type Row } from './sqlite.js';
-import type { Authority, MemoryConfig, PriorKind } from '../model/config.js';
-import { confidenceOf, effectiveConfidence } from './confidence.js';
+import type { Authority, MemoryConfig } from '../model/config.js';
+import { factView, round } from './fact-view.js';
 import type { MemoryEvent } from '../model/events.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { SearchIndex } from './search-index.js';
@@ -12,7 +12,7 @@ import { optimizeIndexes } from './fts.js';
 import { assignSelection, GraphWrites } from './graph-writes.js';
 import { entityIdOf, nextId, resolveId } from './ids.js';
 import { getMeta, setMeta } from './meta.js';
-import type { EntityView, EpisodeView, FactStatus, FactView } from '../model/views.js';
+import type { EntityView, EpisodeView, FactView } from '../model/views.js';
 import type { ProjectScope } from '../model/project.js';
 
 /** A WHERE condition keeping the rows of a scope (ProjectScope) by their project column; TRUE without one. */
@@ -28,8 +28,7 @@ const EVIDENCE_LIST =
 const parseEvidence = (list: unknown): string[] =>
   list === undefined || list === null ? [] : (JSON.parse(String(list)) as unknown[]).map(String);
 
-/** Scores and confidences as shown: four decimals. */
-export const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+export { round };
 
 export class Graph {
   private readonly writes: GraphWrites;
@@ -368,29 +367,6 @@ export class Graph {
   }
 
   private factView(r: Row, now = Date.now(), evidence = true): FactView {
-    const prior = Number(r.prior);
-    const agentOnly = Number(r.corroborated) === 1 && Number(r.corroborated_by_non_agent) === 0;
-    const confidence = confidenceOf({ alpha: Number(r.alpha), beta: Number(r.beta) }, prior, agentOnly);
-    const pinned = Number(r.pinned) === 1;
-    const status: FactStatus = r.valid_to == null ? 'current' : r.ended_by === 'wrong' ? 'wrong' : 'superseded';
-    return {
-      id: String(r.id),
-      subject: String(r.subject),
-      predicate: String(r.predicate),
-      object: String(r.object),
-      confidence: round(confidence),
-      effective_confidence: round(effectiveConfidence(confidence, Number(r.last_reinforced_ms), now, this.config.confidence, pinned)),
-      prior: r.prior_kind as PriorKind,
-      authority: r.authority as Authority,
-      evidence: evidence ? this.evidenceOf(r.rowid) : [],
-      valid_from: String(r.valid_from),
-      valid_to: (r.valid_to as string | null) ?? null,
-      status,
-      pinned,
-      ...(pinned && r.pinned_by ? { confirmed_by: String(r.pinned_by) } : {}),
-      ended_reason: (r.ended_reason as string | null) ?? null,
-      project: (r.project as string | null) ?? null,
-      learned_at: String(r.learned_at ?? r.valid_from),
-    };
+    return factView(r, this.config.confidence, now, evidence ? this.evidenceOf(r.rowid) : []);
   }
 }

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -72,6 +72,10 @@ ALTER TABLE relationships ADD COLUMN project TEXT;
 ALTER TABLE relationships ADD COLUMN learned_at TEXT;
 -- Who confirmed it, when a teammate did (team sync); NULL: this memory's person, or nobody.
 ALTER TABLE relationships ADD COLUMN pinned_by TEXT;
+-- A knowledge item (model/knowledge.ts): its kind and statement; NULL on a plain fact.
+ALTER TABLE relationships ADD COLUMN kind TEXT;
+ALTER TABLE relationships ADD COLUMN statement TEXT;
+CREATE INDEX relationships_kind ON relationships(kind, subject_id);
 CREATE INDEX relationships_project ON relationships(project);
 
 CREATE TABLE evidence (
