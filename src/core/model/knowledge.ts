@@ -14,4 +14,5 @@ export const HOLDING_KINDS: ReadonlySet<KnowledgeKind> = new Set(['decision', 'r
 /** Kinds a later item on the same subject supersedes (a rule stands beside another rule on it). */
 export const SUPERSEDING_KINDS: ReadonlySet<KnowledgeKind> = new Set(['decision', 'preference']);
 
-export const isKnowledgeKind = (v: unknown): v is KnowledgeKind => typeof v === 'string' && (KNOWLEDGE_KINDS as readonly string[]).includes(v);
+export const isKnowledgeKind = (v: unknown): v is KnowledgeKind =>
+  typeof v === 'string' && (KNOWLEDGE_KINDS as readonly string[]).includes(v);

@@ -183,7 +183,9 @@ export class GraphWrites {
    * not ended by a weaker one (an agent's).
    */
   private supersede(rowid: number): void {
-    const me = all(this.db, 'SELECT id, kind, subject_id, object_id, project, valid_from, authority FROM relationships WHERE rowid = ?', [rowid])[0]!;
+    const me = all(this.db, 'SELECT id, kind, subject_id, object_id, project, valid_from, authority FROM relationships WHERE rowid = ?', [
+      rowid,
+    ])[0]!;
     const rivals = all(
       this.db,
       `SELECT rowid, id, object_id, valid_from, authority FROM relationships
