@@ -4,10 +4,15 @@
  * beside another rule, and decisions, rules and preferences do not fade with time.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { resolveConfig, type Authority } from '../src/core/model/config';
 import type { EpisodeRecord, EventBody, MemoryEvent } from '../src/core/model/events';
 import type { KnowledgeKind } from '../src/core/model/knowledge';
+import { JournaledGraph } from '../src/core/memory/journaled-graph';
+import { KnowledgeWriter } from '../src/core/memory/knowledge';
 import { Graph } from '../src/core/store/graph';
 import { loadSqlJs, type Database } from '../src/core/store/sqlite';
 
@@ -124,4 +129,36 @@ test('decisions, rules and preferences hold with time; facts and lessons fade (h
   const l = g.factById(lesson)!;
   assert.equal(r.effective_confidence, r.confidence, 'a rule does not decay');
   assert.ok(l.effective_confidence < l.confidence / 2, 'a lesson fades');
+});
+
+test('the same rule said again is new evidence for the item held, not a second item', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-knowledge-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const mem = await JournaledGraph.open(dir, resolveConfig(), () => {});
+  after(() => mem.close());
+  const by = { authority: 'human' as const };
+  const turns = ['Never log the database URL.', 'Again: never log the database URL!', 'Do not log the database URL, ever.'];
+  mem.commit(
+    [
+      {
+        type: 'episodes.add',
+        episodes: turns.map((text, i) => ({ id: `ep_${i + 1}`, text, hash: `h${i}`, authority: 'user' as const, time: NOW })),
+      },
+    ],
+    by,
+  );
+  const first = new KnowledgeWriter(mem);
+  const rule = { kind: 'rule' as const, subject: 'database URL', assertedBy: 'user' as const, project: null };
+  const a = first.read({ ...rule, statement: turns[0]!, evidence: 'ep_1' });
+  const b = first.read({ ...rule, statement: turns[1]!, evidence: 'ep_2' });
+  assert.equal(b.id, a.id, 'in one batch');
+  assert.equal(b.event?.type, 'relationship.evidence');
+  mem.commit([a.event!, b.event!], by);
+  const c = new KnowledgeWriter(mem).read({ ...rule, statement: 'Never, ever log the database URL.', evidence: 'ep_3' });
+  assert.equal(c.id, a.id, 'against what is held');
+  mem.commit([c.event!], by);
+  assert.deepEqual(mem.graph.factById(a.id)!.evidence.sort(), ['ep_1', 'ep_2', 'ep_3']);
+  const other = new KnowledgeWriter(mem).read({ ...rule, statement: 'Always use parameterised queries.', evidence: 'ep_3' });
+  assert.notEqual(other.id, a.id, 'a different rule is a different item');
+  assert.throws(() => new KnowledgeWriter(mem).read({ ...rule, statement: 'x'.repeat(501) }), /keep it under 500/);
 });

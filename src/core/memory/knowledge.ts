@@ -1,0 +1,140 @@
+/**
+ * Recording knowledge items (model/knowledge.ts), from wherever they are read: the offline
+ * extractor, a model's reading, an agent's `recall_remember`, the memory files people keep. One
+ * item per piece of knowledge: the same rule said again is new evidence for the item already held
+ * (same kind and project, a statement of nearly the same words), not a second item.
+ */
+import type { Authority, PriorKind } from '../model/config.js';
+import { invalid } from '../model/errors.js';
+import type { EventBody } from '../model/events.js';
+import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
+import { LIMITS } from '../model/limits.js';
+import { tokenize, STOP_WORDS } from '../retrieval/text.js';
+import { all } from '../store/sqlite.js';
+import type { JournaledGraph } from './journaled-graph.js';
+import { validName } from './validate.js';
+
+/** Items of a kind compared against when a new one is read (the newest held in its project). */
+const COMPARED = 2_000;
+/** Share of content words two statements must have in common to be one item. */
+const SAME_ITEM = 0.7;
+
+export interface KnowledgeCandidate {
+  kind: KnowledgeKind;
+  /** The sentence, in the words of whoever said it. */
+  statement: string;
+  /** What it is about: an entity's name. */
+  subject: string;
+  /** The other end when there is one (a decision's choice: "Postgres"); default: the subject. */
+  object?: string;
+  /** The turn it was read from, when it was read from one. */
+  evidence?: string;
+  /** Whose word it rests on: the turn's speaker's authority, or the agent's for a model's reading. */
+  assertedBy: Authority;
+  /** A language model read it: weighed as the agent's whoever spoke. */
+  extractedBy?: string;
+  project: string | null;
+  prior?: PriorKind;
+}
+
+/** A statement as stored: one line, trimmed, within LIMITS.statementChars. */
+export function statementOf(v: unknown): string {
+  if (typeof v !== 'string' || !v.trim()) throw invalid('A knowledge item needs a statement: the sentence itself.');
+  const s = v.replace(/\s+/g, ' ').trim();
+  if (s.length > LIMITS.statementChars)
+    throw invalid(
+      `The statement is ${s.length} characters; keep it under ${LIMITS.statementChars}.`,
+      'State one rule or decision at a time.',
+    );
+  return s;
+}
+
+/** The content words a statement is compared by. */
+function words(statement: string): Set<string> {
+  return new Set(tokenize(statement).filter((w) => w.length > 1 && !STOP_WORDS.has(w)));
+}
+
+function similarity(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/**
+ * Events recording candidates: an item already held (or read earlier in this batch) gains the
+ * turn as evidence; a new one is asserted with the next ids. `idOffset`: ids already handed out in
+ * the same commit.
+ */
+export class KnowledgeWriter {
+  private readonly batch: { id: string; kind: KnowledgeKind; project: string | null; words: Set<string>; cited: Set<string> }[] = [];
+  private asserted = 0;
+
+  constructor(
+    private readonly mem: JournaledGraph,
+    private readonly idOffset = 0,
+  ) {}
+
+  /** How many new relationship ids this writer handed out (for the next writer in the same commit). */
+  get used(): number {
+    return this.asserted;
+  }
+
+  read(c: KnowledgeCandidate): { id: string; event?: EventBody } {
+    if (!isKnowledgeKind(c.kind))
+      throw invalid(`"${String(c.kind)}" is not a kind of knowledge (decision, rule, preference, fact, lesson).`);
+    const statement = statementOf(c.statement);
+    const subject = validName(c.subject, 'subject');
+    const object = c.object === undefined ? subject : validName(c.object, 'object');
+    const w = words(statement);
+    const held = this.find(c.kind, c.project, w);
+    if (held) {
+      if (c.evidence === undefined || held.cited.has(c.evidence)) return { id: held.id };
+      held.cited.add(c.evidence);
+      return {
+        id: held.id,
+        event: { type: 'relationship.evidence', id: held.id, episode: c.evidence, polarity: 1, extractedBy: c.extractedBy },
+      };
+    }
+    const id = this.mem.graph.nextId('rel', this.idOffset + this.asserted++);
+    this.batch.push({ id, kind: c.kind, project: c.project, words: w, cited: new Set(c.evidence ? [c.evidence] : []) });
+    return {
+      id,
+      event: {
+        type: 'relationship.assert',
+        id,
+        subject,
+        predicate: c.kind,
+        object,
+        prior: c.prior ?? 'inferred',
+        ...(c.evidence ? { evidence: [c.evidence] } : {}),
+        assertedBy: c.assertedBy,
+        ...(c.extractedBy ? { extractedBy: c.extractedBy } : {}),
+        project: c.project,
+        kind: c.kind,
+        statement,
+      },
+    };
+  }
+
+  /** The item of this kind and project, in this batch or held, whose statement says nearly the same. */
+  private find(kind: KnowledgeKind, project: string | null, w: Set<string>): (typeof this.batch)[number] | undefined {
+    const inBatch = this.batch.find((b) => b.kind === kind && b.project === project && similarity(b.words, w) >= SAME_ITEM);
+    if (inBatch) return inBatch;
+    const rows = all(
+      this.mem.db,
+      `SELECT r.id, r.statement,
+              (SELECT json_group_array(episode_id) FROM evidence WHERE relationship_rowid = r.rowid AND episode_id IS NOT NULL) AS cited
+         FROM relationships r WHERE r.kind = ? AND r.project IS ? AND r.valid_to IS NULL ORDER BY r.rowid DESC LIMIT ?`,
+      [kind, project, COMPARED],
+    );
+    for (const r of rows) {
+      const theirs = words(String(r.statement ?? ''));
+      if (similarity(theirs, w) < SAME_ITEM) continue;
+      const found = { id: String(r.id), kind, project, words: theirs, cited: new Set(JSON.parse(String(r.cited)) as string[]) };
+      this.batch.push(found);
+      return found;
+    }
+    return undefined;
+  }
+}
