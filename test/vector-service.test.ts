@@ -91,8 +91,12 @@ test('entities and facts are embedded as they are stored, found by vector search
   const e = await recallJson(memory, ['query', 'libsodium', '--mode', 'vector']);
   assert.equal(e.entities[0].name, 'libsodium');
   await recallOk(memory, ['forget', 'Quill', '--confirm']);
-  status = await settled((s) => s.vectors_by_kind.entity === 3);
-  assert.deepEqual(status.vectors_by_kind, { episode: 1, entity: 3, fact: 1 }, 'the forgotten entity and its fact lose their vectors');
+  status = await settled((s) => s.vectors_by_kind.entity === 2);
+  assert.deepEqual(
+    status.vectors_by_kind,
+    { episode: 1, entity: 2, fact: 1 },
+    'the forgotten entity, its fact, and libsodium (which that fact alone held) lose their vectors',
+  );
 });
 
 test('without a usable model: keyword + graph, and status says why', async () => {

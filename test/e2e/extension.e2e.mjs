@@ -891,7 +891,7 @@ try {
       what: 'config.json with halfLifeDays 30',
     });
     const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-    assert.deepEqual(config.confidence.provenanceWeights, { external: 1, user: 0.8, agent: 0.05 });
+    assert.deepEqual(config.confidence.provenanceWeights, { external: 0.5, user: 0.8, agent: 0.05 });
     await h.waitFor(() => cliJson('status').service_pid !== before, { timeoutMs: 30000, what: 'the memory service restarted' });
     const url = `http://127.0.0.1:${port}/mcp`;
     await h.waitFor(async () => (await fetch(url, { signal: AbortSignal.timeout(2000) })).status > 0, {
