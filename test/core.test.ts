@@ -6,7 +6,6 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { ensureOrigin } from '../src/core/store/ids';
-import { storeOf } from './helpers';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -147,8 +146,8 @@ test("a shared memory's facts come through the vector channel: hits are rowids, 
   m.relate({ subject: 'billing', predicate: 'runs on', object: 'Postgres' }, person);
   const id = m.relate({ subject: 'frontend', predicate: 'uses', object: 'Svelte' }, person).id;
   assert.match(id, new RegExp(`^rel_${origin}_\\d+$`));
-  const db = storeOf(m);
-  const rowid = Number(db.exec(`SELECT rowid FROM relationships WHERE id = '${id}'`)[0]!.values[0]![0]);
+  const [rowid] = m.rowidsOf('rel', [id]);
+  assert.ok(rowid !== undefined);
   const vector = m.query({ query: 'anything', mode: 'vector', vectorHits: { episode: [], entity: [], fact: [{ rowid, score: 0.9 }] } });
   assert.deepEqual(
     vector.facts.map((f) => f.id),

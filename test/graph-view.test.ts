@@ -12,7 +12,8 @@ import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
 import { contentSecurityPolicy, graphPage } from '../src/extension/graph-html';
-import { storeOf } from './helpers';
+import { neighbourhood } from '../src/core/memory/neighbourhood';
+import { reopenStore } from './helpers';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -83,18 +84,16 @@ test('a fact unreinforced for over a half-life is stale; a confirmed one never i
   const pinned = m.relate({ subject: 'Team', predicate: 'writes', object: 'TypeScript', prior: 'explicit' }, person);
   m.correct({ id: pinned.id, verdict: 'confirm' }, person);
   // Age every fact by three days, as if nothing had reinforced them since.
-  const db = storeOf(m);
-  db.exec(`UPDATE relationships SET last_reinforced_ms = last_reinforced_ms - ${3 * 86_400_000}`);
-  const edges = new Map(
-    m
-      .browseHandlers()
-      .neighbourhood({ entity: 'Team' })
-      .edges.map((e) => [e.id, e]),
-  );
-  assert.equal(edges.get(old.id)!.stale, true);
-  assert.ok(edges.get(old.id)!.effective_confidence < edges.get(old.id)!.confidence / 2);
-  assert.equal(edges.get(pinned.id)!.stale, false);
-  m.close();
+  const store = await reopenStore(m);
+  try {
+    store.db.exec(`UPDATE relationships SET last_reinforced_ms = last_reinforced_ms - ${3 * 86_400_000}`);
+    const edges = new Map(neighbourhood(store, { entity: 'Team' }).edges.map((e) => [e.id, e]));
+    assert.equal(edges.get(old.id)!.stale, true);
+    assert.ok(edges.get(old.id)!.effective_confidence < edges.get(old.id)!.confidence / 2);
+    assert.equal(edges.get(pinned.id)!.stale, false);
+  } finally {
+    store.close();
+  }
 });
 
 test('one expansion is cut at its limit; the total says how many facts there are', async () => {

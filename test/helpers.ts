@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory';
 import { parseTranscript } from '../src/core/ingest/detect';
-import type { Database } from '../src/core/store/sqlite';
+import { JournaledGraph } from '../src/core/memory/journaled-graph';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -84,9 +84,14 @@ export async function cleanupMemories(): Promise<void> {
   }
 }
 
-/** The sql.js database behind a Memory, for a test that checks or ages what is stored. */
-export function storeOf(memory: Memory): Database {
-  return (memory as unknown as { mem: { graph: { db: Database } } }).mem.graph.db;
+/**
+ * The store under a memory, for a test that checks or ages what is stored: the memory is closed
+ * (with a snapshot, so the store opens as it was) and its folder opened as the journaled graph
+ * Memory stands on. Close it when done.
+ */
+export async function reopenStore(memory: Memory): Promise<JournaledGraph> {
+  memory.close({ snapshot: true });
+  return JournaledGraph.open(memory.folder, memory.config, () => {});
 }
 
 export { spawn };

@@ -18,10 +18,11 @@ import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
 import { loadSqlJs } from '../src/core/store/sqlite';
 import { writeSnapshot } from '../src/core/store/recovery';
 import { queryTerms } from '../src/core/retrieval/text';
-import { namedEntities } from '../src/core/retrieval/retrieve';
-import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
+import { withSettings } from '../src/bench/ablation';
+import { namedEntities } from '../src/core/retrieval/analyse';
+import { KEYWORD_RECIPE } from '../src/core/retrieval/recipe';
 import { passagesOf } from '../src/core/retrieval/passages';
-import { storeOf, transcriptMemory } from './helpers';
+import { reopenStore, transcriptMemory } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
 
@@ -43,26 +44,32 @@ test('Chinese, Japanese and Korean are read by overlapping pairs of characters; 
   assert.deepEqual(queryTerms('データベースは Supabase?'), ['デー', 'ータ', 'タベ', 'ベー', 'ース', 'スは', 'supabase']);
 });
 
-/** A fresh memory in a throwaway folder for `use`, closed and removed after. */
-async function withMemory(use: (memory: Memory) => void | Promise<void>): Promise<void> {
+/** A fresh memory in a throwaway folder for `use`, closed and removed after (`use` returns false when it closed it). */
+async function withMemory(use: (memory: Memory) => void | boolean | Promise<void | boolean>): Promise<void> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
   const memory = await Memory.open(folder);
+  let open = true;
   try {
-    await use(memory);
+    open = (await use(memory)) !== false;
   } finally {
-    memory.close();
+    if (open) memory.close();
     fs.rmSync(folder, { recursive: true, force: true });
   }
 }
 
 test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', () =>
-  withMemory((memory) => {
+  withMemory(async (memory) => {
     memory.ingest([{ text: '田中さんと会った', entities: ['田中', 'Mel'] }], { authority: 'user', source: 'test' });
-    const db = storeOf(memory);
-    const id = (name: string): number => Number(db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
-    assert.deepEqual(namedEntities(db, '田中さんは何を作りましたか'), [id('田中')]);
-    assert.deepEqual(namedEntities(db, 'What did Mel make?'), [id('Mel')]);
-    assert.deepEqual(namedEntities(db, 'What did Melanie make?'), []);
+    const store = await reopenStore(memory);
+    try {
+      const id = (name: string): number => Number(store.db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
+      assert.deepEqual(namedEntities(store.graph.index, '田中さんは何を作りましたか'), [id('田中')]);
+      assert.deepEqual(namedEntities(store.graph.index, 'What did Mel make?'), [id('Mel')]);
+      assert.deepEqual(namedEntities(store.graph.index, 'What did Melanie make?'), []);
+    } finally {
+      store.close();
+    }
+    return false;
   }));
 
 test("accents: a Latin letter's are left out, other scripts' marks stay", () => {
@@ -79,7 +86,7 @@ test('a long Japanese turn is cut into passages at its sentence marks', () => {
   const turn = lines.filter((l) => l.endsWith('。') && l.length < 80).join('');
   const indexed = indexText(turn);
   assert.ok(!indexed.includes('。') && indexed.includes('. '), 'a sentence mark reads as a full stop');
-  const passages = passagesOf(indexed, KEYWORD_RECIPE.passages).map((p) => indexed.slice(p.start, p.end));
+  const passages = passagesOf(indexed, KEYWORD_RECIPE.candidates.passages).map((p) => indexed.slice(p.start, p.end));
   assert.ok(passages.length >= 2, `${passages.length} passages`);
   for (const p of passages) assert.match(p, /\.$/, 'every passage ends at a sentence end');
 });
@@ -105,7 +112,7 @@ for (const [fixture, word] of [
 }
 
 test('a forgotten turn leaves the index whole: what it read through the view comes out again', () =>
-  withMemory((memory) => {
+  withMemory(async (memory) => {
     memory.ingest(
       [
         { text: 'Mel’s birthday—party at the lake 🎉', entities: ['Lake party'] },
@@ -117,8 +124,13 @@ test('a forgotten turn leaves the index whole: what it read through the view com
     memory.forget('Lake party', { authority: 'human', source: 'cli' });
     assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 0);
     // FTS4 checks every index entry against its content (the view): a token left behind fails it.
-    const db = storeOf(memory);
-    assert.doesNotThrow(() => db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
+    const store = await reopenStore(memory);
+    try {
+      assert.doesNotThrow(() => store.db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
+    } finally {
+      store.close();
+    }
+    return false;
   }));
 
 for (const [fixture, words] of [
@@ -241,10 +253,7 @@ test('a snapshot indexed before identifier words were read is rebuilt from the j
     const found = memory.query({ query: 'fetch invoices', mode: 'keyword' }).episodes.map((e) => e.text);
     assert.deepEqual(found, [turns[0]!.text]);
     // With the parts column weighed 0 the turn still matches but scores nothing.
-    const off = memory.query(
-      { query: 'fetch invoices', mode: 'keyword' },
-      { ...KEYWORD_RECIPE, columns: { ...KEYWORD_RECIPE.columns, parts: 0 } },
-    );
+    const off = memory.query({ query: 'fetch invoices', mode: 'keyword' }, withSettings(KEYWORD_RECIPE, { 'candidates.columns.parts': 0 }));
     assert.equal(off.episodes[0]?.score ?? 0, 0);
   } finally {
     memory.close();

@@ -1,5 +1,5 @@
 /**
- * Dates said relative to the time of asking (retrieval/relative-dates.ts): what each phrase reads
+ * Dates said relative to the time of asking (retrieval/dates.ts relativeDates): what each phrase reads
  * as in the local calendar, and a real memory on disk where "what broke in CI yesterday?" finds
  * yesterday's turn before an older one that matches its words better.
  */
@@ -9,8 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
-import { relativeDates } from '../src/core/retrieval/relative-dates.js';
-import { KEYWORD_RECIPE, withSettings } from '../src/core/retrieval/recipes.js';
+import { withSettings } from '../src/bench/ablation.js';
+import { relativeDates } from '../src/core/retrieval/dates.js';
+import { KEYWORD_RECIPE } from '../src/core/retrieval/recipe.js';
 
 // Wednesday 2 December 2026, 15:00 local time; the expected spans are local calendar days, written out.
 const NOW = new Date(2026, 11, 2, 15).getTime();
@@ -56,7 +57,11 @@ test("relative dates: a question about yesterday lifts yesterday's turn over an 
       memory.query({ query, limit: 5, mode: 'keyword' }, recipe).episodes[0]?.text;
     assert.equal(first('what broke in CI?'), older, 'by words alone the older turn leads');
     assert.equal(first('what broke in CI yesterday?'), recent);
-    assert.equal(first('what broke in CI yesterday?', withSettings(KEYWORD_RECIPE, { 'boosts.dated': 0 })), older, 'the date does it');
+    assert.equal(
+      first('what broke in CI yesterday?', withSettings(KEYWORD_RECIPE, { 'rescore.boosts.dated': 0 })),
+      older,
+      'the date does it',
+    );
   } finally {
     memory.close();
     fs.rmSync(folder, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * The graph's facts pull in their evidence turns (evidence.ts, recipes.ts `evidence`): in a real
+ * The graph's facts pull in their evidence turns (facts.ts evidenceEpisodes, the recipe's `facts.evidence`): in a real
  * memory on disk, a turn that shares no word with the question comes up because a fact about what
  * the question names cites it, and only then: not with the method off, not from another project,
  * not for a fact marked wrong unless history is asked for.
@@ -11,8 +11,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
-import { fuseChannels, fuseEpisodes } from '../src/core/retrieval/fusion.js';
-import { DEFAULT_RECIPE, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import { withoutMethods, withSettings } from '../src/bench/ablation.js';
+import { fuse, fuseEpisodes } from '../src/core/retrieval/fuse.js';
+import { DEFAULT_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe.js';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -61,11 +62,11 @@ async function memoryWith(more: [string, string, string, (string | null)?][]): P
   return { memory, ids };
 }
 
-const keywordOnly = (recipe: RetrievalConfig): RetrievalConfig => ({ ...recipe, channels: { ...recipe.channels, vector: false } });
+const keywordOnly = (recipe: RetrievalRecipe): RetrievalRecipe => ({ ...recipe, channels: { ...recipe.channels, vector: false } });
 
 const QUESTION = 'What pet does Joanna have?';
 
-const top = (memory: Memory, opts: { recipe?: RetrievalConfig; project?: string; scope?: 'all'; history?: boolean } = {}): string[] =>
+const top = (memory: Memory, opts: { recipe?: RetrievalRecipe; project?: string; scope?: 'all'; history?: boolean } = {}): string[] =>
   memory
     .query(
       { query: QUESTION, limit: 10, mode: 'keyword', project: opts.project, scope: opts.scope, history: opts.history },
@@ -145,28 +146,24 @@ test('evidence: a turn cited only by a fact marked wrong is pulled in only when 
 });
 
 test('evidence: an empty list leaves the fused episodes as they were; a turn only the facts cite goes in about 8th', () => {
-  const keyword = {
-    episodes: [
-      { rowid: 1, score: 9 },
-      { rowid: 2, score: 4 },
-    ],
-  };
-  const vector = {
-    episode: [
-      { rowid: 3, score: 0.9 },
-      { rowid: 1, score: 0.8 },
-    ],
-    entity: [],
-    fact: [],
-  };
-  for (const vec of [undefined, vector]) {
-    const pool = fuseChannels(keyword, vec, DEFAULT_RECIPE, 5).pool;
-    assert.deepEqual(fuseEpisodes(keyword.episodes, vec?.episode, [], DEFAULT_RECIPE, 5), pool);
-  }
+  const keyword = [
+    { rowid: 1, score: 9 },
+    { rowid: 2, score: 4 },
+  ];
+  const vector = [
+    { rowid: 3, score: 0.9 },
+    { rowid: 1, score: 0.8 },
+  ];
+  // With an empty evidence list the episodes are the keyword list as ranked, or it and the vector list fused.
+  assert.deepEqual(fuseEpisodes({ keyword, evidence: [] }, DEFAULT_RECIPE, 5), keyword);
+  assert.deepEqual(
+    fuseEpisodes({ keyword, vector, evidence: [] }, DEFAULT_RECIPE, 5),
+    fuse([keyword, vector], [1, 1], DEFAULT_RECIPE.fusion.k),
+  );
   // A turn only the facts cite, against a single keyword list of twelve: it goes in at about the
-  // 8th place (recipes.ts evidence.weight), below the keyword list's first seven.
+  // 8th place (the recipe's facts.evidence.weight), below the keyword list's first seven.
   const twelve = Array.from({ length: 12 }, (_, i) => ({ rowid: i + 1, score: 12 - i }));
-  const fused = fuseEpisodes(twelve, undefined, [{ rowid: 99, score: 1 }], DEFAULT_RECIPE, 10).map((h) => h.rowid);
+  const fused = fuseEpisodes({ keyword: twelve, evidence: [{ rowid: 99, score: 1 }] }, DEFAULT_RECIPE, 10).map((h) => h.rowid);
   assert.equal(fused.indexOf(99), 7);
   assert.deepEqual(
     fused.filter((r) => r !== 99),
@@ -184,7 +181,7 @@ test('evidence: a fact lends only its latest perFact turns, so a much-reinforced
   try {
     memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: ids }, person());
     const withCap = (perFact: number): string[] =>
-      top(memory, { recipe: { ...DEFAULT_RECIPE, evidence: { ...DEFAULT_RECIPE.evidence, perFact } } });
+      top(memory, { recipe: withSettings(DEFAULT_RECIPE, { 'facts.evidence.perFact': perFact }) });
     assert.ok(withCap(3).includes(ids[0]!), 'the oldest of three turns, with three per fact');
     assert.deepEqual(
       ids.map((id) => withCap(1).includes(id)),

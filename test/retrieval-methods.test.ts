@@ -1,5 +1,5 @@
 /**
- * The retrieval methods a recipe switches (recipes.ts METHODS), each on a small conversation
+ * The retrieval methods a recipe switches (src/bench/ablation.ts METHODS), each on a small conversation
  * shaped like real talk, in a real memory on disk: each assertion fails with the method off.
  */
 import { test } from 'node:test';
@@ -12,7 +12,8 @@ import type { EpisodeInput } from '../src/core/model/events.js';
 import { learnAliases, shortens } from '../src/core/ingest/aliases.js';
 import { oneSlipApart } from '../src/core/retrieval/typos.js';
 import { formTerms } from '../src/core/retrieval/forms.js';
-import { DEFAULT_RECIPE, withSettings, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import { DEFAULT_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe.js';
+import { withSettings, withoutMethods } from '../src/bench/ablation.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
 import { splitTurns } from '../src/bench/bursts.js';
 import { transcriptMemory } from './helpers.js';
@@ -42,14 +43,14 @@ async function memoryOf(turns: [string, string, string][], mentions = true): Pro
 }
 
 /** Each episode a keyword query finds, by its text, with its score (best first). */
-const scores = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): Map<string, number> =>
+const scores = (memory: Memory, query: string, recipe: RetrievalRecipe = DEFAULT_RECIPE, limit = 10): Map<string, number> =>
   new Map(
     memory
       .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
       .episodes.map((e) => [e.text, e.score ?? 0]),
   );
 
-const ask = (memory: Memory, query: string, recipe: RetrievalConfig = DEFAULT_RECIPE, limit = 10): string[] => [
+const ask = (memory: Memory, query: string, recipe: RetrievalRecipe = DEFAULT_RECIPE, limit = 10): string[] => [
   ...scores(memory, query, recipe, limit).keys(),
 ];
 
@@ -62,7 +63,7 @@ test('spread: a turn that asks lends more to the turn right after it, the reply'
   ]);
   try {
     const scoreOf = (text: string, reply: number): number =>
-      scores(memory, 'adoption news', withSettings(DEFAULT_RECIPE, { 'spread.reply': reply })).get(text) ?? 0;
+      scores(memory, 'adoption news', withSettings(DEFAULT_RECIPE, { 'rescore.spread.reply': reply })).get(text) ?? 0;
     assert.ok(
       scoreOf('Passed the interview last Friday!', 1.5) > scoreOf('Passed the interview last Friday!', 1),
       'the reply to a question',
@@ -90,14 +91,15 @@ test('spread: a thought sent as several messages is one run, and a hit lends alo
     ['s2', 'Ann', 'the blue ones'],
   ]);
   try {
-    const scoreOf = (text: string, run: number): number =>
-      scores(memory, 'museum job', withSettings(DEFAULT_RECIPE, { 'spread.run': run }), 20).get(text) ?? 0;
-    assert.equal(scoreOf('in the gift shop', 0), 0, "three messages on, out of the neighbours' reach");
-    assert.ok(scoreOf('in the gift shop', 1.5) > 0, 'the same speaker, nobody in between: the run reaches it');
-    assert.ok(scoreOf('starting in March', 1.5) > scoreOf('starting in March', 0), 'the next message of the run');
-    assert.ok(scoreOf('omg guess what', 1.5) > scoreOf('omg guess what', 0), 'the run before the hit too');
-    assert.equal(scoreOf('So proud of you', 1.5), scoreOf('So proud of you', 0), 'another speaker ends the run');
-    assert.equal(scoreOf('the blue ones', 1.5), scoreOf('the blue ones', 0), 'a reply in between: no run');
+    const off = withoutMethods(DEFAULT_RECIPE, ['runs']);
+    const scoreOf = (text: string, recipe: RetrievalRecipe): number => scores(memory, 'museum job', recipe, 20).get(text) ?? 0;
+    const on = DEFAULT_RECIPE;
+    assert.equal(scoreOf('in the gift shop', off), 0, "three messages on, out of the neighbours' reach");
+    assert.ok(scoreOf('in the gift shop', on) > 0, 'the same speaker, nobody in between: the run reaches it');
+    assert.ok(scoreOf('starting in March', on) > scoreOf('starting in March', off), 'the next message of the run');
+    assert.ok(scoreOf('omg guess what', on) > scoreOf('omg guess what', off), 'the run before the hit too');
+    assert.equal(scoreOf('So proud of you', on), scoreOf('So proud of you', off), 'another speaker ends the run');
+    assert.equal(scoreOf('the blue ones', on), scoreOf('the blue ones', off), 'a reply in between: no run');
   } finally {
     done();
   }
@@ -118,7 +120,7 @@ test('aliases: a greeting by a nickname names the other speaker, and a question 
     assert.deepEqual(joanna?.aliases, ['Jo'], 'the alias is kept on the entity, where a person can see it');
     assert.equal(memory.search({ query: 'Nate' }).find((e) => e.name === 'Nate')?.aliases.length ?? 0, 0, 'the greeter gets no alias');
     // A transcript whose turns do not mention their speaker: only the alias leads to her turns.
-    const score = (recipe: RetrievalConfig): number => scores(memory, 'Where does Jo climb?', recipe).get('Nice, how did it go?') ?? 0;
+    const score = (recipe: RetrievalRecipe): number => scores(memory, 'Where does Jo climb?', recipe).get('Nice, how did it go?') ?? 0;
     assert.ok(
       score(DEFAULT_RECIPE) > score(withoutMethods(DEFAULT_RECIPE, ['aliases'])),
       'her reply, which says nothing of climbing, rises',
@@ -203,43 +205,6 @@ test('aliases: a pet form of the start of a name shortens it, so one greeting is
   assert.deepEqual([...(learned.get('Jonathan') ?? [])], ['Jonny']);
 });
 
-test('feedback: words the best matches share bring in a turn the question has no word of', async () => {
-  const { memory, done } = await memoryOf([
-    ['s1', 'Al', 'Our trip to Lisbon: the hotel by the river was great.'],
-    ['s1', 'Al', 'The trip ended with a tram ride across Lisbon, back to the hotel.'],
-    ['s2', 'Al', 'Lisbon custard tarts every morning near the hotel.'],
-    ['s3', 'Al', 'I fixed the bike chain today.'],
-  ]);
-  try {
-    const on = withSettings(DEFAULT_RECIPE, { 'feedback.weight': 0.3 });
-    assert.ok(ask(memory, 'tell me about the trip', on).includes('Lisbon custard tarts every morning near the hotel.'));
-    assert.ok(
-      !ask(memory, 'tell me about the trip', withoutMethods(on, ['feedback'])).includes(
-        'Lisbon custard tarts every morning near the hotel.',
-      ),
-    );
-  } finally {
-    done();
-  }
-});
-
-test('diversity: near-duplicates of the best match give way to other evidence', async () => {
-  const { memory, done } = await memoryOf([
-    ['s1', 'Al', 'I love hiking in the Alps, hiking the Alps every summer.'],
-    ['s2', 'Al', 'Hiking in the Alps again, the Alps hiking trails are the best.'],
-    ['s3', 'Al', 'The Alps: hiking, hiking, always the Alps.'],
-    ['s4', 'Al', 'Hiking is nice, and I also took up pottery.'],
-  ]);
-  try {
-    const on = withSettings(DEFAULT_RECIPE, { 'diversity.weight': 1, 'spread.weight': 0 });
-    const distinct = 'Hiking is nice, and I also took up pottery.';
-    assert.ok(ask(memory, 'what hiking does Al do', on, 2).includes(distinct));
-    assert.ok(!ask(memory, 'what hiking does Al do', withoutMethods(on, ['diversity']), 2).includes(distinct));
-  } finally {
-    done();
-  }
-});
-
 test('locomo bench: one memory for every conversation asks the same questions, and methods can be switched off', async () => {
   const apart = await runLocomoBench({ dataFile: FIXTURE });
   const together = await runLocomoBench({ dataFile: FIXTURE, oneMemory: true, without: ['aliases'] });
@@ -247,7 +212,7 @@ test('locomo bench: one memory for every conversation asks the same questions, a
   assert.equal(together.one_memory, true);
   assert.deepEqual(together.without, ['aliases']);
   assert.deepEqual(Object.keys(together.by_conversation), Object.keys(apart.by_conversation));
-  await assert.rejects(runLocomoBench({ dataFile: FIXTURE, settings: { 'feedback.nope': 1 } }), /no recipe setting|takes a number/);
+  await assert.rejects(runLocomoBench({ dataFile: FIXTURE, settings: { 'rescore.spread.nope': 1 } }), /no recipe setting|takes a number/);
 });
 
 test('locomo bench --bursts: every other session sent by sentence, evidence on the messages that answer', () => {
@@ -389,7 +354,7 @@ test('forms: a question finds the irregular forms of its words, which the stemme
 test('forms: only forms the stemmer leaves apart, and no function words', () => {
   // A stand-in for the index's porter stemmer: it joins -ed, -ing and -s and undoubles, as porter does.
   const stem = (w: string): string => w.replace(/(ed|ing|s)$/, '').replace(/(.)\1$/, '$1');
-  const forms = (word: string): string[] => formTerms([{ term: word, weight: 1 }], { weight: 0.5, spellings: 0 }, stem).map((t) => t.term);
+  const forms = (word: string): string[] => formTerms([{ term: word, weight: 1 }], { forms: 0.5 }, stem).map((t) => t.term);
   assert.deepEqual(forms('go').sort(), ['gone', 'went']);
   assert.deepEqual(forms('went').sort(), ['go', 'gone']);
   assert.deepEqual(forms('buying'), ['bought'], 'the -ing form of a base');
@@ -397,9 +362,9 @@ test('forms: only forms the stemmer leaves apart, and no function words', () => 
   assert.deepEqual(forms('done'), [], '"do" and "did" are function words');
   assert.deepEqual(forms('people'), ['person']);
   assert.deepEqual(forms('turtle'), [], 'a regular noun');
-  assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], { weight: 0, spellings: 0 }, stem), [], 'weight 0: off');
+  assert.deepEqual(formTerms([{ term: 'go', weight: 1 }], {}, stem), [], 'no weights: off');
   assert.deepEqual(
-    formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], { weight: 0.5, spellings: 1 }, stem),
+    formTerms([{ term: 'nate', weight: 1, column: 'speaker' }], { forms: 0.5, spellings: 1 }, stem),
     [],
     "a speaker's name has no forms",
   );
@@ -408,13 +373,13 @@ test('forms: only forms the stemmer leaves apart, and no function words', () => 
 test('spellings: a British word searches its American spelling at full weight and back, with its forms', () => {
   // Porter keeps these apart: "favourit"/"favorit", "travell"/"travel".
   const porter = (w: string): string => ({ favourite: 'favourit', favorite: 'favorit', travelled: 'travell', traveled: 'travel' })[w] ?? w;
-  const terms = (word: string, settings = { weight: 0.5, spellings: 1 }): [string, number][] =>
+  const terms = (word: string, settings: { forms?: number; spellings?: number } = { forms: 0.5, spellings: 1 }): [string, number][] =>
     formTerms([{ term: word, weight: 1 }], settings, porter).map((t) => [t.term, t.weight]);
   assert.deepEqual(terms('favourite'), [['favorite', 1]]);
   assert.deepEqual(terms('favorite'), [['favourite', 1]]);
   assert.deepEqual(terms('travelled'), [['traveled', 1]]);
   assert.deepEqual(terms('colours'), [['colors', 1]]);
-  assert.deepEqual(terms('grey', { weight: 0.5, spellings: 0 }), [], 'spellings 0: off');
+  assert.deepEqual(terms('grey', { forms: 0.5 }), [], 'spellings left out: off');
   assert.ok(terms('neighbour').some(([t]) => t === 'neighbor'));
 });
 
@@ -424,7 +389,7 @@ test('spellings: in a real transcript that writes both, the British word finds t
   const { memory, texts, done } = await transcriptMemory('aider/multi-session-slice.aider.chat.history.md');
   try {
     const off = withoutMethods(DEFAULT_RECIPE, ['spellings']);
-    const found = (query: string, word: string, recipe: RetrievalConfig): number => {
+    const found = (query: string, word: string, recipe: RetrievalRecipe): number => {
       const top = memory.query({ query, limit: 10, mode: 'keyword' }, recipe).episodes.map((e) => e.text);
       return texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t) && top.includes(t)).length;
     };

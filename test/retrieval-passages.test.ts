@@ -1,5 +1,5 @@
 /**
- * Long turns scored by passage (retrieval/passages.ts, recipe `passages`): the split itself, and a
+ * Long turns scored by passage (retrieval/passages.ts, the recipe's `candidates.passages`): the split itself, and a
  * real memory on disk where the one sentence of a long answer that answers the question lifts
  * that answer above short turns sharing a word or two with it, within the question's project,
  * whatever characters come before that sentence.
@@ -12,10 +12,11 @@ import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
 import { passagesOf } from '../src/core/retrieval/passages.js';
-import { KEYWORD_RECIPE, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import { withoutMethods } from '../src/bench/ablation.js';
+import { KEYWORD_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
-const SHAPE = KEYWORD_RECIPE.passages;
+const SHAPE = KEYWORD_RECIPE.candidates.passages;
 const split = (text: string): string[] => passagesOf(text, SHAPE).map((p) => text.slice(p.start, p.end));
 
 test('passagesOf: a short turn has none; a long one is cut at sentence ends, no passage over the bound, every word kept in order', () => {
@@ -72,7 +73,7 @@ async function memoryWith(extra: EpisodeInput[] = [], long = LONG): Promise<{ me
   };
 }
 
-const ask = (memory: Memory, recipe: RetrievalConfig = KEYWORD_RECIPE, extra: object = {}): string[] =>
+const ask = (memory: Memory, recipe: RetrievalRecipe = KEYWORD_RECIPE, extra: object = {}): string[] =>
   memory
     .query({ query: 'which port does the staging proxy listen on', limit: 10, mode: 'keyword', ...extra }, recipe)
     .episodes.map((e) => e.text);

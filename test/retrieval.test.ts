@@ -18,21 +18,26 @@ import type { EpisodeRecord } from '../src/core/model/events.js';
 import { Graph } from '../src/core/store/graph.js';
 import { all } from '../src/core/store/sqlite.js';
 import { isLocomo, parseLocomo, parseLocomoDate } from '../src/core/ingest/locomo.js';
-import { analyseQuery, rankEpisodes } from '../src/core/retrieval/retrieve.js';
-import { fuseChannels } from '../src/core/retrieval/fusion.js';
-import { bm25Episodes } from '../src/core/retrieval/keyword.js';
-import { bm25, registerRanking, weightsHandle } from '../src/core/retrieval/ranking.js';
+import { withoutMethods, withSettings } from '../src/bench/ablation.js';
+import { analyseQuery } from '../src/core/retrieval/analyse.js';
+import { episodeCandidates, searchTurns } from '../src/core/retrieval/candidates.js';
+import { dateMentions } from '../src/core/retrieval/dates.js';
+import { fuseEntities, fuseEpisodes } from '../src/core/retrieval/fuse.js';
 import {
   DEFAULT_RECIPE,
   HYBRID_RECIPE,
   KEYWORD_RECIPE,
   recipeFor,
   VECTOR_RECIPE,
-  type RetrievalConfig,
-} from '../src/core/retrieval/recipes.js';
+  type RetrievalRecipe,
+} from '../src/core/retrieval/recipe.js';
+import { rescoreEpisodes } from '../src/core/retrieval/rescore.js';
+import { ftsOr, queryTerms } from '../src/core/retrieval/text.js';
+import type { Hit } from '../src/core/retrieval/types.js';
 import { unindexEpisode } from '../src/core/store/fts.js';
+import type { SearchIndex } from '../src/core/store/search-index.js';
+import { bm25, registerRanking, weightsHandle } from '../src/core/store/ranking.js';
 import { loadSqlJs } from '../src/core/store/sqlite.js';
-import { dateMentions, ftsOr, queryTerms } from '../src/core/retrieval/text.js';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'locomo-mini.json');
@@ -50,6 +55,12 @@ function runBundle(script: string, args: string[], cwd = ROOT): { code: number |
 /** A matchinfo 'pcnalx' blob from its parts, as FTS4 lays it out (native-endian uint32). */
 function matchinfo(p: number, c: number, n: number, avg: number[], len: number[], x: number[]): Uint8Array {
   return new Uint8Array(new Uint32Array([p, c, n, ...avg, ...len, ...x]).buffer);
+}
+
+/** The keyword half of a question's episodes: its analysis, the candidates, rescored (retrieve.ts prepare, without the scope and entities). */
+function keywordHalf(index: SearchIndex, text: string, limit: number, recipe: RetrievalRecipe): Hit[] {
+  const q = analyseQuery(index, text, recipe);
+  return rescoreEpisodes(index, episodeCandidates(index, q, limit, recipe, {}), q, limit, recipe);
 }
 
 test('bm25: one term, one column, average-length row (hand computed)', () => {
@@ -184,7 +195,6 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
   const db = new SQL.Database();
   try {
     Graph.createSchema(db);
-    registerRanking(db);
     const graph = new Graph(db, resolveConfig());
     const turns = ['Where did you go last weekend?', 'To the aquarium with my nephew.', 'Did he like the octopus?', 'He loved it.'];
     const episodes: EpisodeRecord[] = turns.map((text, i) => ({
@@ -197,19 +207,19 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
       time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
     }));
     graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
-    const q = (text: string) => rankEpisodes(db, analyseQuery(db, text, DEFAULT_RECIPE), 10, DEFAULT_RECIPE).map((h) => h.rowid);
+    const q = (text: string) => keywordHalf(graph.index, text, 10, DEFAULT_RECIPE).map((h) => h.rowid);
     // The answer turn (2) holds neither "weekend" nor "go": its question (1) does, and lends it score.
     assert.deepEqual(q('where did they go last weekend').slice(0, 2), [1, 2]);
     // Only the keyword index holds the text's words; the speaker column matches names.
     assert.deepEqual(
-      bm25Episodes(db, [{ term: 'bea', weight: 1 }], 10, DEFAULT_RECIPE)
+      searchTurns(graph.index, [{ term: 'bea', weight: 1 }], 10, DEFAULT_RECIPE)
         .map((h) => h.rowid)
         .sort(),
       [2, 4],
     );
     unindexEpisode(db, 3);
     db.run('DELETE FROM episodes WHERE rowid = 3');
-    assert.deepEqual(bm25Episodes(db, [{ term: 'octopus', weight: 1 }], 10, DEFAULT_RECIPE), []);
+    assert.deepEqual(searchTurns(graph.index, [{ term: 'octopus', weight: 1 }], 10, DEFAULT_RECIPE), []);
     assert.deepEqual(q('octopus'), [], "nothing lends the removed turn's words to its neighbours");
   } finally {
     db.close();
@@ -242,7 +252,6 @@ test('a question of only common words scores the newest matching rows, and still
   const db = new SQL.Database();
   try {
     Graph.createSchema(db);
-    registerRanking(db);
     const graph = new Graph(db, resolveConfig());
     // 400 turns say "build"; every fourth also says "cache". With the bound at 40 both words are common.
     const episodes: EpisodeRecord[] = Array.from({ length: 400 }, (_, i) => ({
@@ -253,16 +262,16 @@ test('a question of only common words scores the newest matching rows, and still
       time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
     }));
     graph.apply({ type: 'episodes.add', episodes, seq: 1, at: '2024-01-01T00:00:00.000Z', by: { authority: 'user' } });
-    const bound: RetrievalConfig = { ...DEFAULT_RECIPE, maxScoredRows: 40 };
-    const build = bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, bound).map((h) => h.rowid);
+    const bound = withSettings(DEFAULT_RECIPE, { 'candidates.maxScoredRows': 40 });
+    const build = searchTurns(graph.index, [{ term: 'build', weight: 1 }], 10, bound).map((h) => h.rowid);
     assert.equal(build.length, 10);
     // 400 matches, bound 40: the window starts 40 rowids from the newest (400).
     assert.ok(
       build.every((r) => r >= 360),
       `scored outside the newest window: ${build.join(', ')}`,
     );
-    const both = bm25Episodes(
-      db,
+    const both = searchTurns(
+      graph.index,
       [
         { term: 'build', weight: 1 },
         { term: 'cache', weight: 1 },
@@ -278,9 +287,9 @@ test('a question of only common words scores the newest matching rows, and still
       `expected newest rows with both words: ${both.join(', ')}`,
     );
     // A limit the window cannot fill widens to every row.
-    assert.equal(bm25Episodes(db, [{ term: 'cache', weight: 1 }], 100, bound).length, 100);
+    assert.equal(searchTurns(graph.index, [{ term: 'cache', weight: 1 }], 100, bound).length, 100);
     assert.ok(
-      bm25Episodes(db, [{ term: 'build', weight: 1 }], 10, DEFAULT_RECIPE).some((r) => r.rowid < 360),
+      searchTurns(graph.index, [{ term: 'build', weight: 1 }], 10, DEFAULT_RECIPE).some((r) => r.rowid < 360),
       'under the bound every row is scored',
     );
   } finally {
@@ -296,13 +305,22 @@ test('recipes: one per mode, frozen through and through; a query takes its own',
   assert.equal(recipeFor('constructor'), DEFAULT_RECIPE, 'only the modes name recipes');
   const before = structuredClone(DEFAULT_RECIPE);
   for (const recipe of [DEFAULT_RECIPE, KEYWORD_RECIPE, VECTOR_RECIPE]) {
-    assert.ok(Object.isFrozen(recipe) && Object.isFrozen(recipe.bm25) && Object.isFrozen(recipe.channels) && Object.isFrozen(recipe.facts));
+    assert.ok(
+      Object.isFrozen(recipe) &&
+        Object.isFrozen(recipe.candidates.bm25) &&
+        Object.isFrozen(recipe.channels) &&
+        Object.isFrozen(recipe.facts) &&
+        Object.isFrozen(recipe.rescore.methods),
+    );
   }
   assert.throws(() => {
-    (DEFAULT_RECIPE as { candidates: number }).candidates = 1;
+    (DEFAULT_RECIPE as { candidates: unknown }).candidates = {};
   }, TypeError);
   assert.throws(() => {
-    (DEFAULT_RECIPE.bm25 as { k1: number }).k1 = 9;
+    (DEFAULT_RECIPE.candidates.bm25 as { k1: number }).k1 = 9;
+  }, TypeError);
+  assert.throws(() => {
+    (DEFAULT_RECIPE.rescore.methods as string[]).pop();
   }, TypeError);
   assert.deepEqual(DEFAULT_RECIPE, before);
 });
@@ -321,14 +339,10 @@ test('two queries with different recipes rank differently, and neither changes t
       { authority: 'user', source: 'test' },
     );
     // Only the columns differ: what a turn says, or who said it. No boosts or spread to blur it.
-    const plain: RetrievalConfig = {
-      ...KEYWORD_RECIPE,
-      boosts: { ...KEYWORD_RECIPE.boosts, named: 0 },
-      spread: { ...KEYWORD_RECIPE.spread, weight: 0 },
-    };
-    const said: RetrievalConfig = { ...plain, columns: { text: 1, speaker: 0, parts: 0 } };
-    const speaker: RetrievalConfig = { ...plain, columns: { text: 0, speaker: 1, parts: 0 } };
-    const texts = (recipe: RetrievalConfig): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
+    const plain = withoutMethods(KEYWORD_RECIPE, ['boosts', 'neighbours']);
+    const said = withSettings(plain, { 'candidates.columns.text': 1, 'candidates.columns.speaker': 0, 'candidates.columns.parts': 0 });
+    const speaker = withSettings(plain, { 'candidates.columns.text': 0, 'candidates.columns.speaker': 1, 'candidates.columns.parts': 0 });
+    const texts = (recipe: RetrievalRecipe): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
     // Every turn matches "Bea" in one column or the other; a column weighed 0 scores nothing.
     const bySaid = texts(said);
     const bySpeaker = texts(speaker);
@@ -346,32 +360,56 @@ test('two queries with different recipes rank differently, and neither changes t
   }
 });
 
-test('fusion: the recipe says which channels count, how much, and how deep each list goes', () => {
+test('fusion: the recipe says which channels count, how much, and how deep each list goes', async () => {
   const hits = (...rowids: number[]) => rowids.map((rowid, i) => ({ rowid, score: 10 - i }));
+  const rowids = (list: Hit[]): number[] => list.map((h) => h.rowid);
   const keyword = { episodes: hits(1, 2, 3), entities: hits(7) };
-  const vector = { episode: hits(3, 4, 5), entity: hits(8, 7), fact: hits(20, 21, 22, 23) };
-  const both = fuseChannels(keyword, vector, DEFAULT_RECIPE, 1);
+  const vector = { episode: hits(3, 4, 5), entity: hits(8, 7) };
   // Depth 3 x limit 1: three of each list; rowid 3 is in both episode lists, so it leads.
   assert.deepEqual(
-    both.episodes.map((h) => h.rowid),
+    rowids(fuseEpisodes({ keyword: keyword.episodes, vector: vector.episode, evidence: [] }, DEFAULT_RECIPE, 1)).slice(0, 1),
     [3],
   );
+  assert.deepEqual(rowids(fuseEpisodes({ keyword: hits(1, 2, 3, 4), evidence: [] }, DEFAULT_RECIPE, 1)), [1, 2, 3], 'cut at the depth');
+  assert.deepEqual(rowids(fuseEntities({ keyword: keyword.entities, vector: vector.entity }, DEFAULT_RECIPE, 1)), [7, 8]);
+  const vectorHeavy = withSettings(DEFAULT_RECIPE, { 'fusion.keyword': 0.1 });
   assert.deepEqual(
-    both.entities.map((h) => h.rowid),
-    [7, 8],
-  );
-  assert.deepEqual(
-    both.facts.map((h) => h.rowid),
-    [20, 21, 22],
-  );
-  const keywordOnly = fuseChannels(keyword, vector, KEYWORD_RECIPE, 2);
-  assert.deepEqual(keywordOnly.episodes, keyword.episodes.slice(0, 2), 'the keyword recipe leaves the vector hits out');
-  assert.deepEqual(keywordOnly.facts, []);
-  const vectorHeavy: RetrievalConfig = { ...DEFAULT_RECIPE, fusion: { ...DEFAULT_RECIPE.fusion, keyword: 0.1 } };
-  assert.deepEqual(
-    fuseChannels(keyword, vector, vectorHeavy, 3).episodes.map((h) => h.rowid),
+    rowids(fuseEpisodes({ keyword: keyword.episodes, vector: vector.episode, evidence: [] }, vectorHeavy, 3)).slice(0, 3),
     [3, 4, 5],
   );
+
+  // On a memory: the vector channel's facts are cut at the same depth, and the keyword recipe leaves every vector hit out.
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-fusion-'));
+  const m = await Memory.open(folder, { extract: false });
+  try {
+    const person = { authority: 'human' as const, source: 'test' };
+    m.ingest(
+      [1, 2, 3, 4, 5].map((i) => ({
+        text: `turn ${i} about lunch`,
+        session: 's',
+        time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+      })),
+      person,
+    );
+    // Three doubtful facts, then a sure one: fourth by its vector rank, first by rank x confidence once it takes part.
+    const facts = ['a', 'b', 'c'].map(
+      (x) => m.relate({ subject: x, predicate: 'is', object: 'doubtful', prior: 'speculative' }, person).id,
+    );
+    facts.push(m.relate({ subject: 'd', predicate: 'is', object: 'sure', prior: 'explicit' }, person).id);
+    const vectorHits = { episode: [], entity: [], fact: hits(...m.rowidsOf('rel', facts)) };
+    const top = (limit: number): string[] => m.query({ query: 'zebra', limit, mode: 'hybrid', vectorHits }).facts.map((f) => f.id);
+    assert.deepEqual(top(1), [facts[0]], 'limit 1: only the first three vector facts take part');
+    assert.equal(top(2)[0], facts[3], 'limit 2: six take part, and the sure one leads');
+    const episodeHits = { episode: hits(...m.rowidsOf('ep', ['ep_5'])), entity: [], fact: vectorHits.fact };
+    const plain = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword' });
+    const given = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword', vectorHits: episodeHits });
+    assert.deepEqual(given.episodes, plain.episodes, 'the keyword recipe leaves the vector hits out');
+    assert.deepEqual(given.facts, []);
+    assert.ok(!given.channels.includes('vector'));
+  } finally {
+    m.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('LoCoMo parser: turns, sessions, dates, captions, evidence', () => {
