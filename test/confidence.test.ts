@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { confidenceOf, effectiveConfidence, priorState, stateAfterEvidence } from '../src/core/store/confidence';
@@ -13,6 +12,7 @@ import type { EventBody, MemoryEvent } from '../src/core/model/events';
 import { Memory } from '../src/core/memory/memory';
 import { Graph } from '../src/core/store/graph';
 import { all, loadSqlJs } from '../src/core/store/sqlite';
+import { tmpFolder } from './helpers';
 
 const C = DEFAULT_CONFIG.confidence;
 const DAY = 86_400_000;
@@ -167,23 +167,19 @@ test("through the graph too, a model's own corroboration never lifts a fact abov
 });
 
 test("through Memory: a fact's confidence follows its evidence and replays to the same value", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-confidence-'));
-  try {
-    const person = { authority: 'human' as const, source: 'test' };
-    let m = await Memory.open(dir, { extract: false });
-    const note = m.remember({ text: 'billing is written in Go' }, person).id;
-    const id = m.relate({ subject: 'billing', predicate: 'written in', object: 'Go', prior: 'speculative', evidence: [note] }, person).id;
-    m.citeEvidence({ id, episode: note, polarity: -1 }, person);
-    m.citeEvidence({ id, episode: note, polarity: 1 }, person);
-    // A person's note is `user` evidence.
-    const want = expected(10, 0.3, [0.8, 0.8], [0.8]).confidence;
-    assert.equal(m.fact(id).confidence, want);
-    m.close();
-    fs.rmSync(path.join(dir, 'snapshot.sqlite'), { force: true });
-    m = await Memory.open(dir, { extract: false });
-    assert.equal(m.fact(id).confidence, want, 'replayed from the journal');
-    m.close();
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tmpFolder('confidence');
+  const person = { authority: 'human' as const, source: 'test' };
+  let m = await Memory.open(dir, { extract: false });
+  const note = m.remember({ text: 'billing is written in Go' }, person).id;
+  const id = m.relate({ subject: 'billing', predicate: 'written in', object: 'Go', prior: 'speculative', evidence: [note] }, person).id;
+  m.citeEvidence({ id, episode: note, polarity: -1 }, person);
+  m.citeEvidence({ id, episode: note, polarity: 1 }, person);
+  // A person's note is `user` evidence.
+  const want = expected(10, 0.3, [0.8, 0.8], [0.8]).confidence;
+  assert.equal(m.fact(id).confidence, want);
+  m.close();
+  fs.rmSync(path.join(dir, 'snapshot.sqlite'), { force: true });
+  m = await Memory.open(dir, { extract: false });
+  assert.equal(m.fact(id).confidence, want, 'replayed from the journal');
+  m.close();
 });

@@ -1,23 +1,14 @@
 /** Memory end to end in-process, on a real folder: forgetting, snapshots, extracted facts, fused answers. */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { ensureOrigin } from '../src/core/store/ids';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-core-'));
-  dirs.push(d);
-  return d;
-};
 const person = { authority: 'human' as const, source: 'test' };
 
 test('forgetting an episode takes its words out of its neighbours too', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('core'), { extract: false });
   m.ingest(
     [
       { text: 'we talked about the weather', session: 's', speaker: 'a', time: '2024-01-01T10:00:00Z' },
@@ -36,7 +27,7 @@ test('forgetting an episode takes its words out of its neighbours too', async ()
 });
 
 test('a snapshot taken mid-life reopens to the same answers', async () => {
-  const dir = folder();
+  const dir = tmpFolder('core');
   const m = await Memory.open(dir);
   m.remember({ text: 'the deploy uses helm charts in the infra repo' }, person);
   m.snapshot();
@@ -53,7 +44,7 @@ test('a snapshot taken mid-life reopens to the same answers', async () => {
 });
 
 test("facts a language model extracted weigh as the agent's, even from a person's turn, and survive a reopen", async () => {
-  const dir = folder();
+  const dir = tmpFolder('core');
   const m = await Memory.open(dir, { extract: false });
   const model = { authority: 'agent' as const, source: 'lm' };
   const { results } = m.ingest([{ text: 'We decided to move the billing service to Postgres 16.', speaker: 'dana' }], person);
@@ -100,7 +91,7 @@ test("facts a language model extracted weigh as the agent's, even from a person'
 });
 
 test('facts: the graph around the top entities and the nearest by embedding, fused, floored by confidence', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('core'), { extract: false });
   const billing = m.relate({ subject: 'billing', predicate: 'uses', object: 'Postgres' }, person).id;
   const weak = m.relate({ subject: 'billing', predicate: 'runs on', object: 'Fridays', prior: 'speculative' }, person).id;
   const unrelated = m.relate({ subject: 'frontend', predicate: 'uses', object: 'Svelte' }, person).id;
@@ -140,7 +131,7 @@ test('facts: the graph around the top entities and the nearest by embedding, fus
 });
 
 test("a shared memory's facts come through the vector channel: hits are rowids, its ids are rel_<origin>_N", async () => {
-  const dir = folder();
+  const dir = tmpFolder('core');
   const origin = ensureOrigin(dir);
   const m = await Memory.open(dir);
   m.relate({ subject: 'billing', predicate: 'runs on', object: 'Postgres' }, person);

@@ -5,13 +5,10 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { Memory } from '../src/core/memory/memory.js';
 import { withSettings } from '../src/bench/ablation.js';
 import { relativeDates } from '../src/core/retrieval/dates.js';
 import { KEYWORD_RECIPE } from '../src/core/retrieval/recipe.js';
+import { memoryWith } from './helpers.js';
 
 // Wednesday 2 December 2026, 15:00 local time; the expected spans are local calendar days, written out.
 const NOW = new Date(2026, 11, 2, 15).getTime();
@@ -39,31 +36,21 @@ test('relative dates: days, weeks, months and years before the time of asking, i
 });
 
 test("relative dates: a question about yesterday lifts yesterday's turn over an older one that matches its words better", async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-relative-'));
-  const memory = await Memory.open(folder);
-  try {
-    const now = new Date();
-    const at = (daysBack: number): string => new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysBack, 12).toISOString();
-    const older = 'CI broke: the CI runner ran out of disk and the CI cache was purged.';
-    const recent = 'CI broke again on the flaky upload test.';
-    memory.ingest(
-      [
-        { session: 'old', speaker: 'dev', text: older, time: at(20) },
-        { session: 'new', speaker: 'dev', text: recent, time: at(1) },
-      ],
-      { authority: 'user', source: 'test' },
-    );
-    const first = (query: string, recipe = KEYWORD_RECIPE): string | undefined =>
-      memory.query({ query, limit: 5, mode: 'keyword' }, recipe).episodes[0]?.text;
-    assert.equal(first('what broke in CI?'), older, 'by words alone the older turn leads');
-    assert.equal(first('what broke in CI yesterday?'), recent);
-    assert.equal(
-      first('what broke in CI yesterday?', withSettings(KEYWORD_RECIPE, { 'rescore.boosts.dated': 0 })),
-      older,
-      'the date does it',
-    );
-  } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
+  const now = new Date();
+  const at = (daysBack: number): string => new Date(now.getFullYear(), now.getMonth(), now.getDate() - daysBack, 12).toISOString();
+  const older = 'CI broke: the CI runner ran out of disk and the CI cache was purged.';
+  const recent = 'CI broke again on the flaky upload test.';
+  const { memory } = await memoryWith([
+    { session: 'old', speaker: 'dev', text: older, time: at(20) },
+    { session: 'new', speaker: 'dev', text: recent, time: at(1) },
+  ]);
+  const first = (query: string, recipe = KEYWORD_RECIPE): string | undefined =>
+    memory.query({ query, limit: 5, mode: 'keyword' }, recipe).episodes[0]?.text;
+  assert.equal(first('what broke in CI?'), older, 'by words alone the older turn leads');
+  assert.equal(first('what broke in CI yesterday?'), recent);
+  assert.equal(
+    first('what broke in CI yesterday?', withSettings(KEYWORD_RECIPE, { 'rescore.boosts.dated': 0 })),
+    older,
+    'the date does it',
+  );
 });

@@ -4,19 +4,14 @@
  * the question names cites it, and only then: not with the method off, not from another project,
  * not for a fact marked wrong unless history is asked for.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
 import { withoutMethods, withSettings } from '../src/bench/ablation.js';
 import { fuse, fuseEpisodes } from '../src/core/retrieval/fuse.js';
 import { DEFAULT_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe.js';
-
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+import { memoryWith, minute } from './helpers.js';
 
 const A = 'github.com/me/alpha';
 const B = 'github.com/me/beta';
@@ -38,23 +33,17 @@ const JOANNA: string[] = [
   'My cousin is getting married in June.',
 ];
 
-/** A memory on disk holding Joanna's turns (session s1) and `more` ([session, speaker, text, project?]); the ids of `more`. */
-async function memoryWith(more: [string, string, string, (string | null)?][]): Promise<{ memory: Memory; ids: string[] }> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-evidence-'));
-  dirs.push(folder);
-  const memory = await Memory.open(folder);
+/** A memory on disk holding Joanna's turns (session s1) and `more` ([session, speaker, text, project?]), each stored on its own; the ids of `more`. */
+async function joannaWith(more: [string, string, string, (string | null)?][]): Promise<{ memory: Memory; ids: string[] }> {
   const turn = (session: string, speaker: string, text: string, i: number, project?: string | null): EpisodeInput => ({
     session,
     speaker,
     text,
     entities: [speaker],
-    time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+    time: minute(i),
     ...(project !== undefined ? { project } : {}),
   });
-  memory.ingest(
-    JOANNA.map((text, i) => turn('s1', 'Joanna', text, i, A)),
-    { authority: 'user', source: 'test' },
-  );
+  const { memory } = await memoryWith(JOANNA.map((text, i) => turn('s1', 'Joanna', text, i, A)));
   const ids = more.map(
     ([session, speaker, text, project], i) =>
       memory.ingest([turn(session, speaker, text, 100 + i, project)], { authority: 'user', source: 'test' }).results[0]!.id,
@@ -75,74 +64,62 @@ const top = (memory: Memory, opts: { recipe?: RetrievalRecipe; project?: string;
     .episodes.map((e) => e.id);
 
 test('evidence: a turn sharing no word with the question is found through the fact it backs, and only with the method on', async () => {
-  const { memory, ids } = await memoryWith([
+  const { memory, ids } = await joannaWith([
     ['s2', 'Mel', 'How was your weekend?'],
     ['s2', 'Nate', 'Biscuit chewed my shoes again when I visited.'],
     ['s2', 'Mel', 'Ha, typical puppy.'],
   ]);
-  try {
-    const biscuit = ids[1]!;
-    const off = withoutMethods(DEFAULT_RECIPE, ['evidence']);
-    const before = top(memory);
-    assert.equal(before.length, 10, 'the keyword channel alone fills the top 10 with Joanna');
-    assert.ok(!before.includes(biscuit), 'no fact yet: the turn is not found');
+  const biscuit = ids[1]!;
+  const off = withoutMethods(DEFAULT_RECIPE, ['evidence']);
+  const before = top(memory);
+  assert.equal(before.length, 10, 'the keyword channel alone fills the top 10 with Joanna');
+  assert.ok(!before.includes(biscuit), 'no fact yet: the turn is not found');
 
-    memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [biscuit] }, person());
-    const on = memory.query({ query: QUESTION, limit: 10, mode: 'keyword' }, keywordOnly(DEFAULT_RECIPE));
-    assert.ok(
-      on.facts.some((f) => f.object === 'Biscuit'),
-      'the fact about Joanna is found',
-    );
-    assert.ok(
-      on.episodes.some((e) => e.id === biscuit),
-      'its evidence turn is in the top 10',
-    );
-    assert.ok(on.channels.includes('evidence'));
-    const without = memory.query({ query: QUESTION, limit: 10, mode: 'keyword' }, keywordOnly(off));
-    assert.ok(!without.episodes.some((e) => e.id === biscuit), 'with the method off it is not');
-    assert.ok(!without.channels.includes('evidence'));
-    assert.deepEqual(
-      without.episodes.map((e) => e.id),
-      before,
-      'off, the episodes are what they were before the fact',
-    );
-    const noGraph = { ...DEFAULT_RECIPE, channels: { keyword: true, graph: false, vector: false } };
-    assert.ok(!top(memory, { recipe: noGraph }).includes(biscuit), 'without the graph channel there are no facts to lead to it');
-  } finally {
-    memory.close();
-  }
+  memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [biscuit] }, person());
+  const on = memory.query({ query: QUESTION, limit: 10, mode: 'keyword' }, keywordOnly(DEFAULT_RECIPE));
+  assert.ok(
+    on.facts.some((f) => f.object === 'Biscuit'),
+    'the fact about Joanna is found',
+  );
+  assert.ok(
+    on.episodes.some((e) => e.id === biscuit),
+    'its evidence turn is in the top 10',
+  );
+  assert.ok(on.channels.includes('evidence'));
+  const without = memory.query({ query: QUESTION, limit: 10, mode: 'keyword' }, keywordOnly(off));
+  assert.ok(!without.episodes.some((e) => e.id === biscuit), 'with the method off it is not');
+  assert.ok(!without.channels.includes('evidence'));
+  assert.deepEqual(
+    without.episodes.map((e) => e.id),
+    before,
+    'off, the episodes are what they were before the fact',
+  );
+  const noGraph = { ...DEFAULT_RECIPE, channels: { keyword: true, graph: false, vector: false } };
+  assert.ok(!top(memory, { recipe: noGraph }).includes(biscuit), 'without the graph channel there are no facts to lead to it');
 });
 
 test("evidence: under a project scope, a fact's turn of another project is not pulled in", async () => {
-  const { memory, ids } = await memoryWith([
+  const { memory, ids } = await joannaWith([
     ['s2', 'Nate', 'Biscuit chewed my shoes again when I visited.', B],
     ['s3', 'Nate', 'Biscuit sleeps all day on the sofa.', null],
   ]);
-  try {
-    const [beta, global] = [ids[0]!, ids[1]!];
-    // A global fact: every project sees it, but not every turn it cites.
-    memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [beta, global], project: null }, person(null));
-    const inAlpha = top(memory, { project: A });
-    assert.ok(inAlpha.includes(global), 'the global turn is pulled in');
-    assert.ok(!inAlpha.includes(beta), "the other project's turn is not");
-    assert.ok(top(memory, { project: A, scope: 'all' }).includes(beta), 'over every project it is');
-  } finally {
-    memory.close();
-  }
+  const [beta, global] = [ids[0]!, ids[1]!];
+  // A global fact: every project sees it, but not every turn it cites.
+  memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [beta, global], project: null }, person(null));
+  const inAlpha = top(memory, { project: A });
+  assert.ok(inAlpha.includes(global), 'the global turn is pulled in');
+  assert.ok(!inAlpha.includes(beta), "the other project's turn is not");
+  assert.ok(top(memory, { project: A, scope: 'all' }).includes(beta), 'over every project it is');
 });
 
 test('evidence: a turn cited only by a fact marked wrong is pulled in only when history is asked for', async () => {
-  const { memory, ids } = await memoryWith([['s2', 'Nate', 'Biscuit chewed my shoes again when I visited.']]);
-  try {
-    const biscuit = ids[0]!;
-    const fact = memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [biscuit] }, person()).id;
-    assert.ok(top(memory).includes(biscuit), 'while the fact is current its turn comes up');
-    memory.correct({ id: fact, verdict: 'wrong', reason: 'it is Nate’s dog' }, person());
-    assert.ok(!top(memory).includes(biscuit), 'a wrong fact lends its turn nothing');
-    assert.ok(top(memory, { history: true }).includes(biscuit), 'with history it does');
-  } finally {
-    memory.close();
-  }
+  const { memory, ids } = await joannaWith([['s2', 'Nate', 'Biscuit chewed my shoes again when I visited.']]);
+  const biscuit = ids[0]!;
+  const fact = memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: [biscuit] }, person()).id;
+  assert.ok(top(memory).includes(biscuit), 'while the fact is current its turn comes up');
+  memory.correct({ id: fact, verdict: 'wrong', reason: 'it is Nate’s dog' }, person());
+  assert.ok(!top(memory).includes(biscuit), 'a wrong fact lends its turn nothing');
+  assert.ok(top(memory, { history: true }).includes(biscuit), 'with history it does');
 });
 
 test('evidence: an empty list leaves the fused episodes as they were; a turn only the facts cite goes in about 8th', () => {
@@ -173,22 +150,18 @@ test('evidence: an empty list leaves the fused episodes as they were; a turn onl
 });
 
 test('evidence: a fact lends only its latest perFact turns, so a much-reinforced fact costs no more', async () => {
-  const { memory, ids } = await memoryWith([
+  const { memory, ids } = await joannaWith([
     ['s2', 'Nate', 'Biscuit chewed my shoes.'],
     ['s3', 'Nate', 'Biscuit dug up the garden.'],
     ['s4', 'Nate', 'Biscuit learned to sit.'],
   ]);
-  try {
-    memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: ids }, person());
-    const withCap = (perFact: number): string[] =>
-      top(memory, { recipe: withSettings(DEFAULT_RECIPE, { 'facts.evidence.perFact': perFact }) });
-    assert.ok(withCap(3).includes(ids[0]!), 'the oldest of three turns, with three per fact');
-    assert.deepEqual(
-      ids.map((id) => withCap(1).includes(id)),
-      [false, false, true],
-      'only the latest evidence turn',
-    );
-  } finally {
-    memory.close();
-  }
+  memory.relate({ subject: 'Joanna', predicate: 'has pet', object: 'Biscuit', evidence: ids }, person());
+  const withCap = (perFact: number): string[] =>
+    top(memory, { recipe: withSettings(DEFAULT_RECIPE, { 'facts.evidence.perFact': perFact }) });
+  assert.ok(withCap(3).includes(ids[0]!), 'the oldest of three turns, with three per fact');
+  assert.deepEqual(
+    ids.map((id) => withCap(1).includes(id)),
+    [false, false, true],
+    'only the latest evidence turn',
+  );
 });

@@ -12,7 +12,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { replaceSection } from '../src/bench/docs.js';
 import { runLocomoBench } from '../src/bench/locomo.js';
-import { Memory } from '../src/core/memory/memory.js';
 import { resolveConfig } from '../src/core/model/config.js';
 import type { EpisodeRecord } from '../src/core/model/events.js';
 import { Graph } from '../src/core/store/graph.js';
@@ -38,6 +37,7 @@ import { unindexEpisode } from '../src/core/store/fts.js';
 import type { SearchIndex } from '../src/core/store/search-index.js';
 import { bm25, registerRanking, weightsHandle } from '../src/core/store/ranking.js';
 import { loadSqlJs } from '../src/core/store/sqlite.js';
+import { memoryWith, minute, tmpFolder } from './helpers.js';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'locomo-mini.json');
@@ -227,24 +227,13 @@ test('a reply is found through the turn it answers, and a removed turn leaves no
 });
 
 test('a turn asking with the full-width question mark of Chinese and Japanese lends its reply more than its other neighbours', async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-retrieval-'));
-  const m = await Memory.open(folder);
-  try {
-    const at = (i: number): string => new Date(Date.UTC(2026, 0, 1, 10, i)).toISOString();
-    m.ingest(
-      [
-        { text: '今日は晴れ', session: 's', time: at(0) },
-        { text: '好きな料理は何ですか？', session: 's', time: at(1) },
-        { text: 'ラーメンです', session: 's', time: at(2) },
-      ],
-      { authority: 'user', source: 'test' },
-    );
-    const score = new Map(m.query({ query: '料理', limit: 3, mode: 'keyword' }).episodes.map((e) => [e.text, e.score]));
-    assert.ok(score.get('ラーメンです')! > score.get('今日は晴れ')!, JSON.stringify([...score]));
-  } finally {
-    m.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
+  const { memory: m } = await memoryWith([
+    { text: '今日は晴れ', session: 's', time: minute(0) },
+    { text: '好きな料理は何ですか？', session: 's', time: minute(1) },
+    { text: 'ラーメンです', session: 's', time: minute(2) },
+  ]);
+  const score = new Map(m.query({ query: '料理', limit: 3, mode: 'keyword' }).episodes.map((e) => [e.text, e.score]));
+  assert.ok(score.get('ラーメンです')! > score.get('今日は晴れ')!, JSON.stringify([...score]));
 });
 
 test('a question of only common words scores the newest matching rows, and still fills its limit', async () => {
@@ -326,38 +315,31 @@ test('recipes: one per mode, frozen through and through; a query takes its own',
 });
 
 test('two queries with different recipes rank differently, and neither changes the other', async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-recipes-'));
-  const m = await Memory.open(folder, { extract: false });
-  try {
-    const turns = [
-      { text: 'Morning, how was the trip?', speaker: 'Bea' },
-      { text: 'Bea told me the market was closed.', speaker: 'Al' },
-      { text: 'Shall we meet at noon?', speaker: 'Bea' },
-    ];
-    m.ingest(
-      turns.map((t, i) => ({ ...t, entities: [t.speaker], session: 's1', time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString() })),
-      { authority: 'user', source: 'test' },
-    );
-    // Only the columns differ: what a turn says, or who said it. No boosts or spread to blur it.
-    const plain = withoutMethods(KEYWORD_RECIPE, ['boosts', 'neighbours']);
-    const said = withSettings(plain, { 'candidates.columns.text': 1, 'candidates.columns.speaker': 0, 'candidates.columns.parts': 0 });
-    const speaker = withSettings(plain, { 'candidates.columns.text': 0, 'candidates.columns.speaker': 1, 'candidates.columns.parts': 0 });
-    const texts = (recipe: RetrievalRecipe): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
-    // Every turn matches "Bea" in one column or the other; a column weighed 0 scores nothing.
-    const bySaid = texts(said);
-    const bySpeaker = texts(speaker);
-    assert.equal(bySaid[0], turns[1]!.text, bySaid.join(' | '));
-    assert.equal(bySpeaker.at(-1), turns[1]!.text, bySpeaker.join(' | '));
-    assert.deepEqual(texts(said), bySaid, 'the second recipe left nothing behind');
-    // The mode names the recipe when none is given: keyword + graph, no vector channel.
-    assert.deepEqual(m.query({ query: 'Bea', mode: 'keyword' }).channels, ['keyword', 'entities']);
-    assert.deepEqual(m.query({ query: 'Bea' }, { ...KEYWORD_RECIPE, channels: { keyword: true, graph: false, vector: false } }).channels, [
-      'keyword',
-    ]);
-  } finally {
-    m.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
+  const turns = [
+    { text: 'Morning, how was the trip?', speaker: 'Bea' },
+    { text: 'Bea told me the market was closed.', speaker: 'Al' },
+    { text: 'Shall we meet at noon?', speaker: 'Bea' },
+  ];
+  const { memory: m } = await memoryWith(
+    turns.map((t, i) => ({ ...t, entities: [t.speaker], session: 's1', time: minute(i) })),
+    { config: { extract: false } },
+  );
+  // Only the columns differ: what a turn says, or who said it. No boosts or spread to blur it.
+  const plain = withoutMethods(KEYWORD_RECIPE, ['boosts', 'neighbours']);
+  const said = withSettings(plain, { 'candidates.columns.text': 1, 'candidates.columns.speaker': 0, 'candidates.columns.parts': 0 });
+  const speaker = withSettings(plain, { 'candidates.columns.text': 0, 'candidates.columns.speaker': 1, 'candidates.columns.parts': 0 });
+  const texts = (recipe: RetrievalRecipe): string[] => m.query({ query: 'Bea', limit: 3 }, recipe).episodes.map((e) => e.text);
+  // Every turn matches "Bea" in one column or the other; a column weighed 0 scores nothing.
+  const bySaid = texts(said);
+  const bySpeaker = texts(speaker);
+  assert.equal(bySaid[0], turns[1]!.text, bySaid.join(' | '));
+  assert.equal(bySpeaker.at(-1), turns[1]!.text, bySpeaker.join(' | '));
+  assert.deepEqual(texts(said), bySaid, 'the second recipe left nothing behind');
+  // The mode names the recipe when none is given: keyword + graph, no vector channel.
+  assert.deepEqual(m.query({ query: 'Bea', mode: 'keyword' }).channels, ['keyword', 'entities']);
+  assert.deepEqual(m.query({ query: 'Bea' }, { ...KEYWORD_RECIPE, channels: { keyword: true, graph: false, vector: false } }).channels, [
+    'keyword',
+  ]);
 });
 
 test('fusion: the recipe says which channels count, how much, and how deep each list goes', async () => {
@@ -379,37 +361,24 @@ test('fusion: the recipe says which channels count, how much, and how deep each 
   );
 
   // On a memory: the vector channel's facts are cut at the same depth, and the keyword recipe leaves every vector hit out.
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-fusion-'));
-  const m = await Memory.open(folder, { extract: false });
-  try {
-    const person = { authority: 'human' as const, source: 'test' };
-    m.ingest(
-      [1, 2, 3, 4, 5].map((i) => ({
-        text: `turn ${i} about lunch`,
-        session: 's',
-        time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
-      })),
-      person,
-    );
-    // Three doubtful facts, then a sure one: fourth by its vector rank, first by rank x confidence once it takes part.
-    const facts = ['a', 'b', 'c'].map(
-      (x) => m.relate({ subject: x, predicate: 'is', object: 'doubtful', prior: 'speculative' }, person).id,
-    );
-    facts.push(m.relate({ subject: 'd', predicate: 'is', object: 'sure', prior: 'explicit' }, person).id);
-    const vectorHits = { episode: [], entity: [], fact: hits(...m.rowidsOf('rel', facts)) };
-    const top = (limit: number): string[] => m.query({ query: 'zebra', limit, mode: 'hybrid', vectorHits }).facts.map((f) => f.id);
-    assert.deepEqual(top(1), [facts[0]], 'limit 1: only the first three vector facts take part');
-    assert.equal(top(2)[0], facts[3], 'limit 2: six take part, and the sure one leads');
-    const episodeHits = { episode: hits(...m.rowidsOf('ep', ['ep_5'])), entity: [], fact: vectorHits.fact };
-    const plain = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword' });
-    const given = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword', vectorHits: episodeHits });
-    assert.deepEqual(given.episodes, plain.episodes, 'the keyword recipe leaves the vector hits out');
-    assert.deepEqual(given.facts, []);
-    assert.ok(!given.channels.includes('vector'));
-  } finally {
-    m.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
+  const person = { authority: 'human' as const, source: 'test' };
+  const { memory: m } = await memoryWith(
+    [1, 2, 3, 4, 5].map((i) => ({ text: `turn ${i} about lunch`, session: 's', time: minute(i) })),
+    { config: { extract: false }, by: person },
+  );
+  // Three doubtful facts, then a sure one: fourth by its vector rank, first by rank x confidence once it takes part.
+  const facts = ['a', 'b', 'c'].map((x) => m.relate({ subject: x, predicate: 'is', object: 'doubtful', prior: 'speculative' }, person).id);
+  facts.push(m.relate({ subject: 'd', predicate: 'is', object: 'sure', prior: 'explicit' }, person).id);
+  const vectorHits = { episode: [], entity: [], fact: hits(...m.rowidsOf('rel', facts)) };
+  const top = (limit: number): string[] => m.query({ query: 'zebra', limit, mode: 'hybrid', vectorHits }).facts.map((f) => f.id);
+  assert.deepEqual(top(1), [facts[0]], 'limit 1: only the first three vector facts take part');
+  assert.equal(top(2)[0], facts[3], 'limit 2: six take part, and the sure one leads');
+  const episodeHits = { episode: hits(...m.rowidsOf('ep', ['ep_5'])), entity: [], fact: vectorHits.fact };
+  const plain = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword' });
+  const given = m.query({ query: 'turn 1 lunch', limit: 2, mode: 'keyword', vectorHits: episodeHits });
+  assert.deepEqual(given.episodes, plain.episodes, 'the keyword recipe leaves the vector hits out');
+  assert.deepEqual(given.facts, []);
+  assert.ok(!given.channels.includes('vector'));
 });
 
 test('LoCoMo parser: turns, sessions, dates, captions, evidence', () => {
@@ -478,24 +447,20 @@ test('LoCoMo bench on the fixture: every answerable question asked and scored', 
 
 test("LoCoMo bench in vector and hybrid modes runs the service's vector channel on every kind (dist/bench.js)", async () => {
   await assert.rejects(runLocomoBench({ dataFile: FIXTURE, mode: 'vector' }), /needs an embedding model: --model-path DIR/);
-  const model = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-model-'));
-  try {
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
-    for (const mode of ['vector', 'hybrid'] as const) {
-      // The model runs in the service's embedding worker, a bundle: the built benchmark runs it.
-      const { code, stderr, result: r } = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--mode', mode, '--model-path', model, '--json']);
-      assert.equal(code, 0, stderr);
-      assert.equal(r.mode, mode);
-      assert.match(r.model ?? '', /^local:/);
-      assert.equal(r.questions, 5);
-      // Every turn, entity and fact was embedded before the questions, as the service would have.
-      assert.equal(r.vectors_by_kind.episode, r.by_conversation['mini-1'].episodes + r.by_conversation['mini-2'].episodes);
-      assert.ok(r.vectors_by_kind.entity > 0, JSON.stringify(r.vectors_by_kind));
-      // mini-2 has eight turns: every one has a vector, so all are among the top ten.
-      assert.equal(r.by_conversation['mini-2']['recall@10'], 1, JSON.stringify(r));
-    }
-  } finally {
-    fs.rmSync(model, { recursive: true, force: true });
+  const model = tmpFolder('locomo-model');
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
+  for (const mode of ['vector', 'hybrid'] as const) {
+    // The model runs in the service's embedding worker, a bundle: the built benchmark runs it.
+    const { code, stderr, result: r } = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--mode', mode, '--model-path', model, '--json']);
+    assert.equal(code, 0, stderr);
+    assert.equal(r.mode, mode);
+    assert.match(r.model ?? '', /^local:/);
+    assert.equal(r.questions, 5);
+    // Every turn, entity and fact was embedded before the questions, as the service would have.
+    assert.equal(r.vectors_by_kind.episode, r.by_conversation['mini-1'].episodes + r.by_conversation['mini-2'].episodes);
+    assert.ok(r.vectors_by_kind.entity > 0, JSON.stringify(r.vectors_by_kind));
+    // mini-2 has eight turns: every one has a vector, so all are among the top ten.
+    assert.equal(r.by_conversation['mini-2']['recall@10'], 1, JSON.stringify(r));
   }
 });
 
@@ -510,15 +475,11 @@ test('`recall bench` loads dist/bench.js at run time, and says so when it is mis
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /bench projects does not take --without \(it takes --data, --json, --write-docs\)/);
   assert.match(runBundle(CLI, ['bench', 'nosuch']).stderr, /bench needs a suite: locomo, scale, projects/);
-  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-cli-alone-'));
-  try {
-    fs.copyFileSync(CLI, path.join(alone, 'cli.js'));
-    const r = runBundle(path.join(alone, 'cli.js'), ['bench', 'locomo', '--data', FIXTURE]);
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /benchmarks are not in this build: .*bench\.js is missing/);
-  } finally {
-    fs.rmSync(alone, { recursive: true, force: true });
-  }
+  const alone = tmpFolder('cli-alone');
+  fs.copyFileSync(CLI, path.join(alone, 'cli.js'));
+  const r = runBundle(path.join(alone, 'cli.js'), ['bench', 'locomo', '--data', FIXTURE]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /benchmarks are not in this build: .*bench\.js is missing/);
 });
 
 test("--write-docs replaces the bench's own section of docs/BENCHMARKS.md and nothing else", () => {
@@ -529,22 +490,18 @@ test("--write-docs replaces the bench's own section of docs/BENCHMARKS.md and no
     '# B\n\n<!-- bench:scale -->\nx\n<!-- /bench:scale -->\n',
     'a missing section is added at the end',
   );
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-docs-'));
-  try {
-    fs.mkdirSync(path.join(repo, 'docs'));
-    fs.writeFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), doc);
-    const r = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--k', '3', '--write-docs'], repo);
-    assert.equal(r.code, 0, r.stderr);
-    const written = fs.readFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), 'utf8');
-    assert.ok(written.startsWith('# Benchmarks\n<!-- bench:locomo-keyword -->\n### LoCoMo retrieval, keyword mode'), written);
-    assert.ok(written.endsWith('<!-- /bench:locomo-keyword -->\nKept.\n'), written);
-    assert.doesNotMatch(written, /old figures/);
-    assert.match(written, /node dist\/bench\.js locomo --data \S+locomo-mini\.json --k 3 --mode keyword/);
-    assert.match(written, new RegExp(`${os.cpus().length} cores`));
-    assert.match(written, /\| all \| 5 \| [0-9.]+ \| [0-9.]+ \| 1\.000 \|/);
-  } finally {
-    fs.rmSync(repo, { recursive: true, force: true });
-  }
+  const repo = tmpFolder('docs');
+  fs.mkdirSync(path.join(repo, 'docs'));
+  fs.writeFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), doc);
+  const r = runBundle(BENCH, ['locomo', '--data', FIXTURE, '--k', '3', '--write-docs'], repo);
+  assert.equal(r.code, 0, r.stderr);
+  const written = fs.readFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), 'utf8');
+  assert.ok(written.startsWith('# Benchmarks\n<!-- bench:locomo-keyword -->\n### LoCoMo retrieval, keyword mode'), written);
+  assert.ok(written.endsWith('<!-- /bench:locomo-keyword -->\nKept.\n'), written);
+  assert.doesNotMatch(written, /old figures/);
+  assert.match(written, /node dist\/bench\.js locomo --data \S+locomo-mini\.json --k 3 --mode keyword/);
+  assert.match(written, new RegExp(`${os.cpus().length} cores`));
+  assert.match(written, /\| all \| 5 \| [0-9.]+ \| [0-9.]+ \| 1\.000 \|/);
 });
 
 test(

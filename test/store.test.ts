@@ -1,7 +1,6 @@
 /** The store on its own: Graph, keyword indexes and journal on a real sql.js database and folder. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { resolveConfig } from '../src/core/model/config';
@@ -11,18 +10,10 @@ import { Graph } from '../src/core/store/graph';
 import { entityKey, numericId } from '../src/core/store/ids';
 import { Journal } from '../src/core/store/journal';
 import { all, atomically, loadSqlJs, scalar, type Database } from '../src/core/store/sqlite';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
 const dbs: Database[] = [];
-after(() => {
-  dbs.forEach((db) => db.close());
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-});
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-store-'));
-  dirs.push(d);
-  return d;
-};
+after(() => dbs.forEach((db) => db.close()));
 
 /** A graph on a fresh database, and the database, which the store's own tests read beside it. */
 async function freshStore(): Promise<{ graph: Graph; db: Database }> {
@@ -261,7 +252,7 @@ test('numericId reads the rowid out of an id and refuses anything else', () => {
 const event = (n: number, name = `e${n}`): MemoryEvent => ({ type: 'entity.upsert', name, seq: n, at: AT, by: { authority: 'user' } });
 
 test('journal: a torn tail longer than one read-back chunk is cut; reads start where asked', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   let j = Journal.open(file);
   j.append([event(1), event(2)]);
   const afterTwo = j.position;
@@ -289,7 +280,7 @@ test('journal: a torn tail longer than one read-back chunk is cut; reads start w
 });
 
 test('journal: a damaged line in the middle is skipped and counted, never fatal', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   fs.writeFileSync(file, `${JSON.stringify(event(1))}\n{not json}\n${JSON.stringify(event(2))}\n`);
   const j = Journal.open(file);
   const { events, corruptLines } = j.readFrom(0);
@@ -302,7 +293,7 @@ test('journal: a damaged line in the middle is skipped and counted, never fatal'
 });
 
 test('journal: rewrite keeps, changes or drops events and appends carry on after it', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   const j = Journal.open(file);
   j.append([event(1, 'keep'), event(2, 'drop'), event(3, 'rename')]);
   j.rewrite((e) => (e.type !== 'entity.upsert' || e.name === 'keep' ? e : e.name === 'drop' ? null : { ...e, name: 'renamed' }));
