@@ -12,6 +12,7 @@ import { JournaledGraph } from '../src/core/memory/journaled-graph';
 import { Memory } from '../src/core/memory/memory';
 import type { ConfigOverride } from '../src/core/model/config';
 import type { EpisodeInput, Provenance } from '../src/core/model/events';
+import { DEFAULT_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -90,6 +91,26 @@ export async function memoryWith(
 
 /** The i-th minute of 2024 as an ISO time: turns stamped with it keep the order they are given in. */
 export const minute = (i: number): string => new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString();
+
+/**
+ * Turns of a conversation ([session, speaker, text], a minute apart) as its parsers give them:
+ * each mentions its speaker (ingest/locomo.ts), unless `mentions` is false.
+ */
+export const conversation = (turns: [string, string, string][], mentions = true): EpisodeInput[] =>
+  turns.map(([session, speaker, text], i) => ({ session, speaker, text, entities: mentions ? [speaker] : undefined, time: minute(i) }));
+
+/** The episodes a question finds without the vector channel (keyword and graph), by text, with their scores, best first. */
+export const keywordScores = (memory: Memory, query: string, recipe: RetrievalRecipe = DEFAULT_RECIPE, limit = 10): Map<string, number> =>
+  new Map(
+    memory
+      .query({ query, limit, mode: 'keyword' }, { ...recipe, channels: { ...recipe.channels, vector: false } })
+      .episodes.map((e) => [e.text, e.score ?? 0]),
+  );
+
+/** The texts of those episodes, best first. */
+export const keywordTexts = (memory: Memory, query: string, recipe: RetrievalRecipe = DEFAULT_RECIPE, limit = 10): string[] => [
+  ...keywordScores(memory, query, recipe, limit).keys(),
+];
 
 /**
  * The store under a memory made here, for a test that checks or ages what is stored: the memory is

@@ -145,6 +145,53 @@ test('a fact read again is reused, not duplicated: by the offline extractor and 
   m.close();
 });
 
+test("facts a language model extracted weigh as the agent's, even from a person's turn, and survive a reopen", async () => {
+  const dir = tmpFolder('core');
+  const m = await Memory.open(dir, { extract: false });
+  const model = { authority: 'agent' as const, source: 'lm' };
+  const { results } = m.ingest([{ text: 'We decided to move the billing service to Postgres 16.', speaker: 'dana' }], person);
+  const episode = results[0]!.id;
+  const { ids } = m.recordExtraction(
+    {
+      episode,
+      extractor: 'copilot/gpt-4o',
+      facts: [
+        { subject: 'billing service', predicate: 'Uses', object: 'Postgres 16' },
+        { subject: 'billing service', predicate: 'uses', object: 'postgres 16' },
+      ],
+    },
+    model,
+  );
+  assert.equal(ids.length, 2);
+  assert.equal(ids[0], ids[1], 'the same fact twice in one reading is one relationship');
+  const fact = m.fact(ids[0]!);
+  assert.equal(fact.authority, 'agent');
+  assert.equal(fact.predicate, 'uses');
+  assert.deepEqual(fact.evidence, [episode]);
+  // The turn is the person's (user authority) but the reading is the model's: held at the inferred prior.
+  assert.equal(fact.confidence, 0.6);
+  // A second model reading of another turn corroborates the same fact instead of duplicating it.
+  const second = m.ingest([{ text: 'billing now talks to Postgres 16 in staging', speaker: 'dana' }], person).results[0]!.id;
+  assert.deepEqual(
+    m.recordExtraction(
+      { episode: second, extractor: 'copilot/gpt-4o', facts: [{ subject: 'Billing Service', predicate: 'uses', object: 'Postgres 16' }] },
+      model,
+    ).ids,
+    [ids[0]],
+  );
+  assert.equal(m.fact(ids[0]!).confidence, 0.6, 'agent-only corroboration stays at the prior');
+  assert.throws(() => m.recordExtraction({ episode: 'ep_999', extractor: 'x', facts: [] }, model), /No episode "ep_999"/);
+  assert.throws(
+    () => m.recordExtraction({ episode, extractor: 'x', facts: [{ subject: '', predicate: 'uses', object: 'y' }] }, model),
+    /subject is empty/,
+  );
+  m.close();
+  const reopened = await Memory.open(dir, { extract: false });
+  assert.equal(reopened.fact(ids[0]!).authority, 'agent');
+  assert.equal(reopened.fact(ids[0]!).evidence.length, 2);
+  reopened.close();
+});
+
 test('traverse walks out from an entity hop by hop, and suggests names for a misspelt one', async () => {
   const m = await Memory.open(tmpFolder('memory'), { extract: false });
   m.relate({ subject: 'billing', predicate: 'uses', object: 'Postgres' }, person);
@@ -247,6 +294,23 @@ test('close and reopen replays to the same memory, from the snapshot or from the
   assert.match(logs.join('\n'), /rebuilding it from the journal/);
   assert.deepEqual(repaired.export({ history: true }), before);
   repaired.close();
+});
+
+test('a snapshot taken mid-life reopens to the same answers', async () => {
+  const dir = tmpFolder('core');
+  const m = await Memory.open(dir);
+  m.remember({ text: 'the deploy uses helm charts in the infra repo' }, person);
+  m.snapshot();
+  m.remember({ text: 'staging is deployed every night at 2am' }, person);
+  const before = m.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id);
+  m.close();
+  const again = await Memory.open(dir);
+  assert.equal(again.openReport.replayed, 1, 'only the tail after the snapshot is replayed');
+  assert.deepEqual(
+    again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id),
+    before,
+  );
+  again.close();
 });
 
 test('status and overview count what the memory holds', async () => {
