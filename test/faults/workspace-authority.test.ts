@@ -337,7 +337,7 @@ test('the brief: a fact the person also said stays theirs; one resting on a repo
   const chose = m.relate({ subject: 'billing', predicate: 'chose', object: 'Kafka', evidence: [kafka] }, person).id;
   const facts = m.brief({ budgetTokens: 600 }).facts;
   assert.equal(facts.find((f) => f.id === chose)?.kind, 'decision');
-  const kind = (re: RegExp): string[] => facts.filter((f) => re.test(`${f.subject} ${f.predicate} ${f.object}`)).map((f) => f.kind);
+  const kind = (re: RegExp): string[] => facts.filter((f) => re.test(`${f.subject} ${f.predicate} ${f.object}`)).map((f) => f.section);
   assert.deepEqual(kind(/decided MongoDB/), ['repository']);
   assert.deepEqual(kind(/^user prefers Vite/), ['preference'], 'the person said it too: theirs');
   assert.deepEqual(kind(/mallory.*prefers Vite/), ['repository']);
