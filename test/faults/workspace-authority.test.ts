@@ -336,7 +336,7 @@ test('the brief: a fact the person also said stays theirs; one resting on a repo
   const kafka = m.episodes({ query: 'Kafka' })[0]!.id;
   const chose = m.relate({ subject: 'billing', predicate: 'chose', object: 'Kafka', evidence: [kafka] }, person).id;
   const facts = m.brief({ budgetTokens: 600 }).facts;
-  assert.equal(facts.find((f) => f.id === chose)?.kind, 'decision');
+  assert.equal(facts.find((f) => f.id === chose)?.section, 'decision');
   const kind = (re: RegExp): string[] => facts.filter((f) => re.test(`${f.subject} ${f.predicate} ${f.object}`)).map((f) => f.section);
   assert.deepEqual(kind(/decided MongoDB/), ['repository']);
   assert.deepEqual(kind(/^user prefers Vite/), ['preference'], 'the person said it too: theirs');
