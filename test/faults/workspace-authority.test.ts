@@ -158,7 +158,7 @@ test("a SpecStory history another author committed: its turns are the repository
   const json = JSON.parse(await ok(memory, dir, ['brief', '--tokens', '600', '--json']));
   for (const f of json.facts) {
     if (f.object === 'MongoDB') {
-      assert.equal(f.kind, 'repository', `${f.subject} ${f.predicate} ${f.object} is briefed as ${f.kind}`);
+      assert.equal(f.section, 'repository', `${f.subject} ${f.predicate} ${f.object} is briefed as ${f.section}`);
       assert.equal(f.authority, 'external');
     }
   }
