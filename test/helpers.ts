@@ -133,7 +133,7 @@ export interface CliResult {
 }
 
 /** Runs the built CLI on `memory`; a run that outlives `timeoutMs` is killed (a hang fails, not stalls). */
-export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 180_000): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
