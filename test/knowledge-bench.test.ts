@@ -1,0 +1,260 @@
+/**
+ * The knowledge bench's yardstick: the word rule that decides a brief line states a labelled item
+ * (fixed pairs, several languages), the junk-entity classifier, the labels themselves (every quote
+ * is where it is said to be, folds follow the project hash), and the harness end to end on a real
+ * memory: a file read through the real ingest path, then the same file again with items the test
+ * itself records (through the real knowledge writer and journal), and the figures must move by
+ * exactly what was recorded.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { JournaledGraph } from '../src/core/memory/journaled-graph';
+import { KnowledgeWriter } from '../src/core/memory/knowledge';
+import { resolveConfig } from '../src/core/model/config';
+import type { EventBody } from '../src/core/model/events';
+import { measureFile, runKnowledgeBench } from '../src/bench/knowledge';
+import { summarise, targets } from '../src/bench/knowledge-figures';
+import { checkLabels, foldOf, loadEntityLabels, loadLabels, type LabelledFile } from '../src/bench/knowledge-labels';
+import { junkReason, sameKnowledge, states } from '../src/bench/knowledge-match';
+import { cleanupMemories, ROOT, tmpMemory } from './helpers';
+
+after(cleanupMemories);
+
+describe('a brief line states a labelled item by its words', () => {
+  const stated: [string, string][] = [
+    [
+      '- [rel_3] rule: When working with JSON output, never use grep; use jq.',
+      'when working with json outputs, never use grep, but rather jq.',
+    ],
+    ['- [rel_1] fact: Tests use MSTest, FluentAssertions and NSubstitute', 'Tests: MSTest + FluentAssertions + NSubstitute.'],
+    ['- [rel_8] rule: merge only after the change is reviewed', 'done will be used once the change has been reviewed and merged'],
+    ['- [rel_1] decision: データベースは Supabase を使う', 'データベースは、Supabase を使います。'],
+    ['- [rel_2] fact: aiscend 的代理端口是 10808（不是 7890）', 'aiscend 的代理端口是 **10808**，不是 7890。'],
+    ['- [rel_7] rule: 不要使用表情符号', '不要使用表情符号'],
+    ['- [rel_4] fact: Repositório privado: a pasta não é pública', 'a pasta nao é publica'],
+    ['- [ep_1] 2026-01-01 note: Use TOML for configuration, the files are checked in', 'Use TOML for configuration files'],
+  ];
+  const notStated: [string, string, string][] = [
+    [
+      '- [rel_5] rule: Use grep for JSON output',
+      'when working with json outputs, never use grep, but rather jq.',
+      'a negative rule said positively',
+    ],
+    ['- [rel_7] rule: 使用表情符号', '不要使用表情符号', 'the same, in Chinese'],
+    ['- [rel_6] fact: Tests run with pytest', 'Use TOML for configuration files', 'another item'],
+    ['- [rel_9] rule: Never commit', 'Never commit sensitive files', 'less than 60% of the words'],
+    [
+      `- [ep_2] note: Use ${'the new dashboard for every report we send to the team each week, '.repeat(2)}TOML ${'and a longer story about nothing in particular that goes on '.repeat(2)}configuration files`,
+      'Use TOML for configuration files',
+      'the words, but spread over a long note',
+    ],
+  ];
+  for (const [line, statement] of stated) test(`states: "${statement}"`, () => assert.equal(states(line, statement), true));
+  for (const [line, statement, why] of notStated)
+    test(`does not state (${why}): "${statement}"`, () => assert.equal(states(line, statement), false));
+  test('an extracted item that is part of a labelled one is the same knowledge, either way round', () => {
+    assert.equal(sameKnowledge('never use grep on JSON, use jq', 'when working with json outputs, never use grep, but rather jq.'), true);
+    assert.equal(sameKnowledge('Use TOML for configuration files', 'Use TOML'), true);
+    assert.equal(sameKnowledge('Use TOML for configuration files', 'Never commit sensitive files'), false);
+  });
+});
+
+test('junk entities: stop words, pronouns, numbers and clause fragments, not names', () => {
+  const junk = {
+    The: 'stop word',
+    If: 'stop word',
+    Please: 'stop word',
+    you: 'pronoun',
+    user: 'pronoun',
+    '42': 'number',
+    '3.5%': 'number',
+    'errors indicate the backend': 'clause fragment',
+    'usually means the package': 'clause fragment',
+    'changes.': 'clause fragment',
+    'the package is': 'clause fragment',
+  };
+  for (const [name, reason] of Object.entries(junk)) assert.equal(junkReason(name), reason, name);
+  for (const name of [
+    'PostgreSQL',
+    'Claude Code',
+    'README.md',
+    'next-auth',
+    'Tailwind CSS',
+    'npm',
+    'データベース',
+    'Bank of America',
+    'v1.',
+  ])
+    assert.equal(junkReason(name), undefined, name);
+});
+
+test('the junk classifier calls none of the entity names a person judged names junk', () => {
+  const judged = loadEntityLabels(path.join(ROOT, 'test/fixtures/knowledge/labels.json'))!;
+  assert.ok(judged.names.length > 0 && judged.junk.length > 0);
+  assert.deepEqual(
+    judged.names.filter((n) => junkReason(n) !== undefined),
+    [],
+  );
+});
+
+describe('the labels', () => {
+  const labels = loadLabels(path.join(ROOT, 'test/fixtures/knowledge/labels.json'));
+  test('every quote is in its file where the label says, every fold is its project hash', () => {
+    assert.deepEqual(checkLabels(labels), []);
+  });
+  test('at least 20 transcripts from 8 projects, instruction files, both folds, Chinese, Japanese and Portuguese', () => {
+    const transcripts = labels.files.filter((f) => f.type === 'transcript');
+    assert.ok(transcripts.length >= 20, `${transcripts.length} transcripts`);
+    assert.ok(new Set(transcripts.map((f) => f.project)).size >= 8);
+    assert.ok(labels.files.some((f) => f.type === 'instructions'));
+    for (const fold of ['tune', 'held'])
+      assert.ok(
+        labels.files.some((f) => f.fold === fold && f.items.length > 0),
+        fold,
+      );
+    const languages = new Set(labels.files.flatMap((f) => f.items.map((i) => i.language)));
+    for (const l of ['en', 'zh', 'ja', 'pt']) assert.ok(languages.has(l), l);
+  });
+  test('a project never has files in both folds', () => {
+    for (const f of labels.files) assert.equal(f.fold, foldOf(f.project), f.file);
+  });
+});
+
+describe('the harness, end to end on a real memory', () => {
+  // A small transcript written here for the test, not a real one: the harness is what is tested.
+  const root = tmpMemory('knowledge-fixtures');
+  const project = 'github.com/example/knowledge-bench-test';
+  fs.mkdirSync(path.join(root, 't'), { recursive: true });
+  fs.writeFileSync(
+    path.join(root, 't', 'session.jsonl'),
+    [
+      { role: 'user', text: 'Can you look at why the build is slow?' },
+      { role: 'assistant', text: 'The build compiles every package twice; I removed the second pass.' },
+      { role: 'user', text: 'Thanks. Use pnpm instead of npm in this project.' },
+    ]
+      .map((t) => JSON.stringify(t))
+      .join('\n') + '\n',
+  );
+  const labelled: LabelledFile = {
+    file: 't/session.jsonl',
+    type: 'transcript',
+    project,
+    fold: foldOf(project),
+    items: [
+      { id: 'pnpm', kind: 'rule', language: 'en', by: 'user', said: [{ at: 'line 3', quote: 'Use pnpm instead of npm in this project.' }] },
+      {
+        id: 'build',
+        kind: 'lesson',
+        language: 'en',
+        by: 'agent',
+        said: [{ at: 'line 2', quote: 'The build compiles every package twice' }],
+      },
+    ],
+    notItems: [{ at: 'line 1', quote: 'Can you look at why the build is slow?', why: 'question' }],
+  };
+
+  /** Records, before the file is read: the rule (through the knowledge writer), the same rule again as a
+   *  second item (an extractor that failed to merge), an unlabelled rule, a not-item, and the person's
+   *  decision, whose subject and object are sentence fragments, which the brief shows. */
+  async function seed(folder: string): Promise<void> {
+    const mem = await JournaledGraph.open(folder, resolveConfig(), () => {});
+    try {
+      const by = { authority: 'user' as const, source: 'test', project };
+      const writer = new KnowledgeWriter(mem);
+      const first = writer.read({
+        kind: 'rule',
+        statement: 'Use pnpm instead of npm in this project.',
+        subject: 'pnpm',
+        assertedBy: 'user',
+        project,
+      });
+      const again: EventBody = {
+        type: 'relationship.assert',
+        id: mem.graph.nextId('rel', writer.used),
+        subject: 'npm',
+        predicate: 'rule',
+        object: 'npm',
+        prior: 'inferred',
+        assertedBy: 'user',
+        project,
+        kind: 'rule',
+        statement: 'Always use pnpm, not npm, in this project',
+      };
+      const others = new KnowledgeWriter(mem, writer.used + 1);
+      const fridays = others.read({ kind: 'rule', statement: 'Deploy only on Fridays', subject: 'deploys', assertedBy: 'user', project });
+      const question = others.read({
+        kind: 'fact',
+        statement: 'Look at why the build is slow',
+        subject: 'build',
+        assertedBy: 'user',
+        project,
+      });
+      mem.commit([first.event!, again, fridays.event!, question.event!], by);
+      mem.commit(
+        [
+          {
+            type: 'relationship.assert',
+            id: mem.graph.nextId('rel'),
+            subject: 'errors indicate the backend',
+            predicate: 'decided',
+            object: 'use pnpm instead of npm in this project',
+            prior: 'explicit',
+            assertedBy: 'user',
+            project,
+          },
+        ],
+        by,
+      );
+    } finally {
+      mem.close();
+    }
+  }
+
+  test('the figures move by exactly what the test recorded', async () => {
+    const base = await measureFile(labelled, root, {});
+    const seeded = await measureFile(labelled, root, { seed });
+    const pnpm = (r: typeof base) => r.items.find((i) => i.id === 'pnpm')!;
+
+    // The brief now holds the person's decision, which states the rule.
+    assert.equal(pnpm(seeded).stated, true);
+    // Three rules and one fact were recorded; two say the labelled rule, one says the not-item.
+    assert.equal(seeded.extracted.length, base.extracted.length + 4);
+    const saying = (r: typeof base, id: string) => r.extracted.filter((x) => x.labels.includes(id)).length;
+    assert.equal(saying(seeded, 'pnpm'), saying(base, 'pnpm') + 2);
+    assert.equal(pnpm(seeded).heldAs, pnpm(base).heldAs + 2);
+    assert.equal(seeded.extracted.filter((x) => x.wrong).length, base.extracted.filter((x) => x.wrong).length + 1);
+    assert.ok(seeded.rules_twice >= base.rules_twice + 1);
+    // The decision's subject and object are clause fragments, not names: two more junk entities, those two.
+    assert.deepEqual(
+      seeded.junk
+        .map((j) => j.name)
+        .filter((n) => !base.junk.some((b) => b.name === n))
+        .sort(),
+      ['errors indicate the backend', 'use pnpm instead of npm in this project'],
+    );
+
+    const figures = summarise([seeded]);
+    assert.equal(figures.all.labelled, 2);
+    assert.equal(figures.all.stated, seeded.items.filter((i) => i.stated).length);
+    assert.equal(figures.extracted.items, seeded.extracted.length);
+    assert.equal(figures.extracted.labelled, seeded.extracted.filter((x) => x.labels.length > 0).length);
+    assert.equal(figures.duplicates.by_kind.rule, 1);
+    const twice = targets({ budget_tokens: 600, folds: [labelled.fold], files: [seeded], figures: { [labelled.fold]: figures } });
+    assert.equal(twice.find((t) => t.name === 'rules stored twice')!.met, false);
+  });
+
+  test('a run reads only the folds asked for, from a labels file', async () => {
+    fs.mkdirSync(path.join(root, 'labels'), { recursive: true });
+    const other = labelled.fold === 'tune' ? 'held' : 'tune';
+    const file = path.join(root, 'labels', 'labels.json');
+    fs.writeFileSync(file, JSON.stringify({ files: [labelled, { ...labelled, fold: other, file: 't/missing.jsonl' }] }));
+    const r = await runKnowledgeBench({ labelsFile: file, folds: [labelled.fold] });
+    assert.deepEqual(
+      r.files.map((f) => f.file),
+      ['t/session.jsonl'],
+    );
+    assert.equal(r.figures[labelled.fold]!.all.labelled, 2);
+  });
+});
