@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { JournaledGraph } from '../src/core/memory/journaled-graph';
 import { KnowledgeWriter } from '../src/core/memory/knowledge';
 import { resolveConfig } from '../src/core/model/config';
@@ -18,9 +18,7 @@ import { measureFile, runKnowledgeBench } from '../src/bench/knowledge';
 import { summarise, targets } from '../src/bench/knowledge-figures';
 import { checkLabels, foldOf, loadEntityLabels, loadLabels, type LabelledFile } from '../src/bench/knowledge-labels';
 import { junkReason, sameKnowledge, states } from '../src/bench/knowledge-match';
-import { cleanupMemories, ROOT, tmpMemory } from './helpers';
-
-after(cleanupMemories);
+import { ROOT, tmpFolder } from './helpers';
 
 describe('a brief line states a labelled item by its words', () => {
   const stated: [string, string][] = [
@@ -124,7 +122,7 @@ describe('the labels', () => {
 
 describe('the harness, end to end on a real memory', () => {
   // A small transcript written here for the test, not a real one: the harness is what is tested.
-  const root = tmpMemory('knowledge-fixtures');
+  const root = tmpFolder('knowledge-fixtures');
   const project = 'github.com/example/knowledge-bench-test';
   fs.mkdirSync(path.join(root, 't'), { recursive: true });
   fs.writeFileSync(
