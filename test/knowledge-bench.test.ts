@@ -12,10 +12,11 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { JournaledGraph } from '../src/core/memory/journaled-graph';
 import { KnowledgeWriter } from '../src/core/memory/knowledge';
+import { Memory } from '../src/core/memory/memory';
 import { resolveConfig } from '../src/core/model/config';
 import type { EventBody } from '../src/core/model/events';
 import { measureFile, runKnowledgeBench } from '../src/bench/knowledge';
-import { summarise, targets } from '../src/bench/knowledge-figures';
+import { knowledgeSection, knowledgeText, summarise, targets, type FileResult } from '../src/bench/knowledge-figures';
 import { checkLabels, foldOf, loadEntityLabels, loadLabels, type LabelledFile } from '../src/bench/knowledge-labels';
 import { junkReason, sameKnowledge, states } from '../src/bench/knowledge-match';
 import { ROOT, tmpFolder } from './helpers';
@@ -254,5 +255,133 @@ describe('the harness, end to end on a real memory', () => {
       ['t/session.jsonl'],
     );
     assert.equal(r.figures[labelled.fold]!.all.labelled, 2);
+  });
+});
+
+describe('the figures, counted by hand on a tiny labelled result', () => {
+  // Two files as the harness reports them: a transcript read, and an instruction file not read.
+  const item = (id: string, kind: string, language: string, stated: boolean, heldAs: number) => ({ id, kind, language, stated, heldAs });
+  const extracted = (id: string, labels: string[], wrong = false) => ({ id, kind: 'rule', statement: id, labels, wrong });
+  const transcript: FileResult = {
+    file: 'a.jsonl',
+    project: 'github.com/example/a',
+    fold: 'held',
+    type: 'transcript',
+    brief_tokens: 100,
+    brief_left_out: 0,
+    items: [item('r1', 'rule', 'en', true, 1), item('r2', 'rule', 'en', false, 2), item('d1', 'decision', 'zh', true, 0)],
+    extracted: [extracted('x1', ['r1']), extracted('x2', ['r2']), extracted('x3', ['r2']), extracted('x4', [], true), extracted('x5', [])],
+    rules_twice: 1,
+    entities: 10,
+    junk: [
+      { name: 'The', reason: 'stop word' },
+      { name: 'you', reason: 'pronoun' },
+    ],
+  };
+  const instructions: FileResult = {
+    file: 'b/CLAUDE.md',
+    project: 'github.com/example/b',
+    fold: 'tune',
+    type: 'instructions',
+    not_read: 'no memory-file reader in this tree',
+    brief_tokens: 20,
+    brief_left_out: 0,
+    items: [item('f1', 'fact', 'en', false, 0), item('p1', 'preference', 'ja', false, 0)],
+    extracted: [],
+    rules_twice: 0,
+    entities: 0,
+    junk: [],
+  };
+  const f = summarise([transcript, instructions]);
+
+  test('shares stated: 2 of 5 in all, by kind, language and source', () => {
+    assert.equal(f.files, 2);
+    assert.deepEqual(f.all, { labelled: 5, stated: 2, share: 0.4 });
+    assert.deepEqual(f.by_kind, {
+      rule: { labelled: 2, stated: 1, share: 0.5 },
+      decision: { labelled: 1, stated: 1, share: 1 },
+      fact: { labelled: 1, stated: 0, share: 0 },
+      preference: { labelled: 1, stated: 0, share: 0 },
+    });
+    assert.deepEqual(f.by_language, {
+      en: { labelled: 3, stated: 1, share: 0.3333 },
+      zh: { labelled: 1, stated: 1, share: 1 },
+      ja: { labelled: 1, stated: 0, share: 0 },
+    });
+    assert.deepEqual(f.english, { labelled: 3, stated: 1, share: 0.3333 });
+    assert.deepEqual(f.not_english, { labelled: 2, stated: 1, share: 0.5 });
+    assert.deepEqual(f.by_type, {
+      transcript: { labelled: 3, stated: 2, share: 0.6667 },
+      instructions: { labelled: 2, stated: 0, share: 0 },
+    });
+    assert.deepEqual(f.not_read, { files: 1, items: 2, why: ['no memory-file reader in this tree'] });
+  });
+
+  test('precision 3 of 5 items held, 1 wrong; r2 held twice, one rule pair twice; junk 2 of 10', () => {
+    assert.deepEqual(f.extracted, { items: 5, labelled: 3, wrong: 1, precision: 0.6 });
+    assert.deepEqual(f.duplicates, { by_kind: { rule: 1 }, rules_twice: 1 });
+    assert.equal(f.entities.total, 10);
+    assert.equal(f.entities.junk, 2);
+    assert.equal(f.entities.share, 0.2);
+    assert.deepEqual(f.entities.by_reason, { 'stop word': 1, pronoun: 1 });
+  });
+
+  test('targets: the held fold 2 of 3 (met), its English 1 of 2 (not), junk 20% (not), rules twice 2 (not)', () => {
+    const r = {
+      budget_tokens: 600,
+      folds: ['tune', 'held'] as ('tune' | 'held')[],
+      files: [transcript, instructions],
+      figures: { tune: summarise([instructions]), held: summarise([transcript]), all: f },
+    };
+    const got = Object.fromEntries(targets(r).map((t) => [t.name, [t.value, t.met]]));
+    assert.deepEqual(got, {
+      'brief states labelled items, held fold': ['66.7% (2 of 3)', true],
+      'brief states English items, held fold': ['50.0% (1 of 2)', false],
+      'junk entities': ['20.0% (2 of 10)', false],
+      'rules stored twice': ['2', false],
+    });
+    const text = knowledgeText(r).join('\n');
+    assert.match(text, /all \(2 files\): brief states 40\.0% \(2 of 5\); English 33\.3% \(1 of 3\); other languages 50\.0% \(1 of 2\)/);
+    assert.match(text, /not read yet: 1 files, 2 labelled items, counted as not stated/);
+    assert.match(text, /items held: 5, saying a labelled item 3 \(precision >= 60\.0%\), saying a not-item 1/);
+    const docs = knowledgeSection(r, 'context');
+    assert.match(
+      docs,
+      /\| all \| 2 \| 40\.0% \(2 of 5\) \| 33\.3% \(1 of 3\) \| 50\.0% \(1 of 2\) \| 5 \| 60\.0% \| 20\.0% \(2 of 10\) \|/,
+    );
+    assert.match(docs, /\| tune \| {2}\| not read yet \(2 items, counted as not stated\) \|/);
+  });
+
+  test('without a reader in the tree an instruction file is not read, and its items are not stated', async () => {
+    const root = tmpFolder('knowledge-instructions');
+    fs.mkdirSync(path.join(root, 'b'));
+    fs.writeFileSync(path.join(root, 'b', 'CLAUDE.md'), '# Rules\n\n- Always run `npm test` before committing.\n');
+    const labelled: LabelledFile = {
+      file: 'b/CLAUDE.md',
+      type: 'instructions',
+      project: 'github.com/example/b',
+      fold: foldOf('github.com/example/b'),
+      items: [
+        {
+          id: 'npm-test',
+          kind: 'rule',
+          language: 'en',
+          by: 'file',
+          said: [{ at: 'line 3', quote: 'Always run `npm test` before committing.' }],
+        },
+      ],
+      notItems: [],
+    };
+    const r = await measureFile(labelled, root, {});
+    const hasReader = typeof (Memory.prototype as unknown as { readMemoryFile?: unknown }).readMemoryFile === 'function';
+    if (hasReader) assert.equal(r.not_read, undefined);
+    else {
+      assert.equal(r.not_read, 'no memory-file reader in this tree');
+      assert.deepEqual(
+        r.items.map((i) => i.stated),
+        [false],
+      );
+      assert.equal(summarise([r]).not_read.items, 1);
+    }
   });
 });
