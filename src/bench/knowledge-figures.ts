@@ -245,7 +245,7 @@ export function knowledgeText(r: KnowledgeBenchResult): string[] {
   }
   if (r.classifier)
     out.push(
-      `  junk classifier on hand-judged names: catches ${r.classifier.caught} of ${r.classifier.judged_junk} junk by itself (the rest count as judged junk), calls ${r.classifier.flagged} of ${r.classifier.judged_names} names junk`,
+      `  junk classifier on the names judged by hand (tune fold only): catches ${r.classifier.caught} of ${r.classifier.judged_junk} junk by itself (the rest count as judged junk), calls ${r.classifier.flagged} of ${r.classifier.judged_names} names junk`,
     );
   out.push('  targets:');
   for (const t of targets(r)) out.push(`    ${t.name}: ${t.value}, target ${t.target}: ${verdict(t)}`);
@@ -296,7 +296,7 @@ export function knowledgeSection(r: KnowledgeBenchResult, context: string): stri
     ),
     ...(r.classifier
       ? [
-          `Junk entities: the classifier (stop words, pronouns, numbers, clause fragments) plus the names a person judged junk in test/fixtures/knowledge/entities.json; on those judged names the classifier alone catches ${r.classifier.caught} of ${r.classifier.judged_junk} junk and calls ${r.classifier.flagged} of ${r.classifier.judged_names} names junk.`,
+          `Junk entities: the classifier (stop words, pronouns, numbers, clause fragments) plus the names a person judged junk in test/fixtures/knowledge/entities.json (tune fold entities only, so the held fold's share is the classifier's alone); on those judged names the classifier alone catches ${r.classifier.caught} of ${r.classifier.judged_junk} junk and calls ${r.classifier.flagged} of ${r.classifier.judged_names} names junk.`,
         ]
       : []),
     table(
