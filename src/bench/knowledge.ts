@@ -34,7 +34,8 @@ export interface KnowledgeBenchOptions {
   log?: (msg: string) => void;
 }
 
-const BY = (project: string): Provenance => ({ authority: 'user', source: 'cli', project });
+/** The CLI's connection: a person's (service/rpc/protocol.ts), as `recall ingest` sends. */
+const BY = (project: string): Provenance => ({ authority: 'human', source: 'cli', project });
 
 /** The memory-file reader's entry (issue 28, part 3), when this tree has it: `Memory.readMemoryFile`. */
 type MemoryFileReader = (
