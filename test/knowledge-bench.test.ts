@@ -7,6 +7,7 @@
  * exactly what was recorded.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
@@ -384,4 +385,90 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
       assert.equal(summarise([r]).not_read.items, 1);
     }
   });
+});
+
+test('`node dist/bench.js knowledge` on a tiny labels file: both folds counted by hand, its docs section written', () => {
+  // A folder laid out like the repository: docs/BENCHMARKS.md, and labels whose files sit beside them.
+  const repo = tmpFolder('knowledge-cli');
+  fs.mkdirSync(path.join(repo, 'docs'));
+  fs.writeFileSync(
+    path.join(repo, 'docs', 'BENCHMARKS.md'),
+    '# Benchmarks\n<!-- bench:knowledge -->\nold figures\n<!-- /bench:knowledge -->\nKept.\n',
+  );
+  fs.mkdirSync(path.join(repo, 'fx', 'labels'), { recursive: true });
+  fs.mkdirSync(path.join(repo, 'fx', 'c'));
+  const turns = [
+    { role: 'user', text: 'Thanks. Use pnpm instead of npm in this project.' },
+    { role: 'assistant', text: 'The build compiles every package twice; I removed the second pass.' },
+  ];
+  fs.writeFileSync(path.join(repo, 'fx', 'session.jsonl'), turns.map((t) => JSON.stringify(t)).join('\n') + '\n');
+  fs.writeFileSync(path.join(repo, 'fx', 'c', 'CLAUDE.md'), '# Rules\n\n- Always run `npm test` before committing.\n');
+  const rule = (id: string, at: string, quote: string) => ({ id, kind: 'rule', language: 'en', by: 'user', said: [{ at, quote }] });
+  const files: LabelledFile[] = [
+    {
+      file: 'session.jsonl',
+      type: 'transcript',
+      project: 'github.com/example/knowledge-bench-test',
+      fold: 'tune',
+      items: [
+        rule('pnpm', 'line 1', 'Use pnpm instead of npm in this project.') as LabelledFile['items'][number],
+        {
+          id: 'build',
+          kind: 'lesson',
+          language: 'en',
+          by: 'agent',
+          said: [{ at: 'line 2', quote: 'The build compiles every package twice' }],
+        },
+      ],
+      notItems: [],
+    },
+    {
+      file: 'c/CLAUDE.md',
+      type: 'instructions',
+      project: 'github.com/example/c',
+      fold: 'held',
+      items: [rule('npm-test', 'line 3', 'Always run `npm test` before committing.') as LabelledFile['items'][number]],
+      notItems: [],
+    },
+  ];
+  for (const f of files) assert.equal(f.fold, foldOf(f.project), f.file);
+  const labels = path.join(repo, 'fx', 'labels', 'labels.json');
+  fs.writeFileSync(labels, JSON.stringify({ files }));
+  assert.deepEqual(checkLabels(loadLabels(labels)), []);
+  const bench = (args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'bench.js'), 'knowledge', ...args], { cwd: repo, encoding: 'utf8' });
+    const last = r.stdout.trim().split('\n').at(-1) ?? '';
+    return { code: r.status, stderr: r.stderr, result: (last.startsWith('{') ? JSON.parse(last) : undefined) as any };
+  };
+
+  const tune = bench(['--data', labels]);
+  assert.equal(tune.code, 0, tune.stderr);
+  assert.deepEqual(tune.result.folds, ['tune'], 'the tune fold is the default');
+  assert.doesNotMatch(tune.stderr, /HELD fold/);
+
+  const r = bench(['--data', labels, '--fold', 'all', '--write-docs']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /this run reads the HELD fold/);
+  const { figures } = r.result;
+  assert.deepEqual([figures.tune.files, figures.tune.all.labelled, figures.held.files, figures.held.all.labelled], [1, 2, 1, 1]);
+  assert.deepEqual(
+    [figures.all.files, figures.all.all.labelled, figures.all.english.labelled, figures.all.not_english.labelled],
+    [2, 3, 3, 0],
+  );
+  assert.deepEqual(
+    [figures.all.by_kind.rule.labelled, figures.all.by_kind.lesson.labelled, figures.all.by_type.instructions.labelled],
+    [2, 1, 1],
+  );
+  assert.equal(figures.all.all.stated, figures.tune.all.stated + figures.held.all.stated);
+  const written = fs.readFileSync(path.join(repo, 'docs', 'BENCHMARKS.md'), 'utf8');
+  assert.ok(written.startsWith('# Benchmarks\n<!-- bench:knowledge -->\n### Knowledge: what the brief (600 tokens) states'), written);
+  assert.ok(written.endsWith('<!-- /bench:knowledge -->\nKept.\n'), written);
+  assert.match(written, /node dist\/bench\.js knowledge --data \S+labels\.json --fold all/);
+  assert.match(written, /\| all \| 2 \| [0-9.]+% \(\d of 3\) \|/);
+
+  const refused = bench(['--data', labels, '--write-docs']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /--write-docs writes every fold: give --fold all/);
+  assert.match(bench(['--fold', 'nope']).stderr, /--fold is one of tune, held, all/);
+  assert.match(bench(['--k', '3']).stderr, /bench knowledge does not take --k/);
 });
