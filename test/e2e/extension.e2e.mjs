@@ -1006,9 +1006,17 @@ try {
     await page.locator('.pane-header', { hasText: 'Entities' }).hover();
     await page.locator('.pane-header', { hasText: 'Entities' }).locator('.codicon-collapse-all').click();
     await expand(await waitRow('Entities', new RegExp(`^${type} ${total}$`)));
-    await tree('Entities').focus();
-    await page.keyboard.press('End');
-    const more = await waitRow('Entities', new RegExp(`^Load more… 200 of ${total} shown$`), 10000);
+    // End brings the last row into view once the page has loaded: pressed until it shows.
+    const moreRow = new RegExp(`^Load more… 200 of ${total} shown$`);
+    await h.waitFor(
+      async () => {
+        await tree('Entities').focus();
+        await page.keyboard.press('End');
+        return (await rowLabels('Entities')).some((l) => moreRow.test(l));
+      },
+      { timeoutMs: 20000, intervalMs: 500, what: 'the Load more… row in view' },
+    );
+    const more = await waitRow('Entities', moreRow, 10000);
     assert.ok(
       !(await rowLabels('Entities')).some((l) => /^Module 250 /.test(l)),
       'Module 250 (past the first page) must not be listed yet',
