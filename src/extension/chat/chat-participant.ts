@@ -11,13 +11,17 @@ import type { EpisodeView, FactView } from '../../core/model/views.js';
 import type { QueryResult } from '../../core/memory/memory.js';
 import type { RecallExtension } from '../ctx.js';
 import { COMMANDS } from '../common/ids.js';
+import { byKind, confidenceText, factSaying, KIND_TITLES } from '../common/knowledge-text.js';
 import { codeSpan, commandLink, escapeLines, escapeMarkdown as escape } from '../common/markdown.js';
-import { factTriple, oneLine, pct } from '../views/present.js';
+import { oneLine } from '../views/present.js';
+import { knowledgeAsk, type KnowledgeAsk } from './common/knowledge-ask.js';
 
 export const PARTICIPANT_ID = 'recall.chat';
 /** Facts that get Confirm / Mark Wrong buttons (the rest are listed with their ids). */
 const MAX_BUTTONED_FACTS = 5;
 const MAX_EPISODES = 5;
+/** Items listed when a question asks for knowledge of a kind ("what are our rules about X"). */
+const MAX_ITEMS = 20;
 
 /** The part of a ChatResponseStream the participant writes to. */
 export type ChatOut = Pick<vscode.ChatResponseStream, 'markdown' | 'button' | 'progress'>;
@@ -59,6 +63,11 @@ export async function answerChat(
       return {};
     }
     out.progress('Asking Recall…');
+    const asked = knowledgeAsk(prompt);
+    if (asked) {
+      const answered = await items(ctx, asked, out);
+      if (answered) return answered;
+    }
     const r = await ctx.human.call('query', { query: prompt });
     if (token?.isCancellationRequested) return {};
     if (!r.facts.length && !r.episodes.length) {
@@ -98,9 +107,38 @@ function trusted(text: string): vscode.MarkdownString {
 }
 
 function factLine(f: FactView): string {
-  const state = f.pinned ? 'confirmed' : pct(f.effective_confidence);
   const evidence = f.evidence.length ? ` · evidence ${f.evidence.slice(0, 3).map(episodeLink).join(', ')}` : '';
-  return `- ${codeSpan(f.id)} **${escape(factTriple(f))}** (${state}, by ${escape(f.authority)}${evidence})`;
+  return `- ${codeSpan(f.id)} **${escape(factSaying(f, 300))}** (${confidenceText(f)}, by ${escape(f.authority)}${evidence})`;
+}
+
+/** Facts under a heading per kind (rules and decisions first), plain facts last; the first few with Confirm and Mark Wrong. */
+function factList(facts: FactView[], out: ChatOut): void {
+  let buttoned = 0;
+  for (const group of byKind(facts)) {
+    out.markdown(trusted(`\n**${group.kind ? KIND_TITLES[group.kind] : 'Facts'}**\n\n`));
+    for (const f of group.facts) {
+      out.markdown(trusted(`${factLine(f)}\n`));
+      if (buttoned++ >= MAX_BUTTONED_FACTS) continue;
+      if (!f.pinned) out.button({ command: COMMANDS.confirm, arguments: [f.id], title: `Confirm ${f.id}` });
+      out.button({ command: COMMANDS.markWrong, arguments: [f.id], title: `Mark ${f.id} Wrong` });
+    }
+  }
+}
+
+/** "What are our rules about X": the project's items of the kinds asked, by kind; undefined when it holds none (the question is then searched). */
+async function items(ctx: RecallExtension, asked: KnowledgeAsk, out: ChatOut): Promise<vscode.ChatResult | undefined> {
+  const kinds = asked.kinds.map((k) => KIND_TITLES[k].toLowerCase()).join(' or ');
+  const topic = asked.about ? ` about "${escape(oneLine(asked.about, 80))}"` : '';
+  const r = await ctx.human.call('browse.items', { kinds: asked.kinds, about: asked.about, limit: MAX_ITEMS });
+  if (r.items.length === 0) {
+    out.markdown(`No ${kinds}${topic} in this project's memory; searching what was said instead.\n\n`);
+    return undefined;
+  }
+  const more = r.total > r.items.length ? ` (${r.items.length} of ${r.total} shown; ask about something narrower for the rest)` : '';
+  const what = r.total === 1 ? asked.kinds.join(' or ') : kinds;
+  out.markdown(`${r.total} ${what}${topic} in force in this project${more}:\n`);
+  factList(r.items, out);
+  return { metadata: { facts: r.items.map((f) => f.id), episodes: [] } };
 }
 
 function episodeLine(e: EpisodeView): string {
@@ -110,17 +148,9 @@ function episodeLine(e: EpisodeView): string {
   return `- ${episodeLink(e.id)} ${where}: ${escape(oneLine(e.text, 160))}`;
 }
 
-/** The cited answer: facts (with buttons for the first few) and the episodes they rest on. */
+/** The cited answer: facts by kind (with buttons for the first few) and the episodes they rest on. */
 function cited(r: QueryResult, out: ChatOut): void {
-  if (r.facts.length) {
-    out.markdown(trusted('**Facts**\n\n'));
-    r.facts.forEach((f, i) => {
-      out.markdown(trusted(`${factLine(f)}\n`));
-      if (i >= MAX_BUTTONED_FACTS) return;
-      if (!f.pinned) out.button({ command: COMMANDS.confirm, arguments: [f.id], title: `Confirm ${f.id}` });
-      out.button({ command: COMMANDS.markWrong, arguments: [f.id], title: `Mark ${f.id} Wrong` });
-    });
-  }
+  factList(r.facts, out);
   if (r.episodes.length) {
     out.markdown(trusted(`\n**Episodes**\n\n${r.episodes.slice(0, MAX_EPISODES).map(episodeLine).join('\n')}\n`));
   }
@@ -135,7 +165,7 @@ async function summarise(
   token?: vscode.CancellationToken,
 ): Promise<void> {
   const evidence = [
-    ...r.facts.map((f) => `${f.id}: ${factTriple(f)} (${pct(f.effective_confidence)})`),
+    ...r.facts.map((f) => `${f.id}: ${factSaying(f, 300)} (${confidenceText(f)})`),
     ...r.episodes
       .slice(0, MAX_EPISODES)
       .map((e) => `${e.id} (${e.time.slice(0, 10)}${e.speaker ? `, ${e.speaker}` : ''}): ${oneLine(e.text, 400)}`),

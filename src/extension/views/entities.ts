@@ -55,7 +55,13 @@ export type Node = GroupNode | TypeNode | EntityNode | FactNode | EvidenceNode |
 /** The group shown first: what holds in this project and is easiest to break unknowingly. */
 const RULES_AND_DECISIONS: KnowledgeKind[] = ['rule', 'decision'];
 /** An item's icon by its kind. */
-const KIND_ICONS: Record<KnowledgeKind, string> = { rule: 'law', decision: 'milestone', preference: 'heart', fact: 'info', lesson: 'lightbulb' };
+const KIND_ICONS: Record<KnowledgeKind, string> = {
+  rule: 'law',
+  decision: 'milestone',
+  preference: 'heart',
+  fact: 'info',
+  lesson: 'lightbulb',
+};
 
 export class EntitiesTree extends PagedTree<Node> {
   private codeTimer: NodeJS.Timeout | undefined;

@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import { citation, renderCode } from '../../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from '../common/ids.js';
+import { confidenceText, factSaying, pct } from '../common/knowledge-text.js';
 import { codeSpan, escapeMarkdown as esc } from '../common/markdown.js';
 
-export const pct = (x: number): string => `${Math.round(x * 100)}%`;
+export { pct };
 export const day = (iso: string): string => iso.slice(0, 10);
 export const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
 
@@ -18,12 +19,9 @@ export function oneLine(text: string, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** "rule: Never log the database URL." (at most `max` characters). */
-const itemText = (f: FactView, max = 500): string => `${f.kind}: ${oneLine(f.statement ?? '', max)}`;
-
 /** "uses → sql.js" seen from the subject, "uses ← Recall" seen from the object; a knowledge item by its kind and statement. */
 export function factLabel(f: FactView, from?: string): string {
-  if (f.kind) return itemText(f, 100);
+  if (f.kind) return factSaying(f, 100);
   if (from !== undefined && f.object.toLowerCase() === from.toLowerCase() && f.subject.toLowerCase() !== from.toLowerCase()) {
     return `${f.predicate} ← ${f.subject}`;
   }
@@ -33,10 +31,10 @@ export function factLabel(f: FactView, from?: string): string {
 export const factTriple = (f: FactView): string => `${f.subject} ${f.predicate} ${f.object}`;
 
 /** What a fact says, as a message or a prompt quotes it: an item's kind and statement, else its triple. */
-export const factText = (f: FactView): string => (f.kind ? itemText(f, 120) : factTriple(f));
+export const factText = (f: FactView): string => factSaying(f, 120);
 
 /** "confirmed" (a person's confirmation is certainty, not a percentage), else the effective confidence. */
-export const factState = (f: FactView): string => (f.pinned ? 'confirmed' : pct(f.effective_confidence));
+export const factState = confidenceText;
 
 /** Confirmed or the effective confidence, and provenance; for an ended fact, why and since when. */
 export function factDescription(f: FactView): string {
@@ -59,7 +57,9 @@ export function factTooltip(f: FactView): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   if (f.kind) md.appendMarkdown(`**${esc(f.kind)}**: ${esc(f.statement ?? '')}  \nAbout **${esc(f.subject)}**  \n`);
   else md.appendMarkdown(`**${esc(f.subject)}** *${esc(f.predicate)}* **${esc(f.object)}**  \n`);
-  md.appendMarkdown(`${codeSpan(f.id)} · ${esc(f.status)}${f.pinned ? `, confirmed by ${f.confirmed_by ? esc(f.confirmed_by) : 'a person'}` : ''}  \n`);
+  md.appendMarkdown(
+    `${codeSpan(f.id)} · ${esc(f.status)}${f.pinned ? `, confirmed by ${f.confirmed_by ? esc(f.confirmed_by) : 'a person'}` : ''}  \n`,
+  );
   if (f.pinned) md.appendMarkdown('Confirmed: it holds until marked wrong  \n');
   else md.appendMarkdown(`Effective confidence ${pct(f.effective_confidence)} (confidence ${pct(f.confidence)} before decay)  \n`);
   md.appendMarkdown(`Established ${esc(f.prior)}, asserted by ${esc(f.authority)}, valid from ${esc(minute(f.valid_from))}`);
