@@ -15,6 +15,7 @@ import { COMMANDS } from '../src/extension/common/ids';
 import { knowledgeAsk } from '../src/extension/chat/common/knowledge-ask';
 import { MemorySource } from '../src/extension/views/common/source';
 import { MemoryClient } from '../src/service/rpc/client';
+import { renderFact } from '../src/tools/render';
 import { loadExtension, rendered, type Bundle } from './extension-host';
 import { onCleanup, ROOT, tmpFolder } from './helpers';
 import { sayItems } from './knowledge-items';
@@ -199,6 +200,33 @@ test('@recall: a question lists the facts it finds under their kind, rules and d
   }
   assert.equal(items, kinds.filter((k) => k !== 'plain').length, text);
   assert.ok(text.includes('Billing uses Postgres'), text);
+});
+
+test('a confirmed item reads "confirmed", not a percentage, wherever it is rendered; an unconfirmed one shows its confidence', async () => {
+  const { client, ids } = await memory();
+  const confirmed = await client.call('fact', { id: ids.logging });
+  const agents = await client.call('fact', { id: ids.secrets });
+  const surfaces = {
+    'the tools (recall_query, the CLI)': renderFact,
+    'a tree row': ext.present.factDescription,
+    'a tree tooltip': (f: typeof confirmed) => rendered(ext.present.factTooltip(f)).text,
+    'a grouped row': ext.present.itemDescription,
+  };
+  for (const [where, render] of Object.entries(surfaces)) {
+    const text: string = render(confirmed);
+    assert.match(text, /confirmed/, `${where}: ${text}`);
+    assert.doesNotMatch(text, /\d+%/, `${where}: ${text}`);
+    assert.match(render(agents), /\d+%/, `${where}: an unconfirmed item shows its confidence`);
+  }
+  assert.match(renderFact(confirmed), /^rel_\d+: \[rule\] Never log the database URL, ever\. \(about logging\)/);
+});
+
+test('the items list refuses a kind that is not one, naming the kinds', async () => {
+  const { client } = await memory();
+  await assert.rejects(
+    client.call('browse.items', { kinds: ['law' as 'rule'] }),
+    (e: Error & { code?: string }) => e.code === 'invalid_input' && /kinds/.test(e.message),
+  );
 });
 
 test('a chat question asks for knowledge of a kind, and about what, only when it names one', () => {
