@@ -141,13 +141,16 @@ test('@recall: "what are our rules about logging?" answers from the rules of thi
   const s = chatStream();
   const result = await ext.chatParticipant.answerChat(ctx, { prompt: 'What are our rules about logging?' }, s.out);
   const text = s.text();
-  assert.deepEqual([...result.metadata.facts].sort(), [ids.logging, ids.secrets].sort(), text);
+  assert.deepEqual([...result.metadata.facts.slice(0, 2)].sort(), [ids.logging, ids.secrets].sort(), text);
   assert.match(text, /2 rules about "logging" in force in this project/);
   assert.match(text, /Rules\n/);
   assert.ok(text.includes('rule: Never log the database URL, ever. (confirmed, by user'), text);
   assert.ok(text.includes('rule: Do not print secrets in logging output or the status endpoint. ('), text);
   assert.ok(!text.includes('Tuesdays'), "another project's rule is not this project's");
-  assert.ok(!text.includes('Episodes'), 'answered from the items, not from a search of turns');
+  // Answered from the items first; what a search of the memory finds comes after them.
+  const items = text.split('\nAlso found\n')[0]!;
+  assert.ok(items.includes('rule: Never log') && items.includes('rule: Do not print secrets'), text);
+  assert.ok(!items.includes('Episodes'), text);
   const confirmButtons = s.buttons.filter((b) => b.command === COMMANDS.confirm).map((b) => b.arguments[0]);
   assert.deepEqual(confirmButtons, [ids.secrets], 'Confirm is offered for the unconfirmed rule alone');
   assert.deepEqual(
@@ -161,7 +164,8 @@ test('@recall: "what are our rules about logging?" answers from the rules of thi
   // "What did we decide" reads the decisions; with no topic, all of them.
   const d = chatStream();
   const decided = await ext.chatParticipant.answerChat(ctx, { prompt: 'what decisions did we make' }, d.out);
-  assert.deepEqual(decided.metadata.facts, [ids.db], d.text());
+  assert.equal(decided.metadata.facts[0], ids.db, d.text());
+  assert.match(d.text(), /^1 decision in force in this project:\nDecisions\n/);
   assert.match(d.text(), /Decisions\n/);
 });
 
@@ -169,7 +173,7 @@ test('@recall: no rule about a topic says so, then searches what was said', asyn
   const { client } = await memory();
   const s = chatStream();
   const result = await ext.chatParticipant.answerChat({ human: client, log: quiet }, { prompt: 'what are our rules about billing' }, s.out);
-  assert.match(s.text(), /No rules about "billing" in this project's memory; searching what was said instead/);
+  assert.match(s.text(), /^No rules about "billing" in this project's memory\. What was said:\n/);
   assert.ok(result.metadata.facts.length > 0, `the search answers: ${s.text()}`);
 });
 

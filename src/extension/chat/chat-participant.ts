@@ -63,20 +63,21 @@ export async function answerChat(
       return {};
     }
     out.progress('Asking Recall…');
+    // A question for knowledge of a kind is answered from the project's items first, then from a search.
     const asked = knowledgeAsk(prompt);
-    if (asked) {
-      const answered = await items(ctx, asked, out);
-      if (answered) return answered;
-    }
+    const listed = asked ? (await ctx.human.call('browse.items', { kinds: asked.kinds, about: asked.about, limit: MAX_ITEMS })).items : [];
     const r = await ctx.human.call('query', { query: prompt });
     if (token?.isCancellationRequested) return {};
-    if (!r.facts.length && !r.episodes.length) {
-      out.markdown(`Recall has nothing on "${oneLine(prompt, 80)}".`);
+    const shown = new Set(listed.map((f) => f.id));
+    const found = { ...r, facts: r.facts.filter((f) => !shown.has(f.id)) };
+    if (!listed.length && !found.facts.length && !found.episodes.length) {
+      out.markdown(`Recall has nothing on "${escape(oneLine(prompt, 80))}".`);
       return {};
     }
-    if (ask.model) await summarise(ctx, ask.model, r, out, token);
-    cited(r, out);
-    return { metadata: { facts: r.facts.map((f) => f.id), episodes: r.episodes.map((e) => e.id) } };
+    if (ask.model) await summarise(ctx, ask.model, { ...found, facts: [...listed, ...found.facts] }, out, token);
+    if (asked) itemsAnswer(asked, listed, out, found.facts.length + found.episodes.length > 0);
+    cited(found, out);
+    return { metadata: { facts: [...listed, ...found.facts].map((f) => f.id), episodes: found.episodes.map((e) => e.id) } };
   } catch (err) {
     const e = err as Error;
     ctx.log.error(`@recall: ${e.stack ?? e.message}`);
@@ -125,20 +126,19 @@ function factList(facts: FactView[], out: ChatOut): void {
   }
 }
 
-/** "What are our rules about X": the project's items of the kinds asked, by kind; undefined when it holds none (the question is then searched). */
-async function items(ctx: RecallExtension, asked: KnowledgeAsk, out: ChatOut): Promise<vscode.ChatResult | undefined> {
+/** "What are our rules about X": the project's items of the kinds asked, by kind, or that it holds none. */
+function itemsAnswer(asked: KnowledgeAsk, items: FactView[], out: ChatOut, more: boolean): void {
   const kinds = asked.kinds.map((k) => KIND_TITLES[k].toLowerCase()).join(' or ');
   const topic = asked.about ? ` about "${escape(oneLine(asked.about, 80))}"` : '';
-  const r = await ctx.human.call('browse.items', { kinds: asked.kinds, about: asked.about, limit: MAX_ITEMS });
-  if (r.items.length === 0) {
-    out.markdown(`No ${kinds}${topic} in this project's memory; searching what was said instead.\n\n`);
-    return undefined;
+  if (items.length === 0) {
+    out.markdown(`No ${kinds}${topic} in this project's memory.${more ? ' What was said:' : ''}\n`);
+    return;
   }
-  const more = r.total > r.items.length ? ` (${r.items.length} of ${r.total} shown; ask about something narrower for the rest)` : '';
-  const what = r.total === 1 ? asked.kinds.join(' or ') : kinds;
-  out.markdown(`${r.total} ${what}${topic} in force in this project${more}:\n`);
-  factList(r.items, out);
-  return { metadata: { facts: r.items.map((f) => f.id), episodes: [] } };
+  const cut = items.length === MAX_ITEMS ? ` (the first ${MAX_ITEMS}: ask about something narrower for the rest)` : '';
+  const what = items.length === 1 ? asked.kinds.join(' or ') : kinds;
+  out.markdown(`${items.length} ${what}${topic} in force in this project${cut}:\n`);
+  factList(items, out);
+  if (more) out.markdown('\n**Also found**\n');
 }
 
 function episodeLine(e: EpisodeView): string {
