@@ -135,6 +135,18 @@ test('Entities tree: the current project\'s rules and decisions come first, in t
   assert.match(items[3].label, /^decision: Switch the database to SQLite\.$/);
 });
 
+test('Entities tree: when the items cannot be listed, the entities still show, without the group, and the log says why', async () => {
+  const { client } = await memory();
+  const warned: string[] = [];
+  const source = new MemorySource(client);
+  // A service that does not answer the list (an older one still running, say).
+  source.items = () => Promise.reject(new Error('unknown method browse.items'));
+  const tree = new ext.entities.EntitiesTree({ source, log: { ...quiet, warn: (m: string) => warned.push(m) }, push: () => {} });
+  const roots = await tree.getChildren();
+  assert.ok(roots.length > 0 && roots.every((r: { kind: string }) => r.kind === 'type'), JSON.stringify(roots));
+  assert.match(warned.join('\n'), /rules and decisions not listed: unknown method browse\.items/);
+});
+
 test('@recall: "what are our rules about logging?" answers from the rules of this project, by kind, with Confirm and Mark Wrong', async () => {
   const { client, ids } = await memory();
   const ctx = { human: client, log: quiet };

@@ -103,11 +103,16 @@ export class EntitiesTree extends PagedTree<Node> {
   }
 
   private async roots(): Promise<Node[]> {
-    const [types, items] = await Promise.all([this.ctx.source.types(), this.ctx.source.items(RULES_AND_DECISIONS, 0, 1)]);
+    // The entities still show when the items cannot be listed (the group is then left out, and the log says why).
+    const items = this.ctx.source.items(RULES_AND_DECISIONS, 0, 1).catch((err: Error) => {
+      this.ctx.log.warn(`Entities view: rules and decisions not listed: ${err.message}`);
+      return { total: 0 };
+    });
+    const [types, { total: rules }] = await Promise.all([this.ctx.source.types(), items]);
     const total = types.reduce((n, t) => n + t.entities, 0);
     this.view.description = total ? `${total} entit${total === 1 ? 'y' : 'ies'}` : undefined;
-    const group: GroupNode[] = items.total
-      ? [{ kind: 'group', key: 'g/rules', label: 'Rules and decisions', kinds: RULES_AND_DECISIONS, count: items.total }]
+    const group: GroupNode[] = rules
+      ? [{ kind: 'group', key: 'g/rules', label: 'Rules and decisions', kinds: RULES_AND_DECISIONS, count: rules }]
       : [];
     return [...group, ...types.map((t) => typeNode(t.type, t.entities, types.length <= 3))];
   }
