@@ -6,22 +6,14 @@
  * words stay in their own section; the project it answered for is said.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { approxTokens } from '../src/core/memory/brief';
 import { Memory } from '../src/core/memory/memory';
 import { BRIEF_MIN_TOKENS, LIMITS } from '../src/core/model/limits';
+import { tmpFolder } from './helpers';
 import { sayItems } from './knowledge-items';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-async function memory(): Promise<Memory> {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-brief-items-'));
-  dirs.push(d);
-  return Memory.open(d, { extract: false });
-}
+const memory = (): Promise<Memory> => Memory.open(tmpFolder('brief-items'), { extract: false });
 const person = { authority: 'human' as const, source: 'cli' };
 const APP = 'example.org/team/app';
 
