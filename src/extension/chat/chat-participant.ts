@@ -1,7 +1,9 @@
 /**
  * `@recall` in chat, for people: a question is answered from memory with citations (the cited
- * list needs no model; the chat's model, when there is one, only phrases a summary above it), each
- * fact with Confirm and Mark Wrong buttons and each episode a link that opens it. `/remember` and
+ * list needs no model; the chat's model, when there is one, only phrases a summary above it), facts
+ * listed by kind (rules and decisions first), each with Confirm and Mark Wrong buttons, and each
+ * episode a link that opens it. A question for knowledge of a kind ("what are our rules about X")
+ * is answered from the project's items of that kind first. `/remember` and
  * `/forget` are the person's own writes, so they go through the `extension` connection (human
  * authority) and the same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
  */
@@ -59,7 +61,9 @@ export async function answerChat(
       return {};
     }
     if (!prompt) {
-      out.markdown('Ask a question, e.g. `@recall what did we decide about auth?`, or use `/remember` and `/forget`.');
+      out.markdown(
+        'Ask a question, e.g. `@recall what did we decide about auth?` or `@recall what are our rules about logging?`, or use `/remember` and `/forget`.',
+      );
       return {};
     }
     out.progress('Asking Recall…');
