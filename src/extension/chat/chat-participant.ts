@@ -3,9 +3,9 @@
  * list needs no model; the chat's model, when there is one, only phrases a summary above it), facts
  * listed by kind (rules and decisions first), each with Confirm and Mark Wrong buttons, and each
  * episode a link that opens it. A question for knowledge of a kind ("what are our rules about X")
- * is answered from the project's items of that kind first. `/remember` and
- * `/forget` are the person's own writes, so they go through the `extension` connection (human
- * authority) and the same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
+ * is answered from the project's items of that kind first. `/remember` and `/forget` are the
+ * person's own writes, so they go through the `extension` connection (human authority) and the
+ * same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
  */
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/model/errors.js';
