@@ -26,6 +26,7 @@ const MODULES = [
   'chat/lm-tools',
   'chat/chat-participant',
   'views/present',
+  'views/entities',
 ];
 
 export interface Bundle {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AUTHORITIES, PRIOR_KINDS } from '../../core/model/config.js';
 import { invalid, type MemoryError } from '../../core/model/errors.js';
+import { KNOWLEDGE_KINDS } from '../../core/model/knowledge.js';
 import { RETRIEVAL_MODES, SURFACES, type Method, type ParamsOf } from './protocol.js';
 
 /** Absent or null: both mean "not given" on the wire. */
@@ -84,6 +85,7 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object({ ...page, project, only: flag }),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  'browse.items': z.object({ kinds: optional(z.array(z.enum(KNOWLEDGE_KINDS))), about: optional(text), ...page, project }),
   'project.list': none,
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
   brief: z.object({ project, budget_tokens: count }),
