@@ -58,7 +58,9 @@ export function sentences(paragraph: string): string[] {
   const out: string[] = [];
   // A full stop inside a code span or a file name ("README.md", "e.g.") does not end a sentence.
   const spans: string[] = [];
-  const masked = plain.replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`).replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '\u0001'));
+  const masked = plain
+    .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
+    .replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '\u0001'));
   for (const part of masked.split(SENTENCE_END)) {
     const s = part
       .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
@@ -79,7 +81,9 @@ export function isQuestion(s: string): boolean {
   const t = s.trim();
   if (/[?？]\s*[)"'”]?\s*$/.test(t) || /[吗呢]\s*[。.]?$/.test(t) || /(?:ですか|ますか|でしょうか)[。.]?$/.test(t)) return true;
   return (
-    /^(?:what|why|how|when|where|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(t) ||
+    /^(?:what|why|how|when|where|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(
+      t,
+    ) ||
     /^(?:do|does|did|have|has|had|don't|doesn't|didn't)\s+(?:we|you|i|they|he|she|it|this|that|these|those|the|our|your|anyone)\b/i.test(t)
   );
 }
@@ -97,5 +101,7 @@ export function isHedged(s: string): boolean {
 
 /** One-off and temporary instructions: "don't write any code yet", "for now, skip the tests". */
 export function isTemporary(s: string): boolean {
-  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|first|next)\b/i.test(s);
+  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|first|next)\b(?![.-]\w)/i.test(
+    s,
+  );
 }
