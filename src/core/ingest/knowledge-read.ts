@@ -53,7 +53,7 @@ const CHOICE_PT = /\b(?:vamos usar|usaremos|usamos|use|usar|mude para|mudar para
 
 /** What outlasts the task: "always", "never", "don't", "from now on", "as a rule", "MUST", "no longer", "is deprecated". */
 const RULE =
-  /\b(?:always|never(?![\s-]ending)|from now on|going forward|as a rule|no longer|is deprecated|are deprecated|(?:you|we|it|they|everything|all|each|every \w+) must(?:n't| not)?|mustn't|make sure (?:to|you|that)|(?:^|,\s*|;\s*|\band\s+)(?:please\s+)?(?:do not|don't|dont|never)\s+\w+)/i;
+  /\b(?:always|never(?![\s-]ending)|from now on|going forward|as a rule|no longer|is deprecated|are deprecated|(?:you|we|it|they|everything|all|each|every \w+) must(?:n't| not)?|mustn't|make sure (?:to|you|that)|(?:^|[,;:]\s*|\band\s+)(?:please\s+)?(?:do not|don't|dont|never)\s+\w+)/i;
 const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b/;
 const RULE_JA = /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)/u;
 const RULE_ZH = /(?:必须|一定要|总是|始终|永远不要|不要|禁止|以后都|今后)/u;
