@@ -93,6 +93,32 @@ test('a task is not a rule: 43 requests to build a game yield nothing (copilot c
   assert.deepEqual(brief(read), []);
 });
 
+test('talk that describes is not a rule: a game design chat yields nothing (gemini share, every turn of the person)', () => {
+  const episodes = readTranscriptFile(path.join(REAL, 'gemini/chat-share-icon-first.md')).episodes.filter((e) => e.role === 'user');
+  const all = episodes.map((e) => e.text).join('\n');
+  assert.match(all, /a never ending war/);
+  assert.match(all, /I'm pretty sure I want him to be male/);
+  assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), []);
+});
+
+test('chat that describes or encourages is not a rule (sentences of the LoCoMo conversations, snap-research/locomo)', () => {
+  for (const said of [
+    'We love "Home Alone" - it always brings lots of laughs!',
+    'It must add so much holiday cheer to your house.',
+    'Nope, never been on a sports team.',
+    "Any time you need help, don't hesitate to reach out.",
+    "I'll make sure to have a safe trip.",
+    "I'm always taking notes on her style for my own writing.",
+    'My family is always there for me.',
+    'You must have been elated up there with that trophy.',
+    'Always here to help!',
+    'He never gives up and always stands up for justice.',
+    "Keep going and don't give up!",
+  ]) {
+    assert.deepEqual(readKnowledge({ text: said, speaker: 'Caroline' }), [], said);
+  }
+});
+
 test("an agent's words are never the person's rule (specstory legacy, turn 9: the agent writes the rule file)", () => {
   const written = turn('specstory/legacy-user-assistant.md', 9);
   assert.match(written.text, /Never ask for confirmation on next steps/);

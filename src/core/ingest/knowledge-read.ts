@@ -51,14 +51,34 @@ const CHOICE_ZH = /^(?:(.{1,12}?)(?:统一|就|都)?)(?:使用|改用|采用|选
 /** Portuguese: "vamos usar X", "use X", "a partir de agora usamos X". */
 const CHOICE_PT = /\b(?:vamos usar|usaremos|usamos|use|usar|mude para|mudar para|trocar para|vamos com)\s+/i;
 
-/** What outlasts the task: "always", "never", "don't", "from now on", "as a rule", "MUST", "no longer", "is deprecated". */
-const RULE =
-  /\b(?:always|never(?![\s-]ending)|from now on|going forward|as a rule|no longer|is deprecated|are deprecated|(?:you|we|it|they|everything|all|each|every \w+) must(?:n't| not)?|mustn't|make sure (?:to|you|that)|(?:^|[,;:]\s*|\band\s+)(?:please\s+)?(?:do not|don't|dont|never)\s+\w+)/i;
+/** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
+const NOT_INSTRUCTED =
+  'ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
+/**
+ * What outlasts the task, said as an instruction: "always X", "never X", "don't X", "do NOT X",
+ * "make sure to X" opening a sentence or a clause; "we never X", "you should always X", "you must
+ * X"; "from now on", "as a rule", "X is deprecated". "It always brings laughs", "you must have been
+ * thrilled" and "I'm always on the lookout" describe, they do not instruct.
+ */
+const RULE = new RegExp(
+  [
+    `(?:^|[,;:]\\s+|\\band\\s+|\\bso\\s+)(?:please\\s+)?(?:always|never|don't|dont|do not|make sure (?:to|that|you)|be sure to)(?:\\s+ever)?\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
+    `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
+  ].join('|'),
+  'i',
+);
+/** Someone described before the marker ("he never gives up", "they always cheer me on"): a habit, not an instruction. */
+const DESCRIBED = /\b(?:i|i'm|i'll|i've|i'd|me|my|he|she|they|it|it's|he's|she's|they're|they'll|us|his|her|their|its)\b/i;
+/** Advice offered ("you can use X"), not a rule set. */
+const OFFERED = /^(?:\w+,\s*)?you can(?!'t|not)\b/i;
 const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b/;
 const RULE_JA = /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)/u;
-const RULE_ZH = /(?:必须|一定要|总是|始终|永远不要|不要|禁止|以后都|今后)/u;
-const RULE_PT = /\b(?:sempre|nunca|a partir de agora|não (?:use|usar|faça|fazer|coloque|mude|altere)|em vez de|proibido)\b/i;
-
+const RULE_ZH = /^(?:请)?(?:必须|一定要|总是|始终|永远不要|不要|禁止)|以后都|今后/u;
+const RULE_PT =
+  /^(?:por favor,?\s+)?(?:sempre|nunca|não)\s+(?:use|usar|faça|fazer|coloque|mude|altere|crie|escreva|apague|remova)\b|\ba partir de agora\b|\bproibido\b/i;
 /** A preference: "I prefer X", "prefer X over Y", "I'd rather X". */
 const PREFERENCE =
   /\b(?:i|we)\s+(?:really\s+)?(?:prefer|'d rather|would rather)\b|^prefer\s+|\bmy preference is\b|\bprefiro\b|好きです|更喜欢|我喜欢用/i;
@@ -128,10 +148,16 @@ function personItem(s: string): KnowledgeReading | undefined {
     const choice = chosen(s, CHOICE_PT);
     if (choice) return { kind: 'decision', statement: s, subject: choice, object: choice };
   }
-  if (RULE.test(s) || RULE_SHOUTED.test(s) || RULE_JA.test(s) || RULE_ZH.test(s) || RULE_PT.test(s)) {
+  if (RULE_SHOUTED.test(s) || RULE_JA.test(s) || RULE_ZH.test(s) || RULE_PT.test(s) || instructed(s)) {
     return { kind: 'rule', statement: s, subject: firstEntity(s) };
   }
   return undefined;
+}
+
+/** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */
+function instructed(s: string): boolean {
+  const m = s.match(RULE);
+  return m !== null && !/!\s*$/.test(s) && !OFFERED.test(s) && !DESCRIBED.test(s.slice(0, m.index));
 }
 
 /** A lesson or a durable project fact stated by an agent, or nothing. */
