@@ -153,6 +153,7 @@ test("the agent's rule pasted by the person, in a fence, a quote or after 'X sai
     `what does this mean?\n\n\`\`\`\n${agentsRule}\n\`\`\``,
     `see the rule file:\n\n> ${agentsRule}\n\nwhy didnt you follow this rule?`,
     `Cursor said:\n${agentsRule}`,
+    `⏺ Read(.cursor/rules/user-preferences.mdc)\n  ⎿  ${agentsRule}`,
     `what does this say\n\n    ${agentsRule}`,
   ]) {
     assert.deepEqual(readKnowledge({ text: pasted, role: 'user' }), [], pasted);
@@ -203,6 +204,7 @@ test('`recall ingest` of real transcripts learns items; one rule said in two tra
   const always = facts.filter((f) => f.kind === 'rule' && /^ALWAYS begin your response/.test(f.statement ?? ''));
   assert.equal(always.length, 1, JSON.stringify(facts.filter((f) => f.kind)));
   assert.equal(new Set(always[0]!.evidence).size, 2, 'both transcripts are its evidence');
+  assert.equal(always[0]!.authority, 'user', "the person's word");
   assert.ok(
     facts.every((f) => f.kind !== 'rule' || !/Display|Build an index/.test(f.statement ?? '')),
     'the requests are not rules',
