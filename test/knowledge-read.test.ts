@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { readKnowledge, type KnowledgeReading } from '../src/core/ingest/knowledge-read';
-import { recallJson, recallOk, ROOT, tmpFolder } from './helpers';
+import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
 
@@ -227,4 +227,22 @@ test('`recall remember` of a rule the person states holds it as a rule', async (
   const items = facts.filter((f) => f.kind).map((f) => `${f.kind}: ${f.statement}`);
   assert.ok(items.includes("rule: Again, keep everything simple and don't use external libraries."), JSON.stringify(items));
   assert.ok(items.includes('rule: Do NOT use Chart.js.'), JSON.stringify(items));
+});
+
+test('a later decision for the same topic supersedes the earlier: "データベースは、Supabase を使います", then Firebase', async () => {
+  const first = readTranscriptFile(path.join(REAL, 'specstory/agent-model-mode-tool-use-slice.md')).episodes[0]!;
+  const { memory } = await memoryWith([
+    { ...first, project: 'buildings', time: '2026-01-03T14:51:00Z' },
+    { text: 'やっぱり、データベースは Firebase を使います。', role: 'user', project: 'buildings', time: '2026-01-05T09:00:00Z' },
+  ]);
+  const facts = memory.export({ history: true }).facts.filter((f) => f.kind === 'decision' && f.subject === 'データベース');
+  const by = (o: string): (typeof facts)[number] | undefined => facts.find((f) => f.object === o);
+  assert.equal(by('Supabase')?.status, 'superseded', JSON.stringify(facts));
+  assert.equal(by('Firebase')?.status, 'current', JSON.stringify(facts));
+  // The other choices of that turn (authentication, storage, payments) are other topics: they hold.
+  const held = memory
+    .export()
+    .facts.filter((f) => f.kind === 'decision')
+    .map((f) => f.object);
+  for (const o of ['Better Auth', 'Polar', 'Firebase']) assert.ok(held.includes(o), `${o} in ${JSON.stringify(held)}`);
 });

@@ -193,7 +193,11 @@ function firstEntity(piece: string): string | undefined {
 
 /** The topic a Japanese or Chinese sentence opens with ("データベースは"): a short run of letters. */
 function topic(t: string | undefined): string | undefined {
-  const v = t?.replace(/^[、，,\s]+|[、，,\s]+$/g, '');
+  // The words after an opening aside ("やっぱり、データベースは": after all, the database).
+  const v = t
+    ?.split(/[、，,]/)
+    .pop()
+    ?.trim();
   // A noun, not a clause: a clause carries kana endings ("使用する技術", the technology used).
   return v && v.length <= 12 && /^[\p{L}\p{N} ]+$/u.test(v) && !/\p{Script=Hiragana}/u.test(v) ? v : undefined;
 }
