@@ -101,6 +101,18 @@ test('talk that describes is not a rule: a game design chat yields nothing (gemi
   assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), []);
 });
 
+test('the forms the issue names (its paraphrases of real transcripts): each read, with its kind and subject', () => {
+  const read = (t: string): [string, string | undefined, string | undefined][] =>
+    readKnowledge({ text: t, role: 'user' }).map((k) => [k.kind, k.subject, k.object]);
+  assert.deepEqual(read('Drop every mention of Java, we will never use it.'), [['rule', 'Java', undefined]]);
+  assert.deepEqual(read('Do NOT print the connection string in the status endpoint, ever.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('As a rule, handlers only parse input, the logic lives in services.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('Results are always newest first.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('We no longer use Redux.'), [['rule', 'Redux', undefined]]);
+  assert.deepEqual(read("Let's switch from Postgres to SQLite."), [['decision', 'PostgreSQL', 'SQLite']]);
+  assert.deepEqual(read('I prefer pnpm over npm.'), [['preference', 'npm', 'pnpm']]);
+});
+
 test('chat that describes or encourages is not a rule (sentences of the LoCoMo conversations, snap-research/locomo)', () => {
   for (const said of [
     'We love "Home Alone" - it always brings lots of laughs!',
@@ -114,6 +126,8 @@ test('chat that describes or encourages is not a rule (sentences of the LoCoMo c
     'Always here to help!',
     'He never gives up and always stands up for justice.',
     "Keep going and don't give up!",
+    'Combining passions is always cool.',
+    'Community events like that are always amazing.',
   ]) {
     assert.deepEqual(readKnowledge({ text: said, speaker: 'Caroline' }), [], said);
   }

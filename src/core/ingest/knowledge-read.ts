@@ -53,7 +53,7 @@ const CHOICE_PT = /\b(?:vamos usar|usaremos|usamos|use|usar|mude para|mudar para
 
 /** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
 const NOT_INSTRUCTED =
-  'ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
+  'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
 /**
  * What outlasts the task, said as an instruction: "always X", "never X", "don't X", "do NOT X",
  * "make sure to X" opening a sentence or a clause; "we never X", "you should always X", "you must
@@ -66,6 +66,7 @@ const RULE = new RegExp(
     `\\b(?:we|you)\\s+(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
     `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
+    `\\b(?:is|are|should be|must be)\\s+(?:always|never)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
   ].join('|'),
   'i',

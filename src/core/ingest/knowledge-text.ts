@@ -101,7 +101,7 @@ export function isHedged(s: string): boolean {
 
 /** One-off and temporary instructions: "don't write any code yet", "for now, skip the tests". */
 export function isTemporary(s: string): boolean {
-  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|first|next(?!\s+steps?\b))\b(?![.-]\w)/i.test(
+  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|(?<!\w+est\s)first|next(?!\s+steps?\b))\b(?![.-]\w)/i.test(
     s,
   );
 }
