@@ -25,6 +25,7 @@ import {
   COMPONENT_HEADS,
   escapeRe,
   FILE_EXT,
+  FUNCTION_WORDS,
   GENERIC_MODIFIERS,
   GENERIC_SPEAKERS,
   NOT_NAMES,
@@ -41,8 +42,9 @@ import {
 
 export type { EntityType, ExtractedEntity, ExtractedRelationship, Extraction, ExtractInput, Predicate } from './extract-types.js';
 
+// A dash glued to a word is part of a name ("my-app.ts"); one after a space or at a line's start is a list's bullet.
 const BARE_FILE = new RegExp(
-  `(?<![\\w@/.\\u27e6\\u27e7-])(?:[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXT})|Dockerfile|Makefile|\\.env(?:\\.[\\w-]+)?)(?::\\d+)?(?![\\w/])`,
+  `(?<![\\w@/.\\u27e6\\u27e7])(?<!\\S-)(?:\\w[\\w-]*(?:\\.[\\w-]+)*\\.(?:${FILE_EXT})|Dockerfile|Makefile|\\.env(?:\\.[\\w-]+)?)(?::\\d+)?(?![\\w/])`,
   'g',
 );
 const NAME = '([A-Z][a-z]{1,20}(?:\\s[A-Z][a-z]{1,20})?)';
@@ -67,17 +69,7 @@ export function extract(episode: ExtractInput): Extraction {
     .replace(/\bhttps?:\/\/[^\s)>\]]+/g, ' ')
     .replace(/\r/g, '');
 
-  // Install commands name packages: npm i -D zod, pip install httpx, cargo add serde.
-  for (const m of text.matchAll(
-    /\b(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install)\s+((?:(?:-{1,2}[\w-]+|[@\w./-]+)\s*)+)/g,
-  )) {
-    for (const word of m[1]!.split(/\s+/)) {
-      const name = word.replace(/`/g, '').replace(/(?<=.)@[\w.^~-]+$/, '');
-      if (!name || name.startsWith('-') || !/^[@\w][\w./@-]*$/.test(name)) continue;
-      const tech = techOf(name);
-      mentions.add(tech ? tech.name : name, tech ? 'technology' : 'package');
-    }
-  }
+  installedPackages(text, mentions);
 
   // 1. Inline code spans.
   text = text.replace(/`([^`\n]+)`/g, (_whole, span: string) => {
@@ -128,8 +120,10 @@ export function extract(episode: ExtractInput): Extraction {
       return named ? `${det} ${named}` : whole;
     },
   );
-  text = text.replace(/\b[Pp]roject\s+([A-Z][\w-]+)\b/g, (whole, name: string) =>
-    NOT_NAMES.has(name) || techOf(name) ? whole : mentions.add(name, 'project'),
+  // "Project Settings", "Project Structure": a capitalised Project begins a title, unless a sentence goes on after the name.
+  text = text.replace(
+    /\b(?:project|(?<=^|[.!?]\s+)Project)\s+([A-Z][\w-]+)\b(?=\s+[a-z]|\s*$|\s*[,.;)](?:\s|$))/gm,
+    (whole, name: string) => (NOT_NAMES.has(name) || techOf(name) ? whole : mentions.add(name, 'project')),
   );
 
   // 5. People: a capitalised name with a person's verb after it or a cue before it.
@@ -191,6 +185,32 @@ export function extract(episode: ExtractInput): Extraction {
   return { entities, relationships: ctx.out };
 }
 
+const INSTALL =
+  /(^|[`$>]\s*|\b)(?:npm\s+(?:install|i|add)|pnpm\s+(?:add|install|i)|yarn\s+add|bun\s+add|pip3?\s+install|uv\s+add|poetry\s+add|cargo\s+add|go\s+get|gem\s+install)((?:[ \t]+(?:-{1,2}[\w-]+|[@\w./-]+))+)/gm;
+
+/**
+ * Install commands name packages: npm i -D zod, pip install httpx, cargo add serde. Written as a
+ * command (a line of its own, a code span, after a prompt) every word on its line is a package;
+ * in a sentence ("npm install failed due to a conflict") only a word written as a package is
+ * (one the vocabulary knows, or with a dash, a scope, a dot or a digit).
+ */
+function installedPackages(text: string, mentions: Mentions): void {
+  for (const m of text.matchAll(INSTALL)) {
+    const command = m[1] !== '' || /^\s*$/.test(text.slice(text.lastIndexOf('\n', m.index) + 1, m.index));
+    for (const word of m[2]!.trim().split(/\s+/)) {
+      const name = word.replace(/`/g, '').replace(/(?<=.)@[\w.^~-]+$/, '');
+      if (!name || name.startsWith('-') || !/^[@\w][\w./@-]*$/.test(name)) continue;
+      const tech = techOf(name);
+      const known = tech !== undefined || PACKAGES_PLAIN.has(name) || PACKAGES_CODE_ONLY.has(name);
+      if (!command && !known && !/[-@/.\d]/.test(name)) break;
+      mentions.add(tech ? tech.name : name, tech ? 'technology' : 'package');
+    }
+  }
+}
+
+/** A word that describes rather than names: a participle ("the requested CLI") or a degree ("the most efficient API"). */
+const DESCRIBING = /^(?:\w{3,}[^e\W]ed|most|more|less|least|very)$/i;
+
 function namedComponent(mod: string, head: string, mentions: Mentions): string | undefined {
   const words = mod.split(/\s+/);
   // A placeholder modifier: "the `ledger-cli` crate" names the package; "the React app" names nothing new.
@@ -205,17 +225,22 @@ function namedComponent(mod: string, head: string, mentions: Mentions): string |
     return undefined;
   }
   if (words.some((w) => /\u27e6/.test(w))) return undefined;
+  // A function word inside is a clause, not a name: "the user selects this backend", "that sets up a project".
+  if (words.some((w) => FUNCTION_WORDS.has(w.toLowerCase()))) return undefined;
+  // Words before a capitalised name describe it: "the relevant Minsky CLI" is the Minsky CLI.
+  const capital = words.findIndex((w) => /^[A-Z]/.test(w));
+  if (capital > 0) words.splice(0, capital);
   while (
     words.length > 0 &&
-    GENERIC_MODIFIERS.has(words[0]!.toLowerCase()) &&
+    (GENERIC_MODIFIERS.has(words[0]!.toLowerCase()) || DESCRIBING.test(words[0]!)) &&
     !(words.length === 1 && SPECIFIC_ALONE.has(words[0]!.toLowerCase()))
   )
     words.shift();
   if (words.length === 0) return undefined;
-  if (words.some((w) => /^(?:and|or|of|to|for|with|in|on|is|are|was|be|it|we|i|you)$/i.test(w))) return undefined;
   if (words.some((w) => techOf(w))) return undefined;
   const name = words.join(' ');
-  if (PROJECT_HEADS.has(head)) return mentions.add(name, 'project');
+  // A repository is named as written ("billing-api", "Atlas"); "the target repo" names none.
+  if (PROJECT_HEADS.has(head)) return /^[a-z]+$/.test(name) ? undefined : mentions.add(name, 'project');
   if (PACKAGE_HEADS.has(head) && head !== 'module' && words.length === 1 && /^[a-z0-9][\w.-]*$/.test(name))
     return mentions.add(name, 'package');
   if (!COMPONENT_HEADS.has(head)) return undefined;

@@ -4,7 +4,16 @@
  * tests that decide what a word or a code span is (a path, a package, an identifier, "Go" the language).
  */
 import type { EntityType } from './extract-types.js';
-import { FILE_EXT, KNOWN_DIRS, PACKAGES_CODE_ONLY, PACKAGES_PLAIN, SPECIAL_FILES, techOf } from './vocabulary.js';
+import {
+  CODE_KEYWORDS,
+  FILE_EXT,
+  FUNCTION_WORDS,
+  KNOWN_DIRS,
+  PACKAGES_CODE_ONLY,
+  PACKAGES_PLAIN,
+  SPECIAL_FILES,
+  techOf,
+} from './vocabulary.js';
 
 export interface Mention {
   name: string;
@@ -15,8 +24,12 @@ export class Mentions {
   readonly list: Mention[] = [];
   private readonly byKey = new Map<string, number>();
 
-  /** Registers a mention and returns its placeholder. */
-  add(name: string, type: EntityType): string {
+  /**
+   * Registers a mention and returns its placeholder; a string that names nothing (a function
+   * word, a number, a hash) is not registered, and `asWritten` (default: the name) stays in the text.
+   */
+  add(name: string, type: EntityType, asWritten = name): string {
+    if (!isName(name, type)) return asWritten;
     const key = name.toLowerCase();
     let i = this.byKey.get(key);
     if (i === undefined) {
@@ -32,6 +45,23 @@ export class Mentions {
   }
 }
 
+/**
+ * Whether a string can be an entity's name: not a word every sentence has ("the", "you", "if"),
+ * not a number or a commit hash, not a keyword of the language when it is code, not a word that
+ * still carries the sentence's full stop.
+ */
+export function isName(name: string, type: EntityType): boolean {
+  const s = name.trim();
+  if (!/\p{L}/u.test(s) || /[.,;:!?]$/.test(s)) return false;
+  const lower = s.toLowerCase();
+  // A constant in code (`DONE`, `ANY`) is a name even when its word is not.
+  if (FUNCTION_WORDS.has(lower) && !(type === 'identifier' && /^[A-Z][A-Z_]+$/.test(s))) return false;
+  if (type === 'identifier' && CODE_KEYWORDS.has(lower)) return false;
+  // A commit or object hash: hex digits with both letters and digits, as git abbreviates them.
+  if (/^[0-9a-f]{7,64}$/.test(s) && /\d/.test(s) && /[a-f]/.test(s)) return false;
+  return true;
+}
+
 /** A placeholder, capturing its mention's index; PHN matches one without capturing. */
 export const PH = '\u27e6(\\d+)\u27e7';
 export const PHN = '\u27e6\\d+\u27e7';
@@ -45,7 +75,8 @@ export function cleanPath(p: string): string {
 }
 
 const HAS_EXT = new RegExp(`\\.(?:${FILE_EXT})$`, 'i');
-const FILE_NAME = new RegExp(`^[\\w.-]*[A-Za-z][\\w.-]*\\.(?:${FILE_EXT})$`);
+// A list's dash before a file name ("-dataset.py") is not part of it.
+const FILE_NAME = new RegExp(`^(?:[\\w.][\\w.-]*)?[A-Za-z][\\w.-]*\\.(?:${FILE_EXT})$`);
 
 export function isPathLike(p: string): boolean {
   const path = cleanPath(p);
@@ -56,7 +87,15 @@ export function isPathLike(p: string): boolean {
   if (segments.length >= 2) {
     if (segments.some((s) => s === '')) return false;
     if (HAS_EXT.test(last) || SPECIAL_FILES.test(last)) return true;
-    if (segments.length >= 3) return segments.every((s) => /^[\w@.-]+$/.test(s)) && segments.some((s) => /[a-z]/.test(s));
+    // Words joined by slashes ("pending/running/failed", "Android/iOS/Switch") are alternatives,
+    // not folders: a path without a file at its end goes through a known folder or has names
+    // written as files and folders are (a dash, an underscore, a dot or a digit).
+    if (segments.length >= 3)
+      return (
+        segments.every((s) => /^[\w@.-]+$/.test(s)) &&
+        segments.some((s) => /[a-z]/.test(s)) &&
+        segments.some((s) => KNOWN_DIRS.has(s.toLowerCase()) || /[-_.\d]/.test(s))
+      );
     return KNOWN_DIRS.has(segments[0]!.toLowerCase());
   }
   return FILE_NAME.test(path) || SPECIAL_FILES.test(path);

@@ -63,6 +63,11 @@ export const GENERIC_MODIFIERS = new Set(vocabulary.genericModifiers);
 /** A generic modifier that is specific when it is the only word ("the web app" is the web app). */
 export const SPECIFIC_ALONE = new Set(vocabulary.specificAlone);
 
+/** English function words (articles, pronouns, prepositions, auxiliaries): never an entity's whole name. */
+export const FUNCTION_WORDS = new Set(vocabulary.functionWords);
+/** Words of programming languages themselves (`this`, `null`, `string`): not the name of anything in a project. */
+export const CODE_KEYWORDS = new Set(vocabulary.codeKeywords);
+
 /** Capitalised words that are never a person's name. */
 export const NOT_NAMES = new Set(vocabulary.notNames);
 /** A capitalised name followed by one of these is a person, as a regular-expression alternation. */

@@ -8,16 +8,20 @@ import { invalid, notFound } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
 import type { EntityView, FactView } from '../model/views.js';
 import { extract } from '../ingest/extract.js';
+import { readKnowledge } from '../ingest/knowledge-read.js';
 import { learnAliases } from '../ingest/aliases.js';
 import { all } from '../store/sqlite.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
 import { episodeAnchorEvents, factAnchorEvents, reanchorEvents } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
+import { KnowledgeWriter, type KnowledgeCandidate } from './knowledge.js';
 import { episodeRecord, legacyEpisodeHash, projectOf, requireFact, requireHuman, validName } from './validate.js';
 
 /** A turn longer than this is a document: its opening says what it is about, and the extractor's cost grows with length. */
 const EXTRACTED_CHARS = 20_000;
+/** What an item naming no entity is about in the global memory (in a project: the project). */
+const GLOBAL_SUBJECT = 'global';
 /** Facts a language model may record from one episode in one call. */
 const MAX_EXTRACTED_FACTS = 100;
 
@@ -70,8 +74,10 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
   const events: EventBody[] = [];
   const typed = new Set<string>();
   const facts = new FactReadings(mem.graph);
+  const items: KnowledgeCandidate[] = [];
   for (const record of records) {
-    const found = extract({ text: record.text.slice(0, EXTRACTED_CHARS), speaker: record.speaker, role: record.role });
+    const text = record.text.slice(0, EXTRACTED_CHARS);
+    const found = extract({ text, speaker: record.speaker, role: record.role });
     if (found.entities.length) record.entities = [...new Set([...(record.entities ?? []), ...found.entities.map((e) => e.name)])];
     for (const e of found.entities) {
       const key = entityKey(e.name);
@@ -85,6 +91,15 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
       const { event } = facts.read(r, record.id, { assertedBy: record.authority, project: record.project ?? null });
       if (event) events.push(event);
     }
+    // Knowledge at the speaker's authority: an agent's turn gives only lessons and facts (knowledge-read.ts).
+    const project = record.project ?? null;
+    for (const k of readKnowledge({ text, speaker: record.speaker, role: record.role }))
+      items.push({ ...k, subject: k.subject ?? project ?? GLOBAL_SUBJECT, evidence: record.id, assertedBy: record.authority, project });
+  }
+  const writer = new KnowledgeWriter(mem, facts.used);
+  for (const item of items) {
+    const { event } = writer.read(item);
+    if (event) events.push(event);
   }
   return events;
 }
@@ -259,6 +274,11 @@ class FactReadings {
   private asserted = 0;
 
   constructor(private readonly graph: Graph) {}
+
+  /** How many new relationship ids these readings handed out (for the next writer in the same commit). */
+  get used(): number {
+    return this.asserted;
+  }
 
   /** The relationship the fact is recorded under, and the event recording it (none when this episode already counts). */
   read(

@@ -1,0 +1,210 @@
+/**
+ * Knowledge read from one turn without a model: from the person's own prose, the decisions, rules
+ * and preferences stated in imperative and modal forms ("use X", "let's go with X", "never log the
+ * token", "from now on ..."); from an agent's, lessons (a failure and its cause, or its fix) and
+ * durable facts about the project ("the app uses X"). A rule in the negative is still a rule.
+ *
+ * Precision over recall: a sentence is read only when one of these forms opens or carries it, and
+ * never when it is a question, a doubt, a one-off ("for now"), quoted, fenced or a tool's output
+ * (knowledge-text.ts). A task ("add a pause menu") is not a rule: only markers that outlast the
+ * task ("always", "never", "from now on") make one. The subject and the choice are entities the
+ * extractor recognises, so an item never names a new kind of thing.
+ */
+import type { KnowledgeKind } from '../model/knowledge.js';
+import { extract } from './extract.js';
+import type { ExtractInput } from './extract-types.js';
+import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
+import { AGENT_ROLES } from './vocabulary.js';
+
+export interface KnowledgeReading {
+  kind: KnowledgeKind;
+  /** The sentence as written (bold marks left out). */
+  statement: string;
+  /** The entity it is about; absent when the sentence names none (the caller uses the project). */
+  subject?: string;
+  /** A decision's or preference's choice. */
+  object?: string;
+}
+
+/** A longer sentence is a paragraph the splitter could not cut: too loose to hold as one item. */
+const MAX_SENTENCE = 300;
+/** Items read from one turn at most: a pasted document is not a list of rules. */
+const MAX_PER_TURN = 12;
+
+const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt';
+/** A choice, imperative or stated: "use X", "let's go with X", "we use X", "we're switching to X". */
+const CHOICE = new RegExp(
+  `(?:^(?:please\\s+|only\\s+|so\\s+|ok(?:ay)?,?\\s+|then\\s+|and\\s+)?(?:${VERBS})` +
+    `|\\b(?:let'?s|lets|we(?:'ll| will| should| shall)?|i'?ve|we'?ve|i)\\s+(?:(?:decided|chosen|agreed)\\s+(?:to\\s+)?|(?:always|now|only)\\s+)?(?:${VERBS})` +
+    `|\\b(?:we're|we are|i'm|i am)\\s+(?:now\\s+)?(?:using|going with|switching to|sticking with|moving to)` +
+    `|\\b(?:we|i)\\s+(?:have\\s+)?decided on)\\s+`,
+  'i',
+);
+/** A change of choice: "switch from Y to X", "replace Y with X". */
+const CHANGE =
+  /\b(?:(?:switch|switching|move|moving|migrate|migrating)\s+from\s+(.{1,60}?)\s+to\s+|replac(?:e|ing)\s+(.{1,60}?)\s+with\s+)(.+)$/i;
+/** Japanese: "データベースは Supabase を使います" (the database: we use Supabase). */
+const CHOICE_JA =
+  /^(?:(.{1,16}?)[はも]、?\s*)?(.{1,60}?)\s*を(?:使います|使う|使用します|使用する|採用します|採用する|利用します|使ってください)/u;
+/** Chinese: "数据库使用 Firebase", "改用 X", "统一用 X". */
+const CHOICE_ZH = /^(?:(.{1,12}?)(?:统一|就|都)?)(?:使用|改用|采用|选用|统一用)\s*(.{1,60}?)(?:[，。,.]|$)/u;
+/** Portuguese: "vamos usar X", "use X", "a partir de agora usamos X". */
+const CHOICE_PT = /\b(?:vamos usar|usaremos|usamos|use|usar|mude para|mudar para|trocar para|vamos com)\s+/i;
+
+/** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
+const NOT_INSTRUCTED =
+  'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
+/**
+ * What outlasts the task, said as an instruction: "always X", "never X", "don't X", "do NOT X",
+ * "make sure to X" opening a sentence or a clause; "we never X", "you should always X", "you must
+ * X"; "from now on", "as a rule", "X is deprecated". "It always brings laughs", "you must have been
+ * thrilled" and "I'm always on the lookout" describe, they do not instruct.
+ */
+const RULE = new RegExp(
+  [
+    `(?:^|[,;:]\\s+|\\band\\s+|\\bso\\s+)(?:please\\s+)?(?:always|never|don't|dont|do not|make sure (?:to|that|you)|be sure to)(?:\\s+ever)?\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
+    `\\b(?:is|are|should be|must be)\\s+(?:always|never)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
+  ].join('|'),
+  'i',
+);
+/** Someone described before the marker ("he never gives up", "they always cheer me on"): a habit, not an instruction. */
+const DESCRIBED = /\b(?:i|i'm|i'll|i've|i'd|me|my|he|she|they|it|it's|he's|she's|they're|they'll|us|his|her|their|its)\b/i;
+/** Advice offered ("you can use X"), not a rule set. */
+const OFFERED = /^(?:\w+,\s*)?you can(?!'t|not)\b/i;
+const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b/;
+const RULE_JA = /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)/u;
+const RULE_ZH = /^(?:请)?(?:必须|一定要|总是|始终|永远不要|不要|禁止)|以后都|今后/u;
+const RULE_PT =
+  /^(?:por favor,?\s+)?(?:sempre|nunca|não)\s+(?:use|usar|faça|fazer|coloque|mude|altere|crie|escreva|apague|remova)\b|\ba partir de agora\b|\bproibido\b/i;
+/** A preference: "I prefer X", "prefer X over Y", "I'd rather X". */
+const PREFERENCE =
+  /\b(?:i|we)\s+(?:really\s+)?(?:prefer|'d rather|would rather)\b|^prefer\s+|\bmy preference is\b|\bprefiro\b|好きです|更喜欢|我喜欢用/i;
+
+/** What a choice replaces: "X instead of Y", "X rather than Y", "X over Y". */
+const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[,.;:)]|\s+(?:for|in|when|because|since)\b|$)/i;
+
+/** An agent's lesson: a failure, and its cause or its fix, in one sentence. */
+const FAILURE =
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict|issue|problem|regression|panic)\b/i;
+const CAUSE_OR_FIX =
+  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+/** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
+const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
+const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
+/** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
+const PROJECT_FACT =
+  /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
+/** A choice in the negative is a rule ("we never use Java"), not a decision. */
+const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
+/** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
+const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
+
+/** Items stated in one turn, in the order they were said. */
+export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
+  const text = typeof input?.text === 'string' ? input.text : '';
+  if (!text.trim()) return [];
+  const role = (input.role ?? '').toLowerCase();
+  const agent = AGENT_ROLES.has(role) || AGENT_ROLES.has((input.speaker ?? '').trim().toLowerCase());
+  const out: KnowledgeReading[] = [];
+  for (const sentence of candidateSentences(text)) {
+    if (out.length >= MAX_PER_TURN) break;
+    const s = sentence.replace(/[\u2018\u2019]/g, "'").trim();
+    if (s.length > MAX_SENTENCE || (s.split(/\s+/).length < 2 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)))
+      continue;
+    if (isQuestion(s)) continue;
+    const item = agent ? agentItem(s) : personItem(s);
+    if (item) out.push(item);
+  }
+  return out;
+}
+
+/** A decision, a preference or a rule stated by the person, or nothing. */
+function personItem(s: string): KnowledgeReading | undefined {
+  if (isHedged(s) || isTemporary(s)) return undefined;
+  if (PREFERENCE.test(s)) {
+    const choice = chosen(s, PREFERENCE);
+    if (choice) return { kind: 'preference', statement: s, subject: replaced(s) ?? choice, object: choice };
+  }
+  const change = s.match(CHANGE);
+  if (change && !NEGATIVE.test(s.slice(0, change.index))) {
+    const choice = firstEntity(change[3]!);
+    const from = firstEntity(change[1] ?? change[2]!);
+    if (choice && from) return { kind: 'decision', statement: s, subject: from, object: choice };
+  }
+  const choiceAt = s.match(CHOICE);
+  if (choiceAt && !NEGATIVE.test(s.slice(0, (choiceAt.index ?? 0) + choiceAt[0].length))) {
+    const choice = chosen(s, CHOICE);
+    if (choice) return { kind: 'decision', statement: s, subject: replaced(s) ?? choice, object: choice };
+  }
+  const ja = s.match(CHOICE_JA) ?? s.match(CHOICE_ZH);
+  if (ja) {
+    const choice = firstEntity(ja[2]!) ?? nameLike(ja[2]!);
+    if (choice) return { kind: 'decision', statement: s, subject: topic(ja[1]) ?? choice, object: choice };
+  }
+  if (CHOICE_PT.test(s) && /\b(?:vamos|usaremos|usamos)\b/i.test(s)) {
+    const choice = chosen(s, CHOICE_PT);
+    if (choice) return { kind: 'decision', statement: s, subject: choice, object: choice };
+  }
+  if (RULE_SHOUTED.test(s) || RULE_JA.test(s) || RULE_ZH.test(s) || RULE_PT.test(s) || instructed(s)) {
+    return { kind: 'rule', statement: s, subject: firstEntity(s) };
+  }
+  return undefined;
+}
+
+/** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */
+function instructed(s: string): boolean {
+  const m = s.match(RULE);
+  return m !== null && !/!\s*$/.test(s) && !OFFERED.test(s) && !DESCRIBED.test(s.slice(0, m.index));
+}
+
+/** A lesson or a durable project fact stated by an agent, or nothing. */
+function agentItem(s: string): KnowledgeReading | undefined {
+  if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|may|probably|likely|possibly)\b/i.test(s))
+    return undefined;
+  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s)) && !NEGATED_CAUSE.test(s))
+    return { kind: 'lesson', statement: s, subject: firstEntity(s) };
+  if (PROJECT_FACT.test(s)) {
+    const what = chosen(s, PROJECT_FACT);
+    if (what) return { kind: 'fact', statement: s, subject: what, object: what };
+  }
+  return undefined;
+}
+
+/** The first entity named after the form that opens the choice. */
+function chosen(s: string, form: RegExp): string | undefined {
+  const m = s.match(form);
+  if (!m || m.index === undefined) return undefined;
+  return firstEntity(s.slice(m.index + m[0].length));
+}
+
+/** What a choice replaces, when the sentence says ("X instead of Y"): the subject both are choices for. */
+function replaced(s: string): string | undefined {
+  const m = s.match(REPLACED);
+  return m ? firstEntity(m[1]!) : undefined;
+}
+
+/** The first entity the extractor recognises in a piece of a sentence. */
+function firstEntity(piece: string): string | undefined {
+  return extract({ text: piece }).entities[0]?.name;
+}
+
+/** The topic a Japanese or Chinese sentence opens with ("データベースは"): a short run of letters. */
+function topic(t: string | undefined): string | undefined {
+  // The words after an opening aside ("やっぱり、データベースは": after all, the database).
+  const v = t
+    ?.split(/[、，,]/)
+    .pop()
+    ?.trim();
+  // A noun, not a clause: a clause carries kana endings ("使用する技術", the technology used).
+  return v && v.length <= 12 && /^[\p{L}\p{N} ]+$/u.test(v) && !/\p{Script=Hiragana}/u.test(v) ? v : undefined;
+}
+
+/** A name written in Latin letters inside CJK text ("Better Auth", "Cloudflare R2"): the choice as written. */
+function nameLike(t: string): string | undefined {
+  const m = t.match(/[A-Za-z][\w.+#-]*(?:\s[A-Z0-9][\w.+#-]*){0,3}\s*$/);
+  return m ? m[0].trim() : undefined;
+}

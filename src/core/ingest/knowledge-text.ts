@@ -1,0 +1,107 @@
+/**
+ * The parts of a turn knowledge is read from, and the sentences in them. What the speaker did not
+ * state themselves is left out: fenced code, `> ` quotes, tool output and terminal frames, stack
+ * traces and logs, tables and headings, and anything pasted after "X said:". Lines a terminal
+ * wrapped are joined again; list bullets are dropped; each sentence is one candidate statement.
+ */
+import { Fences } from './fences.js';
+
+/** A line of a tool's output or a terminal's frame: box drawing, tool markers, prompts, diff and log lines. */
+const TOOL_LINE =
+  /^\s*(?:[│┃╭╮╰╯├└┌┐┘─━═║⎿⏺✓✔✗✘✦●❯»]|[$#]\s|>>>|\+{3}|-{3}\s|-{3,}\s*$|@@|<{7}|={7}|>{7}|\w+>\s|\[\w[\w ]*\]\s*(?:Result|Output|Error)\b)/;
+/** A line of a stack trace or a log: "  at f (file.ts:3:4)", 'File "x.py", line 3', "Traceback", "npm ERR!", "error[E0382]:". */
+const TRACE_LINE =
+  /^\s*(?:at\s+\S+.*[:(]\d+|File\s+".*",\s+line\s+\d+|Traceback\b|npm\s+(?:ERR!|WARN)|(?:error|warning|fatal|panic)(?:\[\w+\])?:|Caused by:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|WARN|ERROR|DEBUG)\])/i;
+/** Someone else's words pasted by the person: "GEMINI SAID:", "the agent replied:". The rest of the turn is theirs. */
+const PASTED = /^\s*(?:[\p{L}\w][\p{L}\w .-]{0,40}\s+)?(?:said|says|wrote|replied|answered|responded|output|printed|returned)\s*:/iu;
+/** Sentence ends: Latin punctuation before a space, or CJK full stops. */
+const SENTENCE_END = /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[。！？])|(?<=[.!?])\s*$/u;
+const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
+
+/**
+ * Paragraphs of the speaker's own prose: each a list of lines, with the lines that are not prose
+ * left out. A paragraph ends at a blank line, a bullet or a line that was left out.
+ */
+export function proseParagraphs(text: string): string[] {
+  const fences = new Fences();
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  const end = (): void => {
+    if (current.length > 0) paragraphs.push(current.join(' '));
+    current = [];
+  };
+  for (const line of text.replace(/\r/g, '').split('\n')) {
+    if (fences.step(line)) {
+      end();
+      continue;
+    }
+    if (PASTED.test(line)) break;
+    const t = line.trim();
+    if (!t || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line) || /^#{1,6}\s/.test(t)) {
+      end();
+      continue;
+    }
+    // Indented four spaces or a tab after a blank line: a code block.
+    if (/^(?: {4}|\t)/.test(line) && current.length === 0 && !BULLET.test(line)) continue;
+    if (BULLET.test(line)) end();
+    current.push(t.replace(BULLET, ''));
+    // A line ending a sentence ends the paragraph's run; a wrapped line goes on into the next.
+    if (/[.!?:。！？]$/.test(t) && !/[,;]$/.test(t)) end();
+  }
+  end();
+  return paragraphs;
+}
+
+/** The sentences of a paragraph, each trimmed; bold and italic marks are left out, code spans kept. */
+export function sentences(paragraph: string): string[] {
+  const plain = paragraph.replace(/\*\*|__/g, '').replace(/\s+/g, ' ');
+  const out: string[] = [];
+  // A full stop inside a code span or a file name ("README.md", "e.g.") does not end a sentence.
+  const spans: string[] = [];
+  const masked = plain
+    .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
+    .replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '\u0001'));
+  for (const part of masked.split(SENTENCE_END)) {
+    const s = part
+      .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
+      .replace(/\u0001/g, '.')
+      .trim();
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** Every candidate sentence of a turn, in order. */
+export function candidateSentences(text: string): string[] {
+  return proseParagraphs(text).flatMap(sentences);
+}
+
+/** A question: asked with a question mark, or opening as questions do ("should we use X", "do we need"). */
+export function isQuestion(s: string): boolean {
+  const t = s.trim();
+  if (/[?？]\s*[)"'”]?\s*$/.test(t) || /[吗呢]\s*[。.]?$/.test(t) || /(?:ですか|ますか|でしょうか)[。.]?$/.test(t)) return true;
+  return (
+    /^(?:what|why|how|when|where|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(
+      t,
+    ) ||
+    /^(?:do|does|did|have|has|had|don't|doesn't|didn't)\s+(?:we|you|i|they|he|she|it|this|that|these|those|the|our|your|anyone)\b/i.test(t)
+  );
+}
+
+/** A doubt, a plan or a hypothetical: "if we used X", "maybe", "I think we could". Nothing is read from it. */
+export function isHedged(s: string): boolean {
+  return (
+    /^(?:if|unless|suppose|supposing|assuming|in case|what if|whether)\b/i.test(s.trim()) ||
+    /\b(?:would|could|might|maybe|perhaps|probably|possibly|i think|i guess|i suppose|not sure|wonder|wondering|considering|thinking about|thinking of|hoping|hope|wish|suggest|suggestion|recommend|for example|e\.g\.)\b/i.test(
+      s,
+    ) ||
+    /(?:かもしれ|でしょう|と思い|如果|也许|可能|或许|talvez|acho que|se (?:a gente|nós)|quizás|tal vez)/i.test(s)
+  );
+}
+
+/** One-off and temporary instructions: "don't write any code yet", "for now, skip the tests". */
+export function isTemporary(s: string): boolean {
+  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|(?<!\w+est\s)first|next(?!\s+steps?\b))\b(?![.-]\w)/i.test(
+    s,
+  );
+}

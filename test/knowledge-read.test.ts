@@ -1,0 +1,262 @@
+/**
+ * Knowledge read offline from real turns (test/fixtures/real, origins in SOURCES.md): the person's
+ * rules, decisions and preferences; an agent's lessons at the agent's authority; nothing from a
+ * question, a task, a quote, a fence, a paste or an agent's advice. Then the same through the
+ * built CLI: `recall ingest` of real transcripts yields items, one rule said in two transcripts is
+ * one item with both turns as evidence, and `recall remember` learns too.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { readTranscriptFile } from '../src/core/ingest/files';
+import { readKnowledge, type KnowledgeReading } from '../src/core/ingest/knowledge-read';
+import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
+
+const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
+
+/** One real turn (index in readTranscriptFile order) and what is read from it. */
+function turn(file: string, i: number): { text: string; role?: string; items: KnowledgeReading[] } {
+  const e = readTranscriptFile(path.join(REAL, file)).episodes[i];
+  assert.ok(e, `${file} has a turn ${i}`);
+  return { text: e.text, role: e.role, items: readKnowledge({ text: e.text, speaker: e.speaker, role: e.role }) };
+}
+
+const brief = (items: KnowledgeReading[]): string[] => items.map((k) => `${k.kind}: ${k.statement}`);
+
+test("the person's rules, negative ones included (aider multiline-prompts, turns 12 and 18)", () => {
+  const simple = turn('aider/multiline-prompts.aider.chat.history.md', 12);
+  assert.ok(simple.text.includes('don’t use external libraries'), 'the real turn, with its curly apostrophe');
+  assert.deepEqual(brief(simple.items), ["rule: Again, keep everything simple and don't use external libraries."]);
+  const chart = turn('aider/multiline-prompts.aider.chat.history.md', 18);
+  const rule = chart.items.find((k) => k.statement === 'Do NOT use Chart.js.');
+  assert.ok(rule, JSON.stringify(chart.items));
+  assert.equal(rule.kind, 'rule');
+  assert.equal(rule.subject, 'Chart.js');
+  // The same turn's task list ("Rewrite drawChart() so that: ...") is no rule.
+  assert.ok(!chart.items.some((k) => /Rewrite|padding|axes/i.test(k.statement)), JSON.stringify(chart.items));
+});
+
+test('a shouted rule and a MUST (gemini quoted export, turn 0; gemini share, turn 0)', () => {
+  const always = turn('gemini/quoted-user-model-export.md', 0);
+  assert.deepEqual(brief(always.items), ['rule: ALWAYS begin your response by telling me what AI model you are using.']);
+  const must = turn('gemini/chat-share-icon-after.md', 0);
+  assert.ok(
+    must.items.some((k) => k.kind === 'rule' && k.statement.startsWith('You MUST use the CoreText MCP tools')),
+    JSON.stringify(must.items),
+  );
+  // "Follow these steps precisely:", "EXECUTE each step in order": the task's steps, not rules.
+  assert.ok(!must.items.some((k) => /EXECUTE|Follow these steps|PARSE/.test(k.statement)), JSON.stringify(must.items));
+});
+
+test('a decision names its choice and what it replaces (specstory minsky, turn 10)', () => {
+  const { items } = turn('specstory/2025-04-27_21-51-project-initialization-task-for-minsky.md', 10);
+  assert.equal(items.length, 1, JSON.stringify(items));
+  assert.equal(items[0]!.kind, 'decision');
+  assert.equal(items[0]!.object, '@clack/prompts');
+  assert.equal(items[0]!.statement, 'use `@clack/prompts` instead of bun-promptx');
+});
+
+test('decisions stated in Japanese: "データベースは、Supabase を使います" (specstory agent-model-mode, turn 0)', () => {
+  const { items } = turn('specstory/agent-model-mode-tool-use-slice.md', 0);
+  const db = items.find((k) => k.object === 'Supabase');
+  assert.ok(db, JSON.stringify(items));
+  assert.equal(db.kind, 'decision');
+  assert.equal(db.subject, 'データベース', 'the topic the choice is for, so a later choice for it supersedes this one');
+  assert.ok(
+    items.some((k) => k.kind === 'decision' && k.object === 'Next.js'),
+    'a name with a full stop in it is no "next"',
+  );
+  // "認証と決済は…最後に実装します" (a plan) and "…質問をしてください" (a request) are not read.
+  assert.ok(!items.some((k) => /実装します|質問/.test(k.statement)), JSON.stringify(items));
+  assert.ok(items.every((k) => k.kind === 'decision'));
+});
+
+test('questions are not rules (specstory legacy, turns 8 and 10; aider multi-session, turns 12 and 16; minsky, turn 2)', () => {
+  for (const [file, i] of [
+    ['specstory/legacy-user-assistant.md', 8],
+    ['specstory/legacy-user-assistant.md', 10],
+    ['aider/multi-session-slice.aider.chat.history.md', 12],
+    ['aider/multi-session-slice.aider.chat.history.md', 16],
+    ['specstory/2025-04-27_21-51-project-initialization-task-for-minsky.md', 2],
+  ] as const) {
+    const { items } = turn(file, i);
+    assert.deepEqual(items, [], `${file} turn ${i}`);
+  }
+});
+
+test('a task is not a rule: 43 requests to build a game yield nothing (copilot chatsession-v3)', () => {
+  const episodes = readTranscriptFile(path.join(REAL, 'copilot/chatsession-v3-prompt-completion.json')).episodes;
+  const asked = episodes.filter((e) => e.role === 'user');
+  assert.ok(asked.length > 40, `${asked.length} requests`);
+  const read = asked.flatMap((e) => readKnowledge({ text: e.text, role: e.role }));
+  assert.deepEqual(brief(read), []);
+});
+
+test('talk that describes is not a rule: a game design chat yields nothing (gemini share, every turn of the person)', () => {
+  const episodes = readTranscriptFile(path.join(REAL, 'gemini/chat-share-icon-first.md')).episodes.filter((e) => e.role === 'user');
+  const all = episodes.map((e) => e.text).join('\n');
+  assert.match(all, /a never ending war/);
+  assert.match(all, /I'm pretty sure I want him to be male/);
+  assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), []);
+});
+
+test('the forms the issue names (its paraphrases of real transcripts): each read, with its kind and subject', () => {
+  const read = (t: string): [string, string | undefined, string | undefined][] =>
+    readKnowledge({ text: t, role: 'user' }).map((k) => [k.kind, k.subject, k.object]);
+  assert.deepEqual(read('Drop every mention of Java, we will never use it.'), [['rule', 'Java', undefined]]);
+  assert.deepEqual(read('Do NOT print the connection string in the status endpoint, ever.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('As a rule, handlers only parse input, the logic lives in services.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('Results are always newest first.'), [['rule', undefined, undefined]]);
+  assert.deepEqual(read('We no longer use Redux.'), [['rule', 'Redux', undefined]]);
+  assert.deepEqual(read("Let's switch from Postgres to SQLite."), [['decision', 'PostgreSQL', 'SQLite']]);
+  assert.deepEqual(read('I prefer pnpm over npm.'), [['preference', 'npm', 'pnpm']]);
+});
+
+test('chat that describes or encourages is not a rule (sentences of the LoCoMo conversations, snap-research/locomo)', () => {
+  for (const said of [
+    'We love "Home Alone" - it always brings lots of laughs!',
+    'It must add so much holiday cheer to your house.',
+    'Nope, never been on a sports team.',
+    "Any time you need help, don't hesitate to reach out.",
+    "I'll make sure to have a safe trip.",
+    "I'm always taking notes on her style for my own writing.",
+    'My family is always there for me.',
+    'You must have been elated up there with that trophy.',
+    'Always here to help!',
+    'He never gives up and always stands up for justice.',
+    "Keep going and don't give up!",
+    'Combining passions is always cool.',
+    'Community events like that are always amazing.',
+  ]) {
+    assert.deepEqual(readKnowledge({ text: said, speaker: 'Caroline' }), [], said);
+  }
+});
+
+test("an agent's words are never the person's rule (specstory legacy, turn 9: the agent writes the rule file)", () => {
+  const written = turn('specstory/legacy-user-assistant.md', 9);
+  assert.match(written.text, /Never ask for confirmation on next steps/);
+  assert.ok(
+    !written.items.some((k) => k.kind === 'rule' || k.kind === 'decision' || k.kind === 'preference'),
+    JSON.stringify(written.items),
+  );
+  // Across every real transcript, an agent's turn gives only lessons and facts.
+  const expected = JSON.parse(fs.readFileSync(path.join(REAL, 'expected.json'), 'utf8')) as Record<string, unknown>;
+  let agentItems = 0;
+  for (const file of Object.keys(expected)) {
+    let episodes;
+    try {
+      episodes = readTranscriptFile(path.join(REAL, file)).episodes;
+    } catch {
+      continue; // a negative fixture: not a transcript
+    }
+    for (const e of episodes.filter((t) => t.role === 'assistant')) {
+      for (const k of readKnowledge({ text: e.text, role: e.role })) {
+        agentItems++;
+        assert.ok(k.kind === 'lesson' || k.kind === 'fact', `${file}: ${k.kind}: ${k.statement}`);
+      }
+    }
+  }
+  assert.ok(agentItems > 0, 'some lessons are read');
+});
+
+test("the agent's rule pasted by the person, in a fence, a quote or after 'X said:', is not the person's", () => {
+  const agentsRule = 'Avoid unnecessary confirmation prompts: Do not ask for confirmation on obvious next steps in the workflow.';
+  assert.equal(readKnowledge({ text: agentsRule, role: 'user' })[0]?.kind, 'rule', 'said by the person, it is a rule');
+  for (const pasted of [
+    `what does this mean?\n\n\`\`\`\n${agentsRule}\n\`\`\``,
+    `see the rule file:\n\n> ${agentsRule}\n\nwhy didnt you follow this rule?`,
+    `Cursor said:\n${agentsRule}`,
+    `⏺ Read(.cursor/rules/user-preferences.mdc)\n  ⎿  ${agentsRule}`,
+    `what does this say\n\n    ${agentsRule}`,
+  ]) {
+    assert.deepEqual(readKnowledge({ text: pasted, role: 'user' }), [], pasted);
+  }
+});
+
+test('lessons: a failure with its cause, and the fix (cline feedback, turn 3; aider multi-session, turn 5)', () => {
+  const conflict = turn('cline/feedback-resumption-api_conversation_history.slice.json', 3);
+  assert.ok(
+    conflict.items.some((k) => k.kind === 'lesson' && k.statement.startsWith('The npm install failed due to a peer dependency conflict')),
+    JSON.stringify(conflict.items),
+  );
+  const disposed = turn('aider/multi-session-slice.aider.chat.history.md', 5);
+  const lessons = disposed.items.filter((k) => k.kind === 'lesson').map((k) => k.statement);
+  assert.ok(
+    lessons.some((s) => /error because the underlying native object/.test(s)),
+    JSON.stringify(lessons),
+  );
+  assert.ok(
+    lessons.some((s) => s.startsWith('The fix is simple: replace `_chunks.RemoveFirst()`')),
+    JSON.stringify(lessons),
+  );
+  // "The error is not caused by `RemoveFirst()` disposing anything.": a cause ruled out is no lesson.
+  assert.ok(!lessons.some((s) => s.startsWith('The error is not caused by')), JSON.stringify(lessons));
+});
+
+interface ExportedFact {
+  id: string;
+  kind?: string;
+  statement?: string;
+  subject: string;
+  object: string;
+  evidence: string[];
+  assertedBy?: string;
+  authority?: string;
+}
+
+test('`recall ingest` of real transcripts learns items; one rule said in two transcripts is one item with both turns', async () => {
+  const mem = tmpFolder('knowledge-ingest');
+  await recallOk(mem, [
+    '--project',
+    'reddit-viewer',
+    'ingest',
+    path.join(REAL, 'gemini/quoted-user-model-export.md'),
+    path.join(REAL, 'claude-export/terminal-gt-record.txt'),
+  ]);
+  const { facts } = await recallJson<{ facts: ExportedFact[] }>(mem, ['--project', 'reddit-viewer', 'export']);
+  const always = facts.filter((f) => f.kind === 'rule' && /^ALWAYS begin your response/.test(f.statement ?? ''));
+  assert.equal(always.length, 1, JSON.stringify(facts.filter((f) => f.kind)));
+  assert.equal(new Set(always[0]!.evidence).size, 2, 'both transcripts are its evidence');
+  assert.equal(always[0]!.authority, 'user', "the person's word");
+  assert.ok(
+    facts.every((f) => f.kind !== 'rule' || !/Display|Build an index/.test(f.statement ?? '')),
+    'the requests are not rules',
+  );
+
+  await recallOk(mem, ['--project', 'game', 'ingest', path.join(REAL, 'aider/multi-session-slice.aider.chat.history.md')]);
+  const game = (await recallJson<{ facts: ExportedFact[] }>(mem, ['--project', 'game', 'export'])).facts.filter((f) => f.kind);
+  const lesson = game.find((f) => f.kind === 'lesson');
+  assert.ok(lesson, JSON.stringify(game));
+  const shown = await recallOk(mem, ['--project', 'game', 'query', 'cannot access a disposed value error']);
+  assert.match(shown, /\[lesson\]/, 'a query shows the lesson with its kind');
+  assert.match(shown, /by agent/, "the lesson rests on the agent's word");
+});
+
+test('`recall remember` of a rule the person states holds it as a rule', async () => {
+  const mem = tmpFolder('knowledge-remember');
+  await recallOk(mem, ['--project', 'ui', 'remember', 'Again, keep everything simple and don’t use external libraries.']);
+  await recallOk(mem, ['--project', 'ui', 'remember', 'Do NOT use Chart.js. Only use vanilla HTML5 Canvas.']);
+  const { facts } = await recallJson<{ facts: ExportedFact[] }>(mem, ['--project', 'ui', 'export']);
+  const items = facts.filter((f) => f.kind).map((f) => `${f.kind}: ${f.statement}`);
+  assert.ok(items.includes("rule: Again, keep everything simple and don't use external libraries."), JSON.stringify(items));
+  assert.ok(items.includes('rule: Do NOT use Chart.js.'), JSON.stringify(items));
+});
+
+test('a later decision for the same topic supersedes the earlier: "データベースは、Supabase を使います", then Firebase', async () => {
+  const first = readTranscriptFile(path.join(REAL, 'specstory/agent-model-mode-tool-use-slice.md')).episodes[0]!;
+  const { memory } = await memoryWith([
+    { ...first, project: 'buildings', time: '2026-01-03T14:51:00Z' },
+    { text: 'やっぱり、データベースは Firebase を使います。', role: 'user', project: 'buildings', time: '2026-01-05T09:00:00Z' },
+  ]);
+  const facts = memory.export({ history: true }).facts.filter((f) => f.kind === 'decision' && f.subject === 'データベース');
+  const by = (o: string): (typeof facts)[number] | undefined => facts.find((f) => f.object === o);
+  assert.equal(by('Supabase')?.status, 'superseded', JSON.stringify(facts));
+  assert.equal(by('Firebase')?.status, 'current', JSON.stringify(facts));
+  // The other choices of that turn (authentication, storage, payments) are other topics: they hold.
+  const held = memory
+    .export()
+    .facts.filter((f) => f.kind === 'decision')
+    .map((f) => f.object);
+  for (const o of ['Better Auth', 'Polar', 'Firebase']) assert.ok(held.includes(o), `${o} in ${JSON.stringify(held)}`);
+});
