@@ -22,6 +22,7 @@ import { listHeld, type HeldForgetSummary } from './held-forgets.js';
 import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
+import { hookAnswer, recordHook, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
 
 export type {
   Brief,
@@ -31,6 +32,8 @@ export type {
   ExportPage,
   ForgetPlan,
   HeldForgetSummary,
+  HookAnswer,
+  HookCall,
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
@@ -124,7 +127,27 @@ export class Memory {
     return forget(this.mem, name, by);
   }
 
+  /** A person sets (or, with null, removes) the check on a rule (rules.ts). */
+  setCheck(input: { id: string; check: unknown }, by: Provenance): FactView {
+    return setCheck(this.mem, input, by);
+  }
+
+  /** Records a hook's decision on a tool call on the rules it concerned. */
+  recordHook(call: HookCall, by: Provenance, workspace?: string): { recorded: number } {
+    return recordHook(this.mem, call, by, workspace);
+  }
+
   // ---- reading ----------------------------------------------------------------------------
+
+  /** Allow, ask or deny a tool call from the rules with checks (rules.ts); nothing is written. */
+  hookAnswer(call: HookCall, by: Provenance, workspace?: string): HookAnswer {
+    return hookAnswer(this.mem, call, by, workspace);
+  }
+
+  /** A project's and the global memory's current rules (with `checked`, only those with checks). */
+  rules(project: string | null, opts: { checked?: boolean; limit?: number } = {}): FactView[] {
+    return rulesOf(this.mem, project, opts);
+  }
 
   /** `recipe`: how to retrieve (recipe.ts); by default the named recipe of `input.mode`. */
   query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalRecipe): QueryResult {

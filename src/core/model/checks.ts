@@ -28,6 +28,14 @@ export type Check = { [K in CheckKind]?: string[] } & { instead?: string };
 export type CheckSetter = 'person' | 'statement' | 'peer';
 export const CHECK_SETTERS: readonly CheckSetter[] = ['person', 'statement', 'peer'];
 
+/**
+ * What happened to a call a rule's check was about, recorded as evidence of its use (not of its
+ * truth: confidence does not move): the agent kept to it, the person was asked, the call was
+ * blocked, or the person let through a call they were asked about.
+ */
+export const CHECK_OUTCOMES = ['complied', 'asked', 'blocked', 'overridden'] as const;
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+
 /** A tool call as checks see it (tool-call.ts reads each host's tool input into this). */
 export interface ToolCall {
   tool: string;
@@ -192,14 +200,19 @@ function pathRegex(p: string): RegExp {
   return new RegExp(`${pat.includes('/') ? '^' : '(?:^|/)'}${re}(?:/.*)?$`, 'i');
 }
 
-/** A path as checks compare it: `/`-separated, `.` and `..` resolved, relative to `root` when inside it. */
-export function checkedPath(file: string, root: string | undefined): string {
-  const slashed = file.replace(/\\/g, '/');
-  const isAbs = slashed.startsWith('/') || /^[A-Za-z]:\//.test(slashed);
-  const rootSlashed = root?.replace(/\\/g, '/').replace(/\/+$/, '');
-  const abs = isAbs ? path.posix.normalize(slashed) : rootSlashed ? path.posix.join(rootSlashed, slashed) : path.posix.normalize(slashed);
-  if (rootSlashed && (abs === rootSlashed || abs.startsWith(rootSlashed + '/'))) return abs.slice(rootSlashed.length + 1) || '.';
-  return abs.replace(/^\.\//, '');
+/**
+ * A path as checks compare it: `/`-separated, `.` and `..` resolved, a relative one read from
+ * `cwd` (default `root`), and relative to `root` when inside it.
+ */
+export function checkedPath(file: string, root: string | undefined, cwd = root): string {
+  const slash = (p: string): string => p.replace(/\\/g, '/');
+  const abs = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+  const f = slash(file);
+  const base = cwd === undefined ? undefined : slash(cwd);
+  const full = path.posix.normalize(abs(f) || base === undefined ? f : path.posix.join(base, f));
+  const r = root === undefined ? undefined : slash(root).replace(/\/+$/, '');
+  if (r && (full === r || full.startsWith(r + '/'))) return full.slice(r.length + 1) || '.';
+  return full.replace(/^\.\//, '');
 }
 
 function urlMatches(p: string, url: string): boolean {

@@ -27,8 +27,11 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (
 /** Most items of each kind read from one call. */
 const MAX_ITEMS = 50;
 
-/** `input`: the tool's arguments as the host sent them (an object, or a JSON string of one). `root`: the workspace. */
-export function toolCallOf(tool: string, input: unknown, root: string | undefined): ToolCall {
+/**
+ * `input`: the tool's arguments as the host sent them (an object, or a JSON string of one). `root`:
+ * the workspace, which paths are compared from; `cwd`: where a relative path is read from.
+ */
+export function toolCallOf(tool: string, input: unknown, root: string | undefined, cwd = root): ToolCall {
   const args = parsed(input);
   const shell = SHELL_TOOL.test(tool) && !NOT_SHELL.test(tool);
   const commands: string[] = [];
@@ -38,7 +41,7 @@ export function toolCallOf(tool: string, input: unknown, root: string | undefine
   const obj = isObj(args) ? args : {};
   if (shell) for (const k of COMMAND_KEYS) if (typeof obj[k] === 'string') commands.push(obj[k] as string);
   const addPath = (v: unknown): void => {
-    if (typeof v === 'string' && v.trim() && paths.length < MAX_ITEMS) paths.push(checkedPath(fileOf(v.trim()), root));
+    if (typeof v === 'string' && v.trim() && paths.length < MAX_ITEMS) paths.push(checkedPath(fileOf(v.trim()), root, cwd));
   };
   for (const k of PATH_KEYS) addPath(obj[k]);
   for (const k of PATH_LIST_KEYS) if (Array.isArray(obj[k])) (obj[k] as unknown[]).forEach(addPath);
