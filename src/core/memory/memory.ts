@@ -22,7 +22,7 @@ import { listHeld, type HeldForgetSummary } from './held-forgets.js';
 import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
-import { hookAnswer, recordHook, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
+import { addRule, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
 
 export type {
   Brief,
@@ -127,22 +127,22 @@ export class Memory {
     return forget(this.mem, name, by);
   }
 
+  /** A person states a rule; its check is read from its words when they state one exactly (rules.ts). */
+  addRule(input: { statement: string; project?: string | null }, by: Provenance): FactView {
+    return addRule(this.mem, input, by);
+  }
+
   /** A person sets (or, with null, removes) the check on a rule (rules.ts). */
   setCheck(input: { id: string; check: unknown }, by: Provenance): FactView {
     return setCheck(this.mem, input, by);
   }
 
-  /** Records a hook's decision on a tool call on the rules it concerned. */
-  recordHook(call: HookCall, by: Provenance, workspace?: string): { recorded: number } {
-    return recordHook(this.mem, call, by, workspace);
+  /** Allow, ask or deny a tool call from the rules with checks, recorded on each rule it concerned (rules.ts). */
+  hookCheck(call: HookCall, by: Provenance, workspace?: string): HookAnswer {
+    return hookCheck(this.mem, call, by, workspace);
   }
 
   // ---- reading ----------------------------------------------------------------------------
-
-  /** Allow, ask or deny a tool call from the rules with checks (rules.ts); nothing is written. */
-  hookAnswer(call: HookCall, by: Provenance, workspace?: string): HookAnswer {
-    return hookAnswer(this.mem, call, by, workspace);
-  }
 
   /** A project's and the global memory's current rules (with `checked`, only those with checks). */
   rules(project: string | null, opts: { checked?: boolean; limit?: number } = {}): FactView[] {

@@ -18,6 +18,7 @@ import { redactSecrets } from '../ingest/redact.js';
 import { resolveId } from '../store/ids.js';
 import { all, scalar } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
+import { KnowledgeWriter } from './knowledge.js';
 import { requireFact, requireHuman } from './validate.js';
 
 /** How long after a question the call it asked about counts as let through by the person when it runs. */
@@ -44,8 +45,28 @@ export interface HookAnswer {
   decision: Verdict;
   reason: string;
   rules: { id: string; statement: string; may: 'deny' | 'ask'; set_by: string; matched: string }[];
-  /** Whether `hook.record` has something to write for this call. */
-  record: boolean;
+  /** Decisions newly recorded on the rules (a repeat of the same call records none). */
+  recorded: number;
+}
+
+/**
+ * A person states a rule (in the connection's project, or `project`; null: everywhere): an item of
+ * their authority, with the check its words state exactly (ingest/checks.ts), if any. The same
+ * rule said again is the rule already held.
+ */
+export function addRule(mem: JournaledGraph, input: { statement: string; project?: string | null }, by: Provenance): FactView {
+  requireHuman(by, 'state a rule directly');
+  const project = input.project !== undefined ? input.project : (by.project ?? null);
+  const read = new KnowledgeWriter(mem).read({
+    kind: 'rule',
+    statement: input.statement,
+    subject: project ?? 'global',
+    assertedBy: by.authority,
+    prior: 'explicit',
+    project,
+  });
+  if (read.event) mem.commit([read.event], by);
+  return mem.graph.factById(read.id)!;
 }
 
 /** A person sets (or, with null, removes) the check on a rule, or on a decision or preference to keep to. */
@@ -70,7 +91,7 @@ export function rulesOf(mem: JournaledGraph, project: string | null, opts: { che
   const ids = all(
     mem.db,
     `SELECT id FROM relationships WHERE ${which} AND valid_to IS NULL AND (project IS NULL OR project = ?) ORDER BY rowid DESC LIMIT ?`,
-    [project, opts.limit ?? LIMITS.hookRules],
+    [project, Math.min(opts.limit ?? LIMITS.hookRules, LIMITS.hookRules)],
   ).map((r) => String(r.id));
   return ids.flatMap((id) => mem.graph.factById(id) ?? []);
 }
@@ -94,9 +115,13 @@ function checkedRules(mem: JournaledGraph, project: string | null): CheckedRule[
   }));
 }
 
-/** What to do with the call, and whether there is something to record (`recordHook`). */
-export function hookAnswer(mem: JournaledGraph, call: HookCall, by: Provenance, workspace?: string): HookAnswer {
+/**
+ * What to do with the call, and what was decided recorded on each rule it concerned (at the
+ * hook's authority); `recorded`: how many decisions were new.
+ */
+export function hookCheck(mem: JournaledGraph, call: HookCall, by: Provenance, workspace?: string): HookAnswer {
   const { decision, events } = plan(mem, call, by, workspace);
+  if (events.length) mem.commit(events, by);
   return {
     decision: call.event === 'pre' ? decision.decision : 'allow',
     reason: call.event === 'pre' ? decision.reason : '',
@@ -107,15 +132,8 @@ export function hookAnswer(mem: JournaledGraph, call: HookCall, by: Provenance, 
       set_by: whoSet(h.rule),
       matched: h.match.what,
     })),
-    record: events.length > 0,
+    recorded: events.length,
   };
-}
-
-/** Records what was decided on the call (or that it ran after a question), at the hook's authority. */
-export function recordHook(mem: JournaledGraph, call: HookCall, by: Provenance, workspace?: string): { recorded: number } {
-  const { events } = plan(mem, call, by, workspace);
-  mem.commit(events, by);
-  return { recorded: events.length };
 }
 
 function plan(mem: JournaledGraph, call: HookCall, by: Provenance, workspace?: string): { decision: Decision; events: EventBody[] } {

@@ -27,16 +27,11 @@ export function applyRuleEvent(db: Database, e: MemoryEvent): boolean {
     setCheck(db, rowid, e.check, e.origin === undefined ? 'person' : 'peer');
     return true;
   }
-  run(db, 'INSERT INTO check_outcomes(relationship_rowid, outcome, host, tool, call, session, call_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-    rowid,
-    e.outcome,
-    e.host ?? null,
-    e.tool ?? null,
-    e.call ?? null,
-    e.session ?? null,
-    e.callId ?? null,
-    e.at,
-  ]);
+  run(
+    db,
+    'INSERT INTO check_outcomes(relationship_rowid, outcome, host, tool, call, session, call_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [rowid, e.outcome, e.host ?? null, e.tool ?? null, e.call ?? null, e.session ?? null, e.callId ?? null, e.at],
+  );
   const counts = Object.fromEntries(
     all(db, 'SELECT outcome, COUNT(*) AS n FROM check_outcomes WHERE relationship_rowid = ? GROUP BY outcome ORDER BY outcome', [
       rowid,
