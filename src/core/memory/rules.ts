@@ -61,7 +61,8 @@ export function addRule(mem: JournaledGraph, input: { statement: string; project
     kind: 'rule',
     statement: input.statement,
     subject: project ?? 'global',
-    assertedBy: by.authority,
+    // Whose word it is, as a turn's speaker would be: the person's (an authority a teammate's memory takes).
+    assertedBy: 'user',
     prior: 'explicit',
     project,
   });
