@@ -85,7 +85,7 @@ test('VS Code: a hooks file of its own in .github/hooks, removed whole; user sco
   const file = path.join(cwd, '.github', 'hooks', 'recall.json');
   assert.equal((await cli(['hooks', 'install', '--vscode'], cwd)).code, 0);
   const written = JSON.parse(fs.readFileSync(file, 'utf8'));
-  assert.deepEqual(Object.keys(written.hooks).sort(), ['PreToolUse', 'SessionStart']);
+  assert.deepEqual(Object.keys(written.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart']);
   assert.equal(written.hooks.SessionStart[0].type, 'command');
   assert.match(written.hooks.SessionStart[0].command, /hook\.js session-start --host vscode$/);
   assert.equal((await cli(['hooks', 'uninstall', '--vscode'], cwd)).code, 0);
@@ -105,7 +105,7 @@ test("Copilot CLI: the person's hooks folder, version 1, preToolUse with bash an
   const file = path.join(home, '.copilot', 'hooks', 'recall.json');
   const written = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.equal(written.version, 1);
-  assert.deepEqual(Object.keys(written.hooks), ['preToolUse'], "sessionStart's output is not read by Copilot CLI");
+  assert.deepEqual(Object.keys(written.hooks), ['preToolUse', 'postToolUse'], "sessionStart's output is not read by Copilot CLI");
   const entry = written.hooks.preToolUse[0];
   assert.equal(entry.type, 'command');
   assert.ok(entry.powershell.endsWith(entry.bash));

@@ -128,6 +128,36 @@ test('each decision is recorded on its rule once: a repeat of the same call is n
   assert.deepEqual(listed.find((r) => r.id === rule.id)?.outcomes, { blocked: 2, complied: 1 });
 });
 
+test('a call Recall asked about that then ran was let through by the person: recorded as overridden', async () => {
+  const memory = tmpFolder('override-memory');
+  const cwd = tmpFolder('override-project');
+  // An agent's rule: it may only ask.
+  const store = await JournaledGraph.open(memory, resolveConfig(), () => {});
+  const project = `dir:${cwd}`;
+  const read = new KnowledgeWriter(store).read({
+    kind: 'rule',
+    statement: 'Never force-push.',
+    subject: 'app',
+    assertedBy: 'agent',
+    project,
+  });
+  store.commit([read.event!], { authority: 'agent', project });
+  store.close();
+  const pre = payload('claude', 'pre-tool-use', cwd);
+  assert.equal(decisionOf('claude', await hook(memory, 'pre-tool-use', pre, 'claude')).decision, 'ask');
+  // Claude Code's PostToolUse input: the PreToolUse fields and what the tool answered.
+  const post = payload('claude', 'pre-tool-use', cwd, { hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '' } });
+  const r = await hook(memory, 'post-tool-use', post, 'claude');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '', 'post-tool-use answers nothing');
+  await hook(memory, 'post-tool-use', post, 'claude'); // the same call reported twice
+  const listed = JSON.parse((await run(CLI, ['--memory', memory, 'rule', 'list', '--json'], { cwd })).stdout) as {
+    id: string;
+    outcomes?: object;
+  }[];
+  assert.deepEqual(listed.find((x) => x.id === read.id)?.outcomes, { asked: 1, overridden: 1 });
+});
+
 interface Labelled {
   rules: { id: string; statement: string; authority: Authority; confirmed?: boolean; derived: boolean; check: Check }[];
   calls: { note?: string; tool: string; input: unknown; violates: string[] }[];

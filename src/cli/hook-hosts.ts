@@ -1,6 +1,6 @@
 /**
  * What each agent host sends a hook on stdin and reads back on stdout, for the two events Recall
- * answers. Each shape is the host's documented one:
+ * answers (post-tool-use reads what pre-tool-use reads, and answers nothing). Each shape is the host's documented one:
  * - Claude Code (code.claude.com/docs/en/hooks): snake_case input (`session_id`, `cwd`,
  *   `hook_event_name`, `source`; `tool_name`, `tool_input`, `tool_use_id`), and
  *   `hookSpecificOutput` with `additionalContext` (SessionStart) or `permissionDecision` and
@@ -18,7 +18,7 @@
 export const HOOK_HOSTS = ['claude', 'vscode', 'copilot'] as const;
 export type HookHost = (typeof HOOK_HOSTS)[number];
 
-export const HOOK_EVENTS = ['session-start', 'pre-tool-use'] as const;
+export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** A hook's input as Recall reads it, whichever host sent it. */
@@ -26,7 +26,7 @@ export interface HookInput {
   host: HookHost;
   cwd?: string;
   session?: string;
-  /** pre-tool-use: the tool, its arguments as sent, and the host's id of the call. */
+  /** pre- and post-tool-use: the tool, its arguments as sent, and the host's id of the call. */
   tool?: string;
   input?: unknown;
   callId?: string;

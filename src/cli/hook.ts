@@ -1,6 +1,7 @@
 /**
- * `recall hook session-start|pre-tool-use [--host claude|vscode|copilot] [--memory DIR]`: what an
- * agent host runs at a session's start and before each tool call. It reads the host's JSON on
+ * `recall hook session-start|pre-tool-use|post-tool-use [--host claude|vscode|copilot] [--memory DIR]`:
+ * what an agent host runs at a session's start, before each tool call and after it (a call that
+ * ran after Recall asked about it was let through by the person: recorded as overridden). It reads the host's JSON on
  * stdin, asks the memory service (started if none runs) for the brief of the working folder's
  * project, or for a decision on the call from the project's rules with checks, and answers in
  * the host's shape (hook-hosts.ts). A hook never breaks its host: when the memory cannot be
@@ -122,12 +123,11 @@ async function answer(
     const brief = await client.call('brief', {});
     return sessionStartOutput(input.host, brief.text);
   }
-  const decided = await client.call('hook.check', callOf(input, cwd));
-  return preToolUseOutput(input.host, decided.decision, decided.reason);
+  const decided = await client.call('hook.check', { ...callOf(input, cwd), event: event === 'pre-tool-use' ? 'pre' : 'post' });
+  return event === 'pre-tool-use' ? preToolUseOutput(input.host, decided.decision, decided.reason) : '';
 }
 
 const callOf = (input: HookInput, cwd: string) => ({
-  event: 'pre' as const,
   host: input.host,
   tool: input.tool!,
   input: input.input,

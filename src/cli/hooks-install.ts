@@ -9,7 +9,8 @@
  *   (its user hooks are read from Claude Code's user settings: use --claude --user there);
  * - Copilot CLI: `.github/hooks/*.json` or `~/.copilot/hooks/*.json`, `{ version: 1, hooks:
  *   { preToolUse: [{ type: "command", bash, powershell, timeoutSec }] } }`; its sessionStart output is
- *   not read, so only preToolUse is installed.
+ *   not read, so only preToolUse and postToolUse are installed.
+ * PostToolUse tells that a call Recall asked about ran: the person let it through.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -40,9 +41,9 @@ function targetOf(host: HookHost, scope: 'project' | 'user', root: string, home:
   if (host === 'claude')
     return {
       file: scope === 'user' ? path.join(home, '.claude', 'settings.json') : path.join(root, '.claude', 'settings.json'),
-      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse' },
+      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
       entry: (command, event) => ({
-        ...(event === 'pre-tool-use' ? { matcher: '*' } : {}),
+        ...(event === 'session-start' ? {} : { matcher: '*' }),
         hooks: [{ type: 'command', command, timeout: HOST_TIMEOUT_S }],
       }),
     };
@@ -53,14 +54,14 @@ function targetOf(host: HookHost, scope: 'project' | 'user', root: string, home:
       );
     return {
       file: path.join(root, '.github', 'hooks', 'recall.json'),
-      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse' },
+      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
       entry: (command) => ({ type: 'command', command, timeout: HOST_TIMEOUT_S }),
     };
   }
   return {
     file:
       scope === 'user' ? path.join(home, '.copilot', 'hooks', 'recall.json') : path.join(root, '.github', 'hooks', 'recall-copilot.json'),
-    events: { 'pre-tool-use': 'preToolUse' },
+    events: { 'pre-tool-use': 'preToolUse', 'post-tool-use': 'postToolUse' },
     entry: (command) => ({ type: 'command', bash: command, powershell: `& ${command}`, timeoutSec: HOST_TIMEOUT_S }),
     header: { version: 1 },
   };
@@ -68,7 +69,10 @@ function targetOf(host: HookHost, scope: 'project' | 'user', root: string, home:
 
 /** Whether a command line is one of Recall's hooks (any host, any memory, any install folder). */
 export function isRecallHook(command: unknown): boolean {
-  return typeof command === 'string' && /hook\.js["']? (?:session-start|pre-tool-use) --host (?:claude|vscode|copilot)\b/.test(command);
+  return (
+    typeof command === 'string' &&
+    /hook\.js["']? (?:session-start|pre-tool-use|post-tool-use) --host (?:claude|vscode|copilot)\b/.test(command)
+  );
 }
 
 const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
