@@ -20,6 +20,8 @@ const entries = {
   // The benchmarks: `node dist/bench.js ...`, or `recall bench ...`, which loads this bundle at run time.
   bench: 'src/bench/main.ts',
   service: 'src/service/main.ts',
+  // The agent hooks' lean entry: a host starts one per tool call (`node dist/hook.js pre-tool-use`).
+  hook: 'src/cli/hook-main.ts',
   // The embedding model runs in a worker thread of the service.
   'embed-worker': 'src/service/embeddings/embed-worker.ts',
   // The VS Code extension: vscode is external, and it never bundles sql.js (the service does the work).

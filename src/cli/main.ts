@@ -18,6 +18,9 @@ import { renderSync, runSync } from './sync.js';
 import { ingestPaths } from './ingest.js';
 import * as reads from './reads.js';
 import { exportMemory, refuseExportInto } from './transfer.js';
+import { exitAfterOutput, runHook, STDIO } from './hook.js';
+import { runHooks } from './hooks-install.js';
+import { runRule } from './rules.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -71,6 +74,12 @@ const OPTIONS = {
   file: { type: 'string' },
   name: { type: 'string' },
   npx: { type: 'boolean' },
+  command: { type: 'string', multiple: true },
+  path: { type: 'string', multiple: true },
+  tool: { type: 'string', multiple: true },
+  url: { type: 'string', multiple: true },
+  instead: { type: 'string' },
+  checked: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -233,6 +242,9 @@ async function main(argv: string[]): Promise<number> {
       return service(args, values, memory, connect);
     case 'project':
       return runProject(args, values, here, withClient, out);
+    case 'rule':
+    case 'rules':
+      return runRule(args, values, { project: here.project, named }, withClient, out);
     case 'embeddings': {
       if (args.length > 1) throw new UsageError('embeddings takes one of: on, off, status.');
       const { runEmbeddings } = await import('./embeddings.js');
@@ -347,19 +359,33 @@ function int(v: string | undefined, name: string): number | undefined {
   return Number(v);
 }
 
+/**
+ * `hook` and `hooks` read their own arguments (`--host`, `--project` as a scope): the command
+ * after an optional `--memory DIR`, which is passed on.
+ */
+function ownArgs(argv: string[], command: string): string[] | undefined {
+  const at = argv[0] === '--memory' ? 2 : 0;
+  if (argv[at] !== command) return undefined;
+  return [...argv.slice(at + 1), ...(at ? ['--memory', argv[1]!] : [])];
+}
+
+const hookArgv = ownArgs(process.argv.slice(2), 'hook');
+const hooksArgv = ownArgs(process.argv.slice(2), 'hooks');
 // exitCode, not exit(): exit() can cut off a large piped stdout mid-write.
-main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (e: unknown) => {
-    if (e instanceof UsageError) {
-      err(`recall: ${e.message}\nRun \`recall --help\` for usage.`);
-      return void (process.exitCode = 2);
-    }
-    if (e instanceof MemoryError) {
-      err(`recall: ${e.message}${e.hint ? `\n${e.hint}` : ''}`);
-      return void (process.exitCode = 1);
-    }
-    err(`recall: ${(e as Error).message ?? e}`);
-    process.exitCode = 1;
-  },
-);
+if (hookArgv) void runHook(hookArgv, STDIO).then(exitAfterOutput);
+else
+  (hooksArgv ? runHooks(hooksArgv, out, err) : main(process.argv.slice(2))).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      if (e instanceof UsageError) {
+        err(`recall: ${e.message}\nRun \`recall --help\` for usage.`);
+        return void (process.exitCode = 2);
+      }
+      if (e instanceof MemoryError) {
+        err(`recall: ${e.message}${e.hint ? `\n${e.hint}` : ''}`);
+        return void (process.exitCode = 1);
+      }
+      err(`recall: ${(e as Error).message ?? e}`);
+      process.exitCode = 1;
+    },
+  );

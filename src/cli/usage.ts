@@ -50,6 +50,14 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
+  rule list [--checked] [--json]       the project's and the global rules, their checks and the hooks' outcomes
+  rule add TEXT                        state a rule; "never X", "use A, not B" with a command or path get a check
+  rule check RULE_ID (--command P | --path GLOB | --tool NAME | --url U)... [--instead X] | --remove
+                                       set (or remove) the check a rule's hooks test tool calls against
+  hooks (install|uninstall) (--claude|--vscode|--copilot) [--project|--user]
+                                       add Recall's agent hooks to a host's hook file (merging), or take them out
+  hook (session-start|pre-tool-use) [--host claude|vscode|copilot]
+                                       what a host's hook runs: the brief at session start, a rule check before a tool
   project [list|current]               the memory's projects; * marks the current one
   project assign TARGET|--global (--from P | --source S | --session ID)    move memories to a project
   project rename OLD NEW               e.g. project rename source:claude-code github.com/me/app

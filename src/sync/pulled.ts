@@ -5,6 +5,7 @@
  * authority inside it above the event's own. A row that fails is quarantined with the reason.
  */
 import { AUTHORITIES, authorityRank, PRIOR_KINDS, type Authority } from '../core/model/config.js';
+import { CHECK_OUTCOMES, checkOf, type Check } from '../core/model/checks.js';
 import { validAnchors, type CodeAnchor } from '../core/model/code-anchors.js';
 import type { EventBody, MemoryEvent } from '../core/model/events.js';
 import { ID_RE } from '../core/model/id-shape.js';
@@ -151,6 +152,7 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
         project: b.project === undefined ? undefined : project(b.project),
         kind: b.kind === undefined ? undefined : oneOf(b.kind, KNOWLEDGE_KINDS, 'kind'),
         statement: optStr(b.statement, 'statement', LIMITS.statementChars),
+        check: b.check === undefined ? undefined : peerCheck(b.check),
       };
     case 'relationship.evidence':
       if (b.polarity !== 1 && b.polarity !== -1) fail('polarity must be 1 or -1');
@@ -168,6 +170,21 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
         id: anyId('rel', b.id),
         verdict: oneOf(b.verdict, ['wrong', 'confirm'] as const, 'verdict'),
         reason: optStr(b.reason, 'reason', LIMITS.noteChars),
+      };
+    case 'relationship.check':
+      human('setting a check');
+      return { type: 'relationship.check', id: anyId('rel', b.id), check: b.check === null ? null : peerCheck(b.check) };
+    case 'check.outcome':
+      // A peer's hooks' decisions are counted as theirs; they change no confidence and deny nothing here.
+      return {
+        type: 'check.outcome',
+        id: anyId('rel', b.id),
+        outcome: oneOf(b.outcome, CHECK_OUTCOMES, 'outcome'),
+        host: optStr(b.host, 'host', LIMITS.nameChars),
+        tool: optStr(b.tool, 'tool', LIMITS.nameChars),
+        call: optStr(b.call, 'call', LIMITS.hookCallChars),
+        session: optStr(b.session, 'session', LIMITS.sessionChars),
+        callId: optStr(b.callId, 'callId', LIMITS.nameChars),
       };
     case 'entity.forget':
       human('forgetting');
@@ -197,6 +214,15 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
     }
     default:
       return fail(`unknown event type ${JSON.stringify(String(b.type)).slice(0, 60)}`);
+  }
+}
+
+/** A check as a local write would store it: a peer's is data (it only ever asks here), but of the same shape and bounds. */
+function peerCheck(v: unknown): Check {
+  try {
+    return checkOf(v);
+  } catch (err) {
+    return fail(`check: ${(err as Error).message}`);
   }
 }
 

@@ -122,6 +122,8 @@ function erasing({ name, episodes, relationships, orphans, keepEntity }: Erased)
       case 'relationship.assert':
       case 'relationship.evidence':
       case 'relationship.correct':
+      case 'relationship.check':
+      case 'check.outcome':
         return goneRelationships.has(e.id) ? drop(e) : e;
       case 'entity.upsert':
         return goneNames.has(entityKey(e.name)) ? drop(e) : e;

@@ -5,6 +5,7 @@
  * (same kind and project, a statement of nearly the same words), not a second item.
  */
 import type { Authority, PriorKind } from '../model/config.js';
+import { checkFromStatement } from '../ingest/checks.js';
 import { invalid } from '../model/errors.js';
 import type { EventBody } from '../model/events.js';
 import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
@@ -52,6 +53,12 @@ export function statementOf(v: unknown): string {
 /** The content words a statement is compared by. */
 function words(statement: string): Set<string> {
   return new Set(tokenize(statement).filter((w) => w.length > 1 && !STOP_WORDS.has(w)));
+}
+
+/** A rule whose words state a check exactly carries it from the start (ingest/checks.ts). */
+function ruleCheck(kind: KnowledgeKind, statement: string): { check?: ReturnType<typeof checkFromStatement> } {
+  const check = kind === 'rule' ? checkFromStatement(statement) : undefined;
+  return check ? { check } : {};
 }
 
 function similarity(a: Set<string>, b: Set<string>): number {
@@ -113,6 +120,7 @@ export class KnowledgeWriter {
         project: c.project,
         kind: c.kind,
         statement,
+        ...ruleCheck(c.kind, statement),
       },
     };
   }

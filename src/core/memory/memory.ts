@@ -22,6 +22,7 @@ import { listHeld, type HeldForgetSummary } from './held-forgets.js';
 import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
+import { addRule, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
 
 export type {
   Brief,
@@ -31,6 +32,8 @@ export type {
   ExportPage,
   ForgetPlan,
   HeldForgetSummary,
+  HookAnswer,
+  HookCall,
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
@@ -124,7 +127,27 @@ export class Memory {
     return forget(this.mem, name, by);
   }
 
+  /** A person states a rule; its check is read from its words when they state one exactly (rules.ts). */
+  addRule(input: { statement: string; project?: string | null }, by: Provenance): FactView {
+    return addRule(this.mem, input, by);
+  }
+
+  /** A person sets (or, with null, removes) the check on a rule (rules.ts). */
+  setCheck(input: { id: string; check: unknown }, by: Provenance): FactView {
+    return setCheck(this.mem, input, by);
+  }
+
+  /** Allow, ask or deny a tool call from the rules with checks, recorded on each rule it concerned (rules.ts). */
+  hookCheck(call: HookCall, by: Provenance, workspace?: string): HookAnswer {
+    return hookCheck(this.mem, call, by, workspace);
+  }
+
   // ---- reading ----------------------------------------------------------------------------
+
+  /** A project's and the global memory's current rules (with `checked`, only those with checks). */
+  rules(project: string | null, opts: { checked?: boolean; limit?: number } = {}): FactView[] {
+    return rulesOf(this.mem, project, opts);
+  }
 
   /** `recipe`: how to retrieve (recipe.ts); by default the named recipe of `input.mode`. */
   query(input: QueryInput & { vectorHits?: VectorHits }, recipe?: RetrievalRecipe): QueryResult {

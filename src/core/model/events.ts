@@ -2,6 +2,7 @@
  * The journal's vocabulary. State is a fold over these events (the graph applies them in order),
  * so every change to the memory is one of them, carrying its id, time and provenance.
  */
+import type { Check, CheckOutcome } from './checks.js';
 import type { CodeAnchor } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
 import type { KnowledgeKind } from './knowledge.js';
@@ -77,6 +78,8 @@ export type EventBody =
       /** A knowledge item (knowledge.ts): its kind, and the statement in the words of whoever said it. */
       kind?: KnowledgeKind;
       statement?: string;
+      /** A rule's check, read from its statement (ingest/checks.ts). */
+      check?: Check;
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
@@ -95,6 +98,21 @@ export type EventBody =
       from?: string | null;
       source?: string;
       session?: string;
+    }
+  /** A person adds, changes (`check`) or removes (null) the check on a rule. */
+  | { type: 'relationship.check'; id: string; check: Check | null }
+  /** A hook's decision on a tool call a rule's check was about (model/checks.ts CHECK_OUTCOMES). */
+  | {
+      type: 'check.outcome';
+      id: string;
+      outcome: CheckOutcome;
+      /** The agent host (claude, vscode, copilot), its tool, and what of the call met the check (secrets redacted). */
+      host?: string;
+      tool?: string;
+      call?: string;
+      session?: string;
+      /** The host's id of the tool call, when it gives one: a later "the call ran" finds the question it answers. */
+      callId?: string;
     }
   /** Where an episode or fact points into the code; replaces the target's anchors (an empty list: a fact's own, none). */
   | { type: 'anchors.set'; target: string; anchors: CodeAnchor[] };

@@ -101,6 +101,21 @@ export const LIMITS = {
   gitAuthorshipMs: 10_000,
   /** Bytes of a git command's answer there (one author a commit that touched the file). */
   gitAuthorshipBytes: 32 * 1024 * 1024,
+  // ---- checks on rules and the agent hooks (model/checks.ts, cli/hook.ts)
+  /** Patterns of one rule's check, all kinds together, and characters of each (and of `instead`). */
+  checkPatterns: 20,
+  checkPatternChars: 200,
+  /** Characters of a tool call a decision records (the command, path or URL that met a check), secrets redacted. */
+  hookCallChars: 300,
+  /** Bytes of a hook's input read from stdin; a larger payload is not a tool call this reads (it allows). */
+  hookInputBytes: 4 * 1024 * 1024,
+  /**
+   * Milliseconds a hook waits for the memory, a cold service start included, before it answers
+   * "allow" with nothing added: well inside every host's own timeout (30 s or more).
+   */
+  hookDeadlineMs: 1300,
+  /** Rules with checks one decision weighs (a project's and the global ones). */
+  hookRules: 500,
 } as const;
 
 /** Smallest brief budget, in tokens: the header and one line fit. */

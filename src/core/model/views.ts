@@ -1,4 +1,5 @@
 /** What readers get back: the shapes of episodes, entities and facts as every surface shows them. */
+import type { Check, CheckOutcome, CheckSetter } from './checks.js';
 import type { CodeStatus } from './code-anchors.js';
 import type { Authority, PriorKind } from './config.js';
 import type { KnowledgeKind } from './knowledge.js';
@@ -60,4 +61,9 @@ export interface FactView {
   /** A knowledge item's kind (decision, rule, preference, fact, lesson) and its statement; absent on a plain fact. */
   kind?: KnowledgeKind;
   statement?: string;
+  /** A rule's check and who set it (a person, its statement's reading, another memory); absent without one. */
+  check?: Check;
+  check_by?: CheckSetter;
+  /** How the hooks' decisions on calls it was about went (absent when none was recorded). */
+  outcomes?: Partial<Record<CheckOutcome, number>>;
 }

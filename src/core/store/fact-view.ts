@@ -1,4 +1,5 @@
 /** A relationship row (joined with its ends' names) as every reader sees it: confidence derived, status named. */
+import type { Check, CheckOutcome, CheckSetter } from '../model/checks.js';
 import type { Authority, ConfidenceConfig, PriorKind } from '../model/config.js';
 import { HOLDING_KINDS, isKnowledgeKind } from '../model/knowledge.js';
 import type { FactStatus, FactView } from '../model/views.js';
@@ -36,5 +37,7 @@ export function factView(r: Row, config: ConfidenceConfig, now: number, evidence
     project: (r.project as string | null) ?? null,
     learned_at: String(r.learned_at ?? r.valid_from),
     ...(kind ? { kind, statement: String(r.statement ?? '') } : {}),
+    ...(r.check_spec ? { check: JSON.parse(String(r.check_spec)) as Check, check_by: r.check_by as CheckSetter } : {}),
+    ...(r.outcomes ? { outcomes: JSON.parse(String(r.outcomes)) as Partial<Record<CheckOutcome, number>> } : {}),
   };
 }

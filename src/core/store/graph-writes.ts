@@ -10,6 +10,8 @@ import { priorState, stateAfterEvidence } from './confidence.js';
 import { indexEntity, indexEpisode, reindexEntitySummary, unindexEntity, unindexEpisode } from './fts.js';
 import { aliasId, entityIdOf, entityKey, markIdUsed, ownNumber, resolveId, rowidForNew, rowidOf } from './ids.js';
 import { isBare, orphansAfter } from './erasure.js';
+import { assignSelection } from './assign-selection.js';
+import { applyRuleEvent, dropOutcomes, setCheck } from './check-writes.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -22,6 +24,7 @@ export class GraphWrites {
   ) {}
 
   apply(e: MemoryEvent): void {
+    if (applyRuleEvent(this.db, e)) return;
     switch (e.type) {
       case 'episodes.add':
         for (const ep of e.episodes) this.addEpisode(ep, e.origin === undefined ? null : (e.by.author ?? e.origin));
@@ -173,6 +176,7 @@ export class GraphWrites {
       ],
     );
     markIdUsed(this.db, 'rel', rowid);
+    if (e.check) setCheck(this.db, rowid, e.check, e.origin === undefined ? 'statement' : 'peer');
     if (e.kind !== undefined && SUPERSEDING_KINDS.has(e.kind)) this.supersede(rowid);
   }
 
@@ -342,6 +346,7 @@ export class GraphWrites {
       const rowid = rowidOf(this.db, 'rel', cited);
       if (rowid === undefined) continue;
       run(this.db, 'DELETE FROM evidence WHERE relationship_rowid = ?', [rowid]);
+      dropOutcomes(this.db, rowid);
       run(this.db, 'DELETE FROM relationships WHERE rowid = ?', [rowid]);
     }
     for (const cited of episodes) {
@@ -364,37 +369,4 @@ export class GraphWrites {
   }
 }
 
-/**
- * The episodes a project.assign selects, as a condition on `episodes e`; `rename`: it selects a
- * whole project, so that project's facts without evidence move too. Undefined: it selects nothing.
- */
-export function assignSelection(
-  sel: {
-    from?: string | null;
-    source?: string;
-    session?: string;
-  },
-  origin?: string,
-): { where: string; params: unknown[]; rename: boolean } | undefined {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (sel.from !== undefined) {
-    clauses.push('e.project IS ?');
-    params.push(sel.from);
-  }
-  if (sel.source !== undefined) {
-    clauses.push('e.source = ?');
-    params.push(sel.source);
-  }
-  if (sel.session !== undefined) {
-    clauses.push('e.session = ?');
-    params.push(sel.session);
-  }
-  if (clauses.length === 0) return undefined;
-  if (origin !== undefined) {
-    clauses.push('e.id GLOB ?');
-    params.push(`ep_${origin}_[0-9]*`);
-  }
-  const whole = sel.from !== undefined && sel.source === undefined && sel.session === undefined;
-  return { where: clauses.join(' AND '), params, rename: whole && origin === undefined };
-}
+export { assignSelection };

@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,6 +76,11 @@ ALTER TABLE relationships ADD COLUMN pinned_by TEXT;
 ALTER TABLE relationships ADD COLUMN kind TEXT;
 ALTER TABLE relationships ADD COLUMN statement TEXT;
 CREATE INDEX relationships_kind ON relationships(kind, subject_id);
+-- A rule's check (model/checks.ts) as JSON, who set it (person, statement, peer), and its decisions' counts as JSON.
+ALTER TABLE relationships ADD COLUMN check_spec TEXT;
+ALTER TABLE relationships ADD COLUMN check_by TEXT;
+ALTER TABLE relationships ADD COLUMN outcomes TEXT;
+CREATE INDEX relationships_checked ON relationships(project) WHERE check_spec IS NOT NULL;
 CREATE INDEX relationships_project ON relationships(project);
 
 CREATE TABLE evidence (
@@ -88,6 +93,20 @@ CREATE TABLE evidence (
 );
 CREATE INDEX evidence_relationship ON evidence(relationship_rowid);
 CREATE INDEX evidence_episode ON evidence(episode_id);
+
+-- A hook's decisions on tool calls a rule's check was about (check.outcome events).
+CREATE TABLE check_outcomes (
+  relationship_rowid INTEGER NOT NULL,
+  outcome TEXT NOT NULL,
+  host TEXT,
+  tool TEXT,
+  call TEXT,
+  session TEXT,
+  call_id TEXT,
+  at TEXT NOT NULL
+);
+CREATE INDEX check_outcomes_relationship ON check_outcomes(relationship_rowid, outcome);
+CREATE INDEX check_outcomes_call ON check_outcomes(call_id);
 
 -- What the keyword index reads of a turn: its text and speaker as index-text.ts words them, and
 -- the words of the code identifiers in its text.

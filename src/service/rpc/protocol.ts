@@ -18,6 +18,8 @@ import type {
   ExportPage,
   ForgetPlan,
   HeldForgetSummary,
+  HookAnswer,
+  HookCall,
   MemoryStatus,
   ProjectAssignment,
   QueryResult,
@@ -33,15 +35,18 @@ import type { RetrievalMode } from '../../core/retrieval/recipe.js';
 const MODE_NAMES: { [M in RetrievalMode]: M } = { keyword: 'keyword', vector: 'vector', hybrid: 'hybrid' };
 export const RETRIEVAL_MODES: readonly RetrievalMode[] = Object.values(MODE_NAMES);
 
-/** Which program is on the other end of a connection. Authority follows from it, never from arguments. */
-export type Surface = 'cli' | 'extension' | 'mcp' | 'lm';
+/**
+ * Which program is on the other end of a connection. Authority follows from it, never from
+ * arguments: `hook` is an agent host's hook process (cli/hook.ts), started by the host, not typed by a person.
+ */
+export type Surface = 'cli' | 'extension' | 'mcp' | 'lm' | 'hook';
 
 /** People act through the CLI and the extension's commands; models through MCP and LM tools. */
 export function authorityOf(surface: Surface): Authority {
   return surface === 'cli' || surface === 'extension' ? 'human' : 'agent';
 }
 
-export const SURFACES: readonly Surface[] = ['cli', 'extension', 'mcp', 'lm'];
+export const SURFACES: readonly Surface[] = ['cli', 'extension', 'mcp', 'lm', 'hook'];
 
 /** The memory's own counts, and what only the running service knows. */
 export interface ServiceStatus extends MemoryStatus {
@@ -150,6 +155,14 @@ export interface Methods {
   };
   /** A person moves memories to another project (null: global): a project renamed, or a source's or session's. */
   'project.assign': { params: ProjectAssignment; result: { episodes: number; relationships: number } };
+  /** A person states a rule for the connection's project (or `project`; null: everywhere), its check read from its words. */
+  'rule.add': { params: { statement: string; project?: string | null }; result: FactView };
+  /** A rule's check set (or, with null, removed) by a person (core/memory/rules.ts). */
+  'rule.check': { params: { id: string; check: unknown }; result: FactView };
+  /** The connection's project's and the global memory's current rules; `checked`: only those with a check. */
+  rules: { params: { project?: string | null; checked?: boolean; limit?: number }; result: FactView[] };
+  /** An agent host's pending (pre) or finished (post) tool call: allow, ask or deny, recorded on the rules it concerned. */
+  'hook.check': { params: HookCall; result: HookAnswer };
   /** What to know before a task, within a token budget (core/memory/brief.ts). */
   brief: { params: { project?: string | null; budget_tokens?: number }; result: Brief };
   /** An entity's neighbourhood for the graph view: its facts (strongest first) and the entities at their other ends. */
@@ -190,6 +203,9 @@ export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'project.assign',
   'unalias',
   'sync.restore',
+  'rule.add',
+  'rule.check',
+  'hook.check',
 ]);
 
 /** Pushed to every client after a write. */
