@@ -169,6 +169,9 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
         verdict: oneOf(b.verdict, ['wrong', 'confirm'] as const, 'verdict'),
         reason: optStr(b.reason, 'reason', LIMITS.noteChars),
       };
+    case 'relationship.retract':
+      human('a retraction');
+      return { type: 'relationship.retract', id: anyId('rel', b.id), reason: str(b.reason, 'reason').slice(0, LIMITS.noteChars) };
     case 'entity.forget':
       human('forgetting');
       // The id lists are checked for shape only: a pulled forget is worked out here, never taken on trust.

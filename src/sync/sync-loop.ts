@@ -338,7 +338,11 @@ export class SyncLoop {
   /** Evidence, corrections and anchors name a fact, not a project: they go where the fact went. */
   private factProject(e: MemoryEvent): string | null {
     const id =
-      e.type === 'relationship.evidence' || e.type === 'relationship.correct' ? e.id : e.type === 'anchors.set' ? e.target : undefined;
+      e.type === 'relationship.evidence' || e.type === 'relationship.correct' || e.type === 'relationship.retract'
+        ? e.id
+        : e.type === 'anchors.set'
+          ? e.target
+          : undefined;
     if (id === undefined || !id.startsWith('rel_')) return null;
     return this.memory.factProject(id) ?? null; // a fact forgotten since has nothing left to share
   }

@@ -122,6 +122,7 @@ function erasing({ name, episodes, relationships, orphans, keepEntity }: Erased)
       case 'relationship.assert':
       case 'relationship.evidence':
       case 'relationship.correct':
+      case 'relationship.retract':
         return goneRelationships.has(e.id) ? drop(e) : e;
       case 'entity.upsert':
         return goneNames.has(entityKey(e.name)) ? drop(e) : e;

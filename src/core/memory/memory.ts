@@ -22,6 +22,7 @@ import { listHeld, type HeldForgetSummary } from './held-forgets.js';
 import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
+import { readMemoryFile, type MemoryFileInput, type MemoryFileResult } from './memory-files.js';
 
 export type {
   Brief,
@@ -31,6 +32,8 @@ export type {
   ExportPage,
   ForgetPlan,
   HeldForgetSummary,
+  MemoryFileInput,
+  MemoryFileResult,
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
@@ -75,6 +78,11 @@ export class Memory {
     workspace?: string,
   ): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
     return ingest(this.mem, inputs, by, workspace);
+  }
+
+  /** A memory file's knowledge items (AGENTS.md, CLAUDE.md, Cursor rules…), brought up to date with its text; a person's act. */
+  readMemoryFile(input: MemoryFileInput, by: Provenance, workspace?: string): MemoryFileResult {
+    return readMemoryFile(this.mem, input, by, workspace);
   }
 
   /** Asserts a fact (subject, predicate, object); only a person may. */

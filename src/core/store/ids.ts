@@ -126,6 +126,7 @@ export function mapEventIds<E extends EventBody>(e: E, f: (prefix: IdPrefix, id:
     case 'relationship.evidence':
       return { ...e, id: rel(b.id), ...(b.episode ? { episode: ep(b.episode) } : {}) };
     case 'relationship.correct':
+    case 'relationship.retract':
       return { ...e, id: rel(b.id) };
     case 'entity.forget':
       return { ...e, episodes: b.episodes.map(ep), relationships: b.relationships.map(rel) };

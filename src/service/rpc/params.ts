@@ -52,6 +52,13 @@ const PARAMS: ParamSchemas = {
     prior: optional(z.enum(PRIOR_KINDS)),
     project,
   }),
+  'knowledge.file': z.object({
+    file: text,
+    text,
+    written: z.object({ authority: z.enum(['user', 'external']), authors: texts }),
+    time: optional(text),
+    project,
+  }),
   extracted: z.object({
     episode: text,
     facts: z.array(z.object({ subject: text, predicate: text, object: text })),

@@ -17,6 +17,8 @@ import type {
   ExportPage,
   ForgetPlan,
   HeldForgetSummary,
+  MemoryFileInput,
+  MemoryFileResult,
   MemoryStatus,
   ProjectAssignment,
   QueryResult,
@@ -93,6 +95,8 @@ export interface Methods {
     /** duplicate: the triple was already current; that fact is returned (with any new evidence added). */
     result: { id: string; duplicate: boolean };
   };
+  /** A memory file's knowledge items brought up to date with its text (core/memory/memory-files.ts); a person's surface only. */
+  'knowledge.file': { params: MemoryFileInput; result: MemoryFileResult };
   /** Facts a language model read from a stored episode: recorded as the model's reading (agent authority). */
   extracted: {
     params: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string };
@@ -180,6 +184,7 @@ export type ResultOf<M extends Method> = Methods[M]['result'];
 export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'remember',
   'ingest',
+  'knowledge.file',
   'relate',
   'extracted',
   'correct',
