@@ -1,11 +1,10 @@
 /** Code anchors: finding references in text, anchoring them to real files, checking them as the files change, and the memory around it. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import * as net from 'node:net';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { findCodeRefs } from '../src/core/anchors/detect';
 import { AnchorChecker, anchorsIn } from '../src/core/anchors/resolve';
 import { workspaceRoot } from '../src/core/anchors/workspace';
@@ -13,18 +12,8 @@ import { Memory } from '../src/core/memory/memory';
 import { MemoryError } from '../src/core/model/errors';
 import { renderFact } from '../src/tools/render';
 import { socketPath } from '../src/service/rpc/paths';
-import { CLI, cleanupMemories, tmpMemory } from './helpers';
+import { CLI, tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(async () => {
-  await cleanupMemories();
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-});
-const tmp = (prefix: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
 const person = { authority: 'human' as const, source: 'cli' };
 const agent = { authority: 'agent' as const, source: 'mcp' };
 const NOW = '2026-11-30T10:00:00.000Z';
@@ -47,7 +36,7 @@ const SETTLE = [
 
 /** A workspace with src/pay/settle.ts and src/pay/refund.ts, as a git repository would hold them. */
 function workspace(): string {
-  const root = tmp('recall-ws-');
+  const root = tmpFolder('ws');
   fs.mkdirSync(path.join(root, '.git'));
   fs.mkdirSync(path.join(root, 'src/pay'), { recursive: true });
   fs.writeFileSync(path.join(root, 'src/pay/settle.ts'), SETTLE);
@@ -159,13 +148,13 @@ test('AnchorChecker: cached by mtime and size, bounded by files per answer, fall
 test('workspaceRoot: the git repository around a folder, else the folder', () => {
   const root = workspace();
   assert.equal(workspaceRoot(path.join(root, 'src/pay')), root);
-  const plain = tmp('recall-plain-');
+  const plain = tmpFolder('plain');
   assert.equal(workspaceRoot(plain), plain);
 });
 
 test('memory: a fact whose evidence names code turns changed after an edit, ranks lower, and re-confirming clears it', async () => {
   const root = workspace();
-  const folder = tmp('recall-anchors-mem-');
+  const folder = tmpFolder('anchors-mem');
   const m = await Memory.open(folder, { extract: false });
   const ep1 = m.remember({ text: 'the settlement cutoff lives in src/pay/settle.ts, see `settleCutoff()`' }, person, root).id;
   const ep2 = m.remember({ text: 'the refund window is set in src/pay/refund.ts' }, person, root).id;
@@ -223,7 +212,7 @@ test('memory: a fact whose evidence names code turns changed after an edit, rank
 
 test('memory: a person fact naming code anchors itself; without a workspace nothing is anchored', async () => {
   const root = workspace();
-  const m = await Memory.open(tmp('recall-anchors-rel-'), { extract: false });
+  const m = await Memory.open(tmpFolder('anchors-rel'), { extract: false });
   const id = m.relate({ subject: 'settleCutoff', predicate: 'is defined in', object: 'src/pay/settle.ts' }, person, root).id;
   assert.equal(m.fact(id).code?.anchors[0]?.path, 'src/pay/settle.ts');
   const plain = m.remember({ text: 'src/pay/settle.ts holds the cutoff' }, person).id;
@@ -246,7 +235,7 @@ function recallIn(cwd: string, memory: string, args: string[]): Promise<string> 
 
 test('service: the CLI anchors in its git root, answers say changed after an edit, `correct --confirm` clears it', async () => {
   const root = workspace();
-  const memory = tmpMemory('anchors');
+  const memory = tmpFolder('anchors');
   const here = path.join(root, 'src/pay'); // a sub-folder: the workspace is the repository around it
   const ep = JSON.parse(await recallIn(here, memory, ['remember', 'the refund window is in src/pay/refund.ts', '--json'])).id;
   const id = JSON.parse(

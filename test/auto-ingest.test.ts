@@ -6,9 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import {
   listTranscripts,
@@ -17,6 +16,7 @@ import {
   TRANSCRIPT_PATTERNS,
   type StateStore,
 } from '../src/extension/ingest/common/transcript-files';
+import { tmpFolder } from './helpers';
 
 const FIX = path.join(__dirname, 'fixtures');
 const COPILOT_JSONL = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b.jsonl';
@@ -24,8 +24,7 @@ const CLAUDE = '7b3f0c2e-5d41-4e8a-9c6b-2f1d8a7e4b90.jsonl';
 const REAL = path.join(FIX, 'real');
 const realFixture = (rel: string): string => fs.readFileSync(path.join(REAL, rel), 'utf8');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-auto-ingest-'));
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const tmp = tmpFolder('auto-ingest');
 
 /** A Map standing in for vscode.Memento; counts writes. */
 class MapStore implements StateStore {

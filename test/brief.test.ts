@@ -3,31 +3,18 @@
  * token budget on a memory of thousands of facts, its bounds, and `recall brief` as a process.
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { approxTokens } from '../src/core/memory/brief';
 import { Memory } from '../src/core/memory/memory';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
-import { cleanupMemories, recall, recallJson, recallOk, tmpMemory } from './helpers';
+import { recall, recallJson, recallOk, tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(async () => {
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-  await cleanupMemories();
-});
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-brief-'));
-  dirs.push(d);
-  return d;
-};
 const person = { authority: 'human' as const, source: 'cli' };
 const agent = { authority: 'agent' as const, source: 'mcp' };
 
 test('an empty memory says it has nothing to brief, within the budget', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('brief'), { extract: false });
   const b = m.brief();
   assert.match(b.text, /nothing confirmed, decided or preferred yet/);
   assert.deepEqual([b.facts.length, b.notes.length, b.left_out], [0, 0, 0]);
@@ -37,7 +24,7 @@ test('an empty memory says it has nothing to brief, within the budget', async ()
 });
 
 test('the brief picks confirmed facts, decisions, notes and preferences, and leaves out what a person marked wrong', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('brief'), { extract: false });
   const confirmed = m.relate({ subject: 'billing', predicate: 'uses', object: 'Postgres' }, person).id;
   m.correct({ id: confirmed, verdict: 'confirm' }, person);
   const decided = m.relate({ subject: 'team', predicate: 'decided', object: 'sql.js' }, person).id;
@@ -71,7 +58,7 @@ test('the brief picks confirmed facts, decisions, notes and preferences, and lea
 });
 
 test('on a memory of thousands of facts the brief stays within its budget and still shows every kind', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('brief'), { extract: false });
   const ids: string[] = [];
   const episodes = Array.from({ length: 300 }, (_, i) => ({
     text: `Note ${i}: the service ${i % 7} keeps its retry budget at ${i} requests per minute for the partner API.`,
@@ -103,7 +90,7 @@ test('on a memory of thousands of facts the brief stays within its budget and st
 });
 
 test('a budget out of bounds is refused with the bounds', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('brief'), { extract: false });
   for (const budgetTokens of [BRIEF_MIN_TOKENS - 1, LIMITS.brief + 1, 12.5]) {
     assert.throws(
       () => m.brief({ budgetTokens }),
@@ -115,7 +102,7 @@ test('a budget out of bounds is refused with the bounds', async () => {
 });
 
 test('`recall brief` prints the brief as plain text for a SessionStart hook, and --json gives its parts', async () => {
-  const mem = tmpMemory('brief');
+  const mem = tmpFolder('brief');
   const here = ['--project', 'example.org/team/app'];
   const id = (await recallOk(mem, ['relate', 'Recall', 'decided', 'sql.js', ...here])).trim();
   await recallOk(mem, ['correct', '--confirm', id, ...here]);

@@ -6,17 +6,12 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import { CLI, cleanupMemories, tmpMemory } from './helpers';
+import { before, test } from 'node:test';
+import { CLI, tmpFolder } from './helpers';
 
-const memory = tmpMemory('project-reads');
-const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-project-reads-')));
-after(async () => {
-  await cleanupMemories();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const memory = tmpFolder('project-reads');
+const root = tmpFolder('project-reads-repos');
 
 const repo = (name: string): string => {
   const dir = path.join(root, name);

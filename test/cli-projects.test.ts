@@ -2,17 +2,12 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
-import { CLI, cleanupMemories, tmpMemory } from './helpers';
+import { test } from 'node:test';
+import { CLI, tmpFolder } from './helpers';
 
-const memory = tmpMemory('projects');
-const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-cli-projects-')));
-after(async () => {
-  await cleanupMemories();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+const memory = tmpFolder('projects');
+const root = tmpFolder('cli-projects');
 
 const repo = (name: string, remote: string): string => {
   const dir = path.join(root, name);

@@ -4,18 +4,16 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { cleanupMemories, recall, recallJson, recallOk, ROOT, servicePid, tmpMemory } from './helpers';
+import { before, describe, test } from 'node:test';
+import { recall, recallJson, recallOk, ROOT, lockOf, tmpFolder } from './helpers';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'transcripts');
 const exampleFiles = fs.readdirSync(EXAMPLES).map((f) => path.join(EXAMPLES, f));
 
-after(cleanupMemories);
-
 describe('a memory filled from the shipped transcripts', () => {
   let memory: string;
   before(async () => {
-    memory = tmpMemory('cli');
+    memory = tmpFolder('cli');
   });
 
   test('ingest prints counts per file and re-importing adds nothing', async () => {
@@ -147,14 +145,14 @@ describe('a memory filled from the shipped transcripts', () => {
     const s = await recallJson(memory, ['status']);
     for (const key of ['episodes', 'entities', 'relationships', 'service_pid', 'memory']) assert.ok(key in s, key);
     assert.equal(s.memory, memory);
-    assert.equal(s.service_pid, servicePid(memory));
+    assert.equal(s.service_pid, lockOf(memory)?.pid);
     assert.ok(s.episodes >= 16);
     assert.match(await recallOk(memory, ['status']), /^memory\s+\S+/m);
   });
 
   test('export --out writes the whole memory as JSON', async () => {
     // Outside the memory folder: an export inside it is refused (local-trust.test.ts).
-    const out = path.join(tmpMemory('cli-export'), 'export.json');
+    const out = path.join(tmpFolder('cli-export'), 'export.json');
     await recallOk(memory, ['export', '--out', out]);
     const data = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.ok(data.episodes.length >= 16);
@@ -186,7 +184,7 @@ describe('a memory filled from the shipped transcripts', () => {
     assert.equal((await recallJson(memory, ['service', 'status'])).running, false);
     const started = await recallJson(memory, ['service', 'start']);
     assert.equal(started.running, true);
-    assert.equal(started.pid, servicePid(memory));
+    assert.equal(started.pid, lockOf(memory)?.pid);
     // Everything is still there after a restart.
     assert.ok((await recallJson(memory, ['status'])).episodes >= 16);
   });
@@ -195,7 +193,7 @@ describe('a memory filled from the shipped transcripts', () => {
 describe('bad input gets a clear error and the service keeps serving', () => {
   let memory: string;
   before(async () => {
-    memory = tmpMemory('bad');
+    memory = tmpFolder('bad');
     await recallOk(memory, ['remember', 'a note to keep the service busy']);
   });
 
@@ -243,7 +241,7 @@ describe('bad input gets a clear error and the service keeps serving', () => {
   });
 
   test('after all of it the same service still answers and nothing was written', async () => {
-    const pid = servicePid(memory);
+    const pid = lockOf(memory)?.pid;
     const s = await recallJson(memory, ['status']);
     assert.equal(s.service_pid, pid);
     assert.equal(s.episodes, 1);
@@ -252,7 +250,7 @@ describe('bad input gets a clear error and the service keeps serving', () => {
 });
 
 test('--help prints the usage; no command is a usage error', async () => {
-  const memory = tmpMemory('help');
+  const memory = tmpFolder('help');
   const help = await recall(memory, ['--help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /recall \[--memory DIR\] COMMAND/);
@@ -260,7 +258,7 @@ test('--help prints the usage; no command is a usage error', async () => {
 });
 
 test('RECALL_HOME chooses the memory folder when --memory is absent', async () => {
-  const memory = tmpMemory('home');
+  const memory = tmpFolder('home');
   const { execFileSync } = await import('node:child_process');
   const out = execFileSync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'status', '--json'], {
     env: { ...process.env, RECALL_HOME: memory, RECALL_IDLE_EXIT_MS: '60000' },

@@ -4,7 +4,6 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { confidenceOf, effectiveConfidence, priorState, stateAfterEvidence } from '../src/core/store/confidence';
@@ -13,6 +12,7 @@ import type { EventBody, MemoryEvent } from '../src/core/model/events';
 import { Memory } from '../src/core/memory/memory';
 import { Graph } from '../src/core/store/graph';
 import { all, loadSqlJs } from '../src/core/store/sqlite';
+import { tmpFolder } from './helpers';
 
 const C = DEFAULT_CONFIG.confidence;
 const DAY = 86_400_000;
@@ -71,12 +71,7 @@ test('every number is configurable and validated', () => {
 // ---- the path that ships: facts stored by the graph and read back --------------------------
 
 /** The posterior computed here, apart from confidence.ts: prior mean p held with concentration c, plus evidence weights. */
-function expected(
-  c: number,
-  p: number,
-  corroborating: number[],
-  contradicting: number[],
-): { alpha: number; beta: number; confidence: number } {
+function expected(c: number, p: number, corroborating: number[], contradicting: number[]): Posterior {
   const alpha = c * p + corroborating.reduce((a, w) => a + w, 0);
   const beta = c * (1 - p) + contradicting.reduce((a, w) => a + w, 0);
   return { alpha, beta, confidence: Math.round((alpha / (alpha + beta)) * 1e4) / 1e4 };
@@ -85,7 +80,14 @@ function expected(
 const AT = '2024-02-01T12:00:00.000Z';
 let seq = 0;
 
-async function graphWith(config: ReturnType<typeof resolveConfig>): Promise<Graph> {
+interface Posterior {
+  alpha: number;
+  beta: number;
+  confidence: number;
+}
+
+/** A graph on its own database holding a user, an external and an agent turn, and `stored`: a fact's posterior as stored, and its confidence as read. */
+async function graphWith(config: ReturnType<typeof resolveConfig>): Promise<{ graph: Graph; stored: (id: string) => Posterior }> {
   const db = new (await loadSqlJs()).Database();
   Graph.createSchema(db);
   const graph = new Graph(db, config);
@@ -97,22 +99,17 @@ async function graphWith(config: ReturnType<typeof resolveConfig>): Promise<Grap
     time: AT,
   }));
   graph.applyAll([{ type: 'episodes.add', episodes, seq: ++seq, at: AT, by: { authority: 'user' } }]);
-  return graph;
+  const stored = (id: string): Posterior => {
+    const row = all(db, 'SELECT alpha, beta FROM relationships WHERE id = ?', [id])[0]!;
+    return { alpha: Number(row.alpha), beta: Number(row.beta), confidence: graph.factById(id)!.confidence };
+  };
+  return { graph, stored };
 }
 
 const apply = (graph: Graph, body: EventBody, authority: Authority = 'human'): void =>
   graph.applyAll([{ ...body, seq: ++seq, at: AT, by: { authority } } as MemoryEvent]);
 
-function stored(graph: Graph, id: string): { alpha: number; beta: number; confidence: number } {
-  const row = all(graph.db, 'SELECT alpha, beta FROM relationships WHERE id = ?', [id])[0]!;
-  return { alpha: Number(row.alpha), beta: Number(row.beta), confidence: graph.factById(id)!.confidence };
-}
-
-function assertState(
-  actual: { alpha: number; beta: number; confidence: number },
-  want: { alpha: number; beta: number; confidence: number },
-  what: string,
-): void {
+function assertState(actual: Posterior, want: Posterior, what: string): void {
   assert.ok(Math.abs(actual.alpha - want.alpha) < 1e-9, `${what}: alpha ${actual.alpha}, expected ${want.alpha}`);
   assert.ok(Math.abs(actual.beta - want.beta) < 1e-9, `${what}: beta ${actual.beta}, expected ${want.beta}`);
   assert.equal(actual.confidence, want.confidence, what);
@@ -124,7 +121,7 @@ test("the graph stores each fact's prior and evidence as the Beta posterior, wei
     confidence: { concentration: 7, priors: { inferred: 0.55 }, provenanceWeights: { user: 0.7, external: 1.3, human: 4 } },
   });
   const w = config.confidence.provenanceWeights;
-  const graph = await graphWith(config);
+  const { graph, stored } = await graphWith(config);
   apply(graph, {
     type: 'relationship.assert',
     id: 'rel_1',
@@ -134,59 +131,55 @@ test("the graph stores each fact's prior and evidence as the Beta posterior, wei
     prior: 'inferred',
     evidence: ['ep_1'],
   });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7], []), 'asserted with a user turn as evidence');
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7], []), 'asserted with a user turn as evidence');
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_2', polarity: -1 });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7], [1.3]), 'contradicted by an external turn');
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7], [1.3]), 'contradicted by an external turn');
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_3', polarity: 1 });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent], [1.3]), 'corroborated by an agent turn');
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7, w.agent], [1.3]), 'corroborated by an agent turn');
   // A language model's reading weighs as the agent's, whoever spoke the turn.
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_1', polarity: 1, extractedBy: 'lm' });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent], [1.3]), "a model's reading of a user turn");
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent], [1.3]), "a model's reading of a user turn");
   apply(graph, { type: 'relationship.correct', id: 'rel_1', verdict: 'confirm' });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent, 4], [1.3]), 'confirmed by a person');
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent, 4], [1.3]), 'confirmed by a person');
   apply(graph, { type: 'relationship.correct', id: 'rel_1', verdict: 'wrong' });
-  assertState(stored(graph, 'rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent, 4], [1.3, 4]), 'marked wrong by a person');
+  assertState(stored('rel_1'), expected(7, 0.55, [0.7, w.agent, w.agent, 4], [1.3, 4]), 'marked wrong by a person');
   // Each prior starts where its mean says.
   for (const [i, prior] of (['explicit', 'inferred', 'speculative'] as const).entries()) {
     apply(graph, { type: 'relationship.assert', id: `rel_${i + 2}`, subject: 'x', predicate: `p${i}`, object: 'y', prior });
-    assertState(stored(graph, `rel_${i + 2}`), expected(7, config.confidence.priors[prior], [], []), `a new ${prior} fact`);
+    assertState(stored(`rel_${i + 2}`), expected(7, config.confidence.priors[prior], [], []), `a new ${prior} fact`);
   }
 });
 
 test("through the graph too, a model's own corroboration never lifts a fact above its prior", async () => {
-  const graph = await graphWith(resolveConfig());
+  const { graph, stored } = await graphWith(resolveConfig());
   apply(
     graph,
     { type: 'relationship.assert', id: 'rel_1', subject: 'a', predicate: 'uses', object: 'b', prior: 'inferred', assertedBy: 'agent' },
     'agent',
   );
   for (let i = 0; i < 50; i++) apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_3', polarity: 1 }, 'agent');
-  const agentOnly = stored(graph, 'rel_1');
+  const agentOnly = stored('rel_1');
   assert.ok(agentOnly.alpha / (agentOnly.alpha + agentOnly.beta) > 0.6, 'the stored posterior moved');
   assert.equal(agentOnly.confidence, 0.6);
   // One turn of a user's lifts the hold: the posterior shows.
   apply(graph, { type: 'relationship.evidence', id: 'rel_1', episode: 'ep_1', polarity: 1 });
-  assertState(stored(graph, 'rel_1'), expected(10, 0.6, [...Array(50).fill(0.05), 0.8], []), 'corroborated by a user turn');
+  assertState(stored('rel_1'), expected(10, 0.6, [...Array(50).fill(0.05), 0.8], []), 'corroborated by a user turn');
 });
 
 test("through Memory: a fact's confidence follows its evidence and replays to the same value", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-confidence-'));
-  try {
-    const person = { authority: 'human' as const, source: 'test' };
-    let m = await Memory.open(dir, { extract: false });
-    const note = m.remember({ text: 'billing is written in Go' }, person).id;
-    const id = m.relate({ subject: 'billing', predicate: 'written in', object: 'Go', prior: 'speculative', evidence: [note] }, person).id;
-    m.citeEvidence({ id, episode: note, polarity: -1 }, person);
-    m.citeEvidence({ id, episode: note, polarity: 1 }, person);
-    // A person's note is `user` evidence.
-    const want = expected(10, 0.3, [0.8, 0.8], [0.8]).confidence;
-    assert.equal(m.fact(id).confidence, want);
-    m.close();
-    fs.rmSync(path.join(dir, 'snapshot.sqlite'), { force: true });
-    m = await Memory.open(dir, { extract: false });
-    assert.equal(m.fact(id).confidence, want, 'replayed from the journal');
-    m.close();
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tmpFolder('confidence');
+  const person = { authority: 'human' as const, source: 'test' };
+  let m = await Memory.open(dir, { extract: false });
+  const note = m.remember({ text: 'billing is written in Go' }, person).id;
+  const id = m.relate({ subject: 'billing', predicate: 'written in', object: 'Go', prior: 'speculative', evidence: [note] }, person).id;
+  m.citeEvidence({ id, episode: note, polarity: -1 }, person);
+  m.citeEvidence({ id, episode: note, polarity: 1 }, person);
+  // A person's note is `user` evidence.
+  const want = expected(10, 0.3, [0.8, 0.8], [0.8]).confidence;
+  assert.equal(m.fact(id).confidence, want);
+  m.close();
+  fs.rmSync(path.join(dir, 'snapshot.sqlite'), { force: true });
+  m = await Memory.open(dir, { extract: false });
+  assert.equal(m.fact(id).confidence, want, 'replayed from the journal');
+  m.close();
 });

@@ -9,17 +9,17 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { VectorStore } from '../src/core/vectors/store';
 import { type Embedder, embedderLoads, loadEmbedder, type ModelProgress, TransformersEmbedder } from '../src/service/embeddings/embedder';
 import { EmbeddingQueue } from '../src/service/embeddings/queue';
 import { idleEmbedder } from '../src/service/embeddings/idle-embedder';
 import { loadWorkerEmbedder, type WorkerEmbedder, workerScript } from '../src/service/embeddings/worker-embedder';
+import { tmpFolder } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..');
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-embeddings-'));
+const work = tmpFolder('embeddings');
 const MODEL = path.join(work, 'tiny-bert');
 const MODEL_B = path.join(work, 'tiny-bert-b');
 
@@ -53,10 +53,6 @@ before(async () => {
     listeners,
     'ONNX Runtime process handlers removed',
   );
-});
-
-after(() => {
-  fs.rmSync(work, { recursive: true, force: true });
 });
 
 /**
@@ -192,7 +188,7 @@ test('loading the same model again reuses the loaded pipeline; another model get
 });
 
 test('a model change is detected by the vector file and everything is re-embedded in the background', async () => {
-  const memory = fs.mkdtempSync(path.join(work, 'memory-'));
+  const memory = tmpFolder('embeddings-memory');
   const file = path.join(memory, 'vectors.f32');
   const docs = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, text: `${SENTENCES[i % SENTENCES.length]} (note ${i})` }));
 
@@ -233,7 +229,7 @@ test('a model change is detected by the vector file and everything is re-embedde
 });
 
 test('without a usable model, loadEmbedder says why instead of throwing', async () => {
-  const memory = fs.mkdtempSync(path.join(work, 'memory-'));
+  const memory = tmpFolder('embeddings-memory');
   const cases: [Parameters<typeof loadEmbedder>[0], RegExp][] = [
     [{ modelPath: path.join(work, 'nowhere') }, /does not exist/],
     [{ memoryFolder: memory }, /Xenova\/all-MiniLM-L6-v2 is not downloaded .*downloads are off/],
@@ -276,7 +272,7 @@ test('a hub model is fetched once into <memory>/models with progress, then loads
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const remoteHost = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const memory = fs.mkdtempSync(path.join(work, 'memory-'));
+    const memory = tmpFolder('embeddings-memory');
     const progress: ModelProgress[] = [];
     const off = await loadEmbedder({ memoryFolder: memory, model: 'acme/tiny-bert', remoteHost });
     assert.ok('unavailable' in off && /downloads are off/.test(off.unavailable));
@@ -314,7 +310,7 @@ test('a hub model is fetched once into <memory>/models with progress, then loads
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
-  const memory = fs.mkdtempSync(path.join(work, 'memory-'));
+  const memory = tmpFolder('embeddings-memory');
   const unreachable = await loadEmbedder({ memoryFolder: memory, allowDownload: true, remoteHost });
   assert.ok(
     'unavailable' in unreachable && /could not reach/.test(unreachable.unavailable),
@@ -424,7 +420,7 @@ test('the esbuild bundle runs with no node_modules in reach and gives the same v
   assert.deepEqual(fs.readdirSync(out).sort(), ['embed-probe.js', 'native', 'ort-wasm-simd.wasm', 'ort-wasm.wasm']);
   assert.ok(fs.existsSync(path.join(out, 'native', host, 'onnxruntime_binding.node')), `native/${host} beside the bundle`);
   // Copy to a folder outside the project: nothing to resolve from node_modules.
-  const isolated = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bundle-'));
+  const isolated = tmpFolder('bundle');
   const probe = (...args: string[]) => {
     const stdout = execFileSync(process.execPath, [path.join(isolated, 'embed-probe.js'), MODEL, ...args], {
       cwd: isolated,
@@ -433,34 +429,28 @@ test('the esbuild bundle runs with no node_modules in reach and gives the same v
     });
     return JSON.parse(stdout.trim().split('\n').pop()!);
   };
-  try {
-    fs.cpSync(out, isolated, { recursive: true });
-    const ours = await embedder.embed([
-      'hello world',
-      'The quick brown fox jumps over the lazy dog.',
-      'Recall keeps long-term memory for coding agents.',
-    ]);
-    const wasm = probe('--backend', 'wasm');
-    assert.equal(wasm.backend, 'wasm');
-    assert.equal(wasm.id, embedder.id);
-    assert.deepEqual(wasm.listeners, { uncaughtException: 0, unhandledRejection: 0 });
-    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(wasm.vectors[i])) < 1e-6));
-    // By default the bundle runs the native runtime from native/<platform>-<arch>/ beside it.
-    const native = probe();
-    assert.equal(native.backend, 'native');
-    assert.equal(native.fallback, undefined);
-    assert.equal(native.id, embedder.id);
-    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(native.vectors[i])) < ACROSS_BACKENDS));
-    // Without the binary (a platform no VSIX carries one for): WebAssembly, and the reason.
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-no-native-'));
-    const fallback = probe('--native-dir', empty);
-    fs.rmSync(empty, { recursive: true });
-    assert.equal(fallback.backend, 'wasm');
-    assert.match(fallback.fallback, /native runtime did not load \(no onnxruntime_binding\.node for /);
-    ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(fallback.vectors[i])) < 1e-6));
-  } finally {
-    fs.rmSync(isolated, { recursive: true, force: true });
-  }
+  fs.cpSync(out, isolated, { recursive: true });
+  const ours = await embedder.embed([
+    'hello world',
+    'The quick brown fox jumps over the lazy dog.',
+    'Recall keeps long-term memory for coding agents.',
+  ]);
+  const wasm = probe('--backend', 'wasm');
+  assert.equal(wasm.backend, 'wasm');
+  assert.equal(wasm.id, embedder.id);
+  assert.deepEqual(wasm.listeners, { uncaughtException: 0, unhandledRejection: 0 });
+  ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(wasm.vectors[i])) < 1e-6));
+  // By default the bundle runs the native runtime from native/<platform>-<arch>/ beside it.
+  const native = probe();
+  assert.equal(native.backend, 'native');
+  assert.equal(native.fallback, undefined);
+  assert.equal(native.id, embedder.id);
+  ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(native.vectors[i])) < ACROSS_BACKENDS));
+  // Without the binary (a platform no VSIX carries one for): WebAssembly, and the reason.
+  const fallback = probe('--native-dir', tmpFolder('no-native'));
+  assert.equal(fallback.backend, 'wasm');
+  assert.match(fallback.fallback, /native runtime did not load \(no onnxruntime_binding\.node for /);
+  ours.forEach((v, i) => assert.ok(maxDiff(v, Float32Array.from(fallback.vectors[i])) < 1e-6));
 });
 
 test('native and WebAssembly model threads give the same vectors; a native thread started again stays native', async () => {
@@ -486,11 +476,9 @@ test('native and WebAssembly model threads give the same vectors; a native threa
   assert.equal(again.backend, 'native');
   (await again.embed(SENTENCES)).forEach((v, i) => assert.ok(maxDiff(v, a[i]!) < 1e-6, `text ${i}`));
   // A folder without the binary: the thread falls back to WebAssembly and says why.
-  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-no-native-'));
-  const fallback = await load({ nativeDir: empty });
-  fs.rmSync(empty, { recursive: true });
+  const fallback = await load({ nativeDir: tmpFolder('no-native') });
   assert.equal(fallback.backend, 'wasm');
-  assert.match(fallback.fallback ?? '', /no onnxruntime_binding\.node for .* in .*recall-no-native-/);
+  assert.match(fallback.fallback ?? '', /no onnxruntime_binding\.node for .* in .*no-native-/);
   (await fallback.embed(SENTENCES)).forEach((v, i) => assert.ok(maxDiff(v, b[i]!) < 1e-6, `text ${i}`));
   await Promise.all([again.close(), wasm.close(), fallback.close()]);
 });

@@ -8,9 +8,9 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as Stub from './vscode-stub';
+import { tmpFolder } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..');
 const requireHere = createRequire(__filename);
@@ -39,7 +39,7 @@ let loaded: Promise<Bundle> | undefined;
 /** Bundles once per test process. */
 export function loadExtension(): Promise<Bundle> {
   loaded ??= (async () => {
-    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-ext-bundle-')), 'bundle.cjs');
+    const out = path.join(tmpFolder('ext-bundle'), 'bundle.cjs');
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const entry = [
       "export * as vscode from 'vscode';",

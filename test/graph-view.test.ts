@@ -4,28 +4,19 @@
  * bounded per expansion, and how fast it answers on a 5,000-entity memory (a figure, not a bound).
  */
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
 import { contentSecurityPolicy, graphPage } from '../src/extension/graph/common/graph-html';
-import { storeOf } from './helpers';
+import { neighbourhood } from '../src/core/memory/neighbourhood';
+import { memoryWith, reopenStore, tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-graph-'));
-  dirs.push(d);
-  return d;
-};
 const person = { authority: 'human' as const, source: 'cli' };
 const agent = { authority: 'agent' as const, source: 'mcp' };
 
 test('a neighbourhood: facts styled by status and provenance, nodes sized by evidence', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('graph'), { extract: false });
   const ep = m.remember(
     { text: 'Recall stores its graph in sql.js', entities: ['Recall', 'sql.js'], time: '2026-11-30T10:00:00Z' },
     person,
@@ -78,27 +69,21 @@ test('a neighbourhood: facts styled by status and provenance, nodes sized by evi
 });
 
 test('a fact unreinforced for over a half-life is stale; a confirmed one never is', async () => {
-  const m = await Memory.open(folder(), { extract: false, confidence: { halfLifeDays: 1 } });
+  const { memory: m } = await memoryWith([], { config: { extract: false, confidence: { halfLifeDays: 1 } } });
   const old = m.relate({ subject: 'Team', predicate: 'deploys with', object: 'Jenkins', prior: 'explicit' }, person);
   const pinned = m.relate({ subject: 'Team', predicate: 'writes', object: 'TypeScript', prior: 'explicit' }, person);
   m.correct({ id: pinned.id, verdict: 'confirm' }, person);
   // Age every fact by three days, as if nothing had reinforced them since.
-  const db = storeOf(m);
-  db.exec(`UPDATE relationships SET last_reinforced_ms = last_reinforced_ms - ${3 * 86_400_000}`);
-  const edges = new Map(
-    m
-      .browseHandlers()
-      .neighbourhood({ entity: 'Team' })
-      .edges.map((e) => [e.id, e]),
-  );
+  const store = await reopenStore(m);
+  store.db.exec(`UPDATE relationships SET last_reinforced_ms = last_reinforced_ms - ${3 * 86_400_000}`);
+  const edges = new Map(neighbourhood(store, { entity: 'Team' }).edges.map((e) => [e.id, e]));
   assert.equal(edges.get(old.id)!.stale, true);
   assert.ok(edges.get(old.id)!.effective_confidence < edges.get(old.id)!.confidence / 2);
   assert.equal(edges.get(pinned.id)!.stale, false);
-  m.close();
 });
 
 test('one expansion is cut at its limit; the total says how many facts there are', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('graph'), { extract: false });
   const ep = m.remember({ text: 'hub notes', time: '2026-11-30T10:00:00Z' }, person);
   const facts = Array.from({ length: 90 }, (_, i) => ({ subject: 'Hub', predicate: 'links', object: `Spoke ${i}` }));
   m.recordExtraction({ episode: ep.id, facts, extractor: 'test' }, agent);
@@ -111,7 +96,7 @@ test('one expansion is cut at its limit; the total says how many facts there are
 });
 
 test('bench: neighbourhood queries on a 5,000-entity memory', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('graph'), { extract: false });
   const entities = 5000;
   const name = (i: number): string => `Entity ${i}`;
   // Each entity links to three others (a sparse random graph, a few hubs), read from one episode per 100 facts.

@@ -9,7 +9,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory';
 import { cjkBigrams, identifierParts, identifierWords, indexText, withoutAccents } from '../src/core/store/index-text';
@@ -18,10 +17,11 @@ import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
 import { loadSqlJs } from '../src/core/store/sqlite';
 import { writeSnapshot } from '../src/core/store/recovery';
 import { queryTerms } from '../src/core/retrieval/text';
-import { namedEntities } from '../src/core/retrieval/retrieve';
-import { KEYWORD_RECIPE } from '../src/core/retrieval/recipes';
+import { withSettings } from '../src/bench/ablation';
+import { namedEntities } from '../src/core/retrieval/analyse';
+import { KEYWORD_RECIPE } from '../src/core/retrieval/recipe';
 import { passagesOf } from '../src/core/retrieval/passages';
-import { storeOf, transcriptMemory } from './helpers';
+import { memoryWith, reopenStore, tmpFolder } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
 
@@ -43,27 +43,14 @@ test('Chinese, Japanese and Korean are read by overlapping pairs of characters; 
   assert.deepEqual(queryTerms('データベースは Supabase?'), ['デー', 'ータ', 'タベ', 'ベー', 'ース', 'スは', 'supabase']);
 });
 
-/** A fresh memory in a throwaway folder for `use`, closed and removed after. */
-async function withMemory(use: (memory: Memory) => void | Promise<void>): Promise<void> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
-  const memory = await Memory.open(folder);
-  try {
-    await use(memory);
-  } finally {
-    memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
-
-test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', () =>
-  withMemory((memory) => {
-    memory.ingest([{ text: '田中さんと会った', entities: ['田中', 'Mel'] }], { authority: 'user', source: 'test' });
-    const db = storeOf(memory);
-    const id = (name: string): number => Number(db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
-    assert.deepEqual(namedEntities(db, '田中さんは何を作りましたか'), [id('田中')]);
-    assert.deepEqual(namedEntities(db, 'What did Mel make?'), [id('Mel')]);
-    assert.deepEqual(namedEntities(db, 'What did Melanie make?'), []);
-  }));
+test('a Chinese or Japanese name is named in a question wherever it stands; a Latin one on word boundaries', async () => {
+  const { memory } = await memoryWith([{ text: '田中さんと会った', entities: ['田中', 'Mel'] }]);
+  const store = await reopenStore(memory);
+  const id = (name: string): number => Number(store.db.exec('SELECT id FROM entities WHERE name = ?', [name])[0]!.values[0]![0]);
+  assert.deepEqual(namedEntities(store.graph.index, '田中さんは何を作りましたか'), [id('田中')]);
+  assert.deepEqual(namedEntities(store.graph.index, 'What did Mel make?'), [id('Mel')]);
+  assert.deepEqual(namedEntities(store.graph.index, 'What did Melanie make?'), []);
+});
 
 test("accents: a Latin letter's are left out, other scripts' marks stay", () => {
   assert.equal(withoutAccents('configuração, não, Zoë, façade, Việt'), 'configuracao, nao, Zoe, facade, Viet');
@@ -79,7 +66,7 @@ test('a long Japanese turn is cut into passages at its sentence marks', () => {
   const turn = lines.filter((l) => l.endsWith('。') && l.length < 80).join('');
   const indexed = indexText(turn);
   assert.ok(!indexed.includes('。') && indexed.includes('. '), 'a sentence mark reads as a full stop');
-  const passages = passagesOf(indexed, KEYWORD_RECIPE.passages).map((p) => indexed.slice(p.start, p.end));
+  const passages = passagesOf(indexed, KEYWORD_RECIPE.candidates.passages).map((p) => indexed.slice(p.start, p.end));
   assert.ok(passages.length >= 2, `${passages.length} passages`);
   for (const p of passages) assert.match(p, /\.$/, 'every passage ends at a sentence end');
 });
@@ -89,76 +76,60 @@ for (const [fixture, word] of [
   ['aider/multi-session-slice.aider.chat.history.md', 'Toyota'],
 ] as const) {
   test(`a word glued to a dash or a typographic apostrophe in a real transcript is found: "${word}" in ${fixture}`, async () => {
-    const { memory, texts, done } = await transcriptMemory(fixture);
-    try {
-      const holding = texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t));
-      assert.ok(
-        holding.some((t) => new RegExp(`${word}[\u2014\u2019]`, 'i').test(t)),
-        'glued to a dash or an apostrophe in one at least',
-      );
-      const found = memory.query({ query: word, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
-      for (const t of holding) assert.ok(found.includes(t), `not found: ${t.slice(0, 120)}`);
-    } finally {
-      done();
-    }
+    const { memory, texts } = await memoryWith({ fixture });
+    const holding = texts.filter((t) => new RegExp(`\\b${word}\\b`, 'i').test(t));
+    assert.ok(
+      holding.some((t) => new RegExp(`${word}[\u2014\u2019]`, 'i').test(t)),
+      'glued to a dash or an apostrophe in one at least',
+    );
+    const found = memory.query({ query: word, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
+    for (const t of holding) assert.ok(found.includes(t), `not found: ${t.slice(0, 120)}`);
   });
 }
 
-test('a forgotten turn leaves the index whole: what it read through the view comes out again', () =>
-  withMemory((memory) => {
-    memory.ingest(
-      [
-        { text: 'Mel’s birthday—party at the lake 🎉', entities: ['Lake party'] },
-        { text: 'the lake was cold', session: 's' },
-      ],
-      { authority: 'user', source: 'test' },
-    );
-    assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 1);
-    memory.forget('Lake party', { authority: 'human', source: 'cli' });
-    assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 0);
-    // FTS4 checks every index entry against its content (the view): a token left behind fails it.
-    const db = storeOf(memory);
-    assert.doesNotThrow(() => db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
-  }));
+test('a forgotten turn leaves the index whole: what it read through the view comes out again', async () => {
+  const { memory } = await memoryWith([
+    { text: 'Mel’s birthday—party at the lake 🎉', entities: ['Lake party'] },
+    { text: 'the lake was cold', session: 's' },
+  ]);
+  assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 1);
+  memory.forget('Lake party', { authority: 'human', source: 'cli' });
+  assert.equal(memory.query({ query: 'birthday party', mode: 'keyword' }).episodes.length, 0);
+  // FTS4 checks every index entry against its content (the view): a token left behind fails it.
+  const store = await reopenStore(memory);
+  assert.doesNotThrow(() => store.db.exec("INSERT INTO episodes_fts(episodes_fts) VALUES('integrity-check')"));
+});
 
 for (const [fixture, words] of [
   ['specstory/agent-model-mode-tool-use-slice.md', ['建物', 'データベース', '要件定義', '二次元マップ']],
   ['claude-code/skill-command-args-slice.jsonl', ['重构', '分析']],
 ] as const) {
   test(`a Chinese or Japanese word inside a run of text is found in a real transcript: ${words.join(', ')} in ${fixture}`, async () => {
-    const { memory, texts, done } = await transcriptMemory(fixture);
-    try {
-      for (const word of words) {
-        const holding = texts.filter((t) => t.includes(word));
-        assert.ok(holding.length >= 2, `${holding.length} turns hold ${word}`);
-        const found = memory.query({ query: word, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
-        for (const t of holding) assert.ok(found.includes(t), `${word} not found: ${t.slice(0, 80)}`);
-      }
-    } finally {
-      done();
+    const { memory, texts } = await memoryWith({ fixture });
+    for (const word of words) {
+      const holding = texts.filter((t) => t.includes(word));
+      assert.ok(holding.length >= 2, `${holding.length} turns hold ${word}`);
+      const found = memory.query({ query: word, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
+      for (const t of holding) assert.ok(found.includes(t), `${word} not found: ${t.slice(0, 80)}`);
     }
   });
 }
 
 test('a question typed without accents finds the accented words of a real transcript, and back', async () => {
   // hpm27/agente-bsc-rag (Portuguese; origin in test/fixtures/real/SOURCES.md) writes every accent.
-  const { memory, texts, done } = await transcriptMemory('specstory/user-timestamp-think-details.md');
-  try {
-    for (const [typed, written] of [
-      ['solucao', 'solução'],
-      ['configuracao', 'configuração'],
-      ['seguranca', 'segurança'],
-    ] as const) {
-      const holding = texts.filter((t) => new RegExp(`(?<![\\p{L}])${written}(?![\\p{L}])`, 'iu').test(t));
-      assert.ok(holding.length >= 2, `${holding.length} turns hold ${written}`);
-      assert.ok(!texts.some((t) => new RegExp(`\\b${typed}\\b`, 'i').test(t)), `no turn writes ${typed}`);
-      for (const query of [typed, written]) {
-        const found = memory.query({ query, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
-        for (const t of holding.slice(0, 10)) assert.ok(found.includes(t), `${query} did not find: ${t.slice(0, 80)}`);
-      }
+  const { memory, texts } = await memoryWith({ fixture: 'specstory/user-timestamp-think-details.md' });
+  for (const [typed, written] of [
+    ['solucao', 'solução'],
+    ['configuracao', 'configuração'],
+    ['seguranca', 'segurança'],
+  ] as const) {
+    const holding = texts.filter((t) => new RegExp(`(?<![\\p{L}])${written}(?![\\p{L}])`, 'iu').test(t));
+    assert.ok(holding.length >= 2, `${holding.length} turns hold ${written}`);
+    assert.ok(!texts.some((t) => new RegExp(`\\b${typed}\\b`, 'i').test(t)), `no turn writes ${typed}`);
+    for (const query of [typed, written]) {
+      const found = memory.query({ query, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
+      for (const t of holding.slice(0, 10)) assert.ok(found.includes(t), `${query} did not find: ${t.slice(0, 80)}`);
     }
-  } finally {
-    done();
   }
 });
 
@@ -187,29 +158,24 @@ for (const [fixture, identifier, question] of [
   ['specstory/agent-model-mode-tool-use-slice.md', 'billing_events', 'which turns write billing_events?'],
 ] as const) {
   test(`a code identifier in a real transcript is found by its words: ${identifier} for "${question}" in ${fixture}`, async () => {
-    const { memory, texts, done } = await transcriptMemory(fixture);
-    try {
-      const words = identifierWords(identifier).map((w) => w.toLowerCase());
-      // Turns holding the identifier and none of its words on their own: only its parts can find them.
-      const holding = texts.filter((t) => t.includes(identifier) && !words.some((w) => new RegExp(`\\b${w}\\b`, 'i').test(t)));
-      assert.ok(holding.length >= 2, `${holding.length} turns hold ${identifier} alone`);
-      const found = memory.query({ query: question, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
-      for (const t of holding) assert.ok(found.includes(t), `not found: ${t.slice(0, 120)}`);
-    } finally {
-      done();
-    }
+    const { memory, texts } = await memoryWith({ fixture });
+    const words = identifierWords(identifier).map((w) => w.toLowerCase());
+    // Turns holding the identifier and none of its words on their own: only its parts can find them.
+    const holding = texts.filter((t) => t.includes(identifier) && !words.some((w) => new RegExp(`\\b${w}\\b`, 'i').test(t)));
+    assert.ok(holding.length >= 2, `${holding.length} turns hold ${identifier} alone`);
+    const found = memory.query({ query: question, limit: 10, mode: 'keyword' }).episodes.map((e) => e.text);
+    for (const t of holding) assert.ok(found.includes(t), `not found: ${t.slice(0, 120)}`);
   });
 }
 
-test("an entity named by a code identifier is found by the identifier's words", () =>
-  withMemory((memory) => {
-    memory.ingest([{ text: 'It retries three times now.', entities: ['fetchInvoices', 'Lunch'] }], { authority: 'user', source: 'test' });
-    const names = memory.query({ query: 'fetch invoices', mode: 'keyword' }).entities.map((e) => e.name);
-    assert.deepEqual(names, ['fetchInvoices']);
-  }));
+test("an entity named by a code identifier is found by the identifier's words", async () => {
+  const { memory } = await memoryWith([{ text: 'It retries three times now.', entities: ['fetchInvoices', 'Lunch'] }]);
+  const names = memory.query({ query: 'fetch invoices', mode: 'keyword' }).entities.map((e) => e.name);
+  assert.deepEqual(names, ['fetchInvoices']);
+});
 
 test('a snapshot indexed before identifier words were read is rebuilt from the journal, and then finds them', async () => {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-index-text-'));
+  const folder = tmpFolder('index-text');
   const turns = [
     { text: 'The retry loop lives in fetchInvoices now.', session: 's' },
     { text: 'Lunch was good.', session: 't' },
@@ -241,13 +207,9 @@ test('a snapshot indexed before identifier words were read is rebuilt from the j
     const found = memory.query({ query: 'fetch invoices', mode: 'keyword' }).episodes.map((e) => e.text);
     assert.deepEqual(found, [turns[0]!.text]);
     // With the parts column weighed 0 the turn still matches but scores nothing.
-    const off = memory.query(
-      { query: 'fetch invoices', mode: 'keyword' },
-      { ...KEYWORD_RECIPE, columns: { ...KEYWORD_RECIPE.columns, parts: 0 } },
-    );
+    const off = memory.query({ query: 'fetch invoices', mode: 'keyword' }, withSettings(KEYWORD_RECIPE, { 'candidates.columns.parts': 0 }));
     assert.equal(off.episodes[0]?.score ?? 0, 0);
   } finally {
     memory.close();
-    fs.rmSync(folder, { recursive: true, force: true });
   }
 });

@@ -5,20 +5,15 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseTranscript } from '../src/core/ingest/detect';
 import { MemoryClient } from '../src/service/rpc/client';
-import { CLI, cleanupMemories, ROOT, tmpMemory } from './helpers';
+import { CLI, ROOT, tmpFolder } from './helpers';
 
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
-const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-ingest-folder-')));
-after(async () => {
-  await cleanupMemories();
-  fs.rmSync(work, { recursive: true, force: true });
-});
+const work = tmpFolder('ingest-folder');
 
 function run(memory: string, cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
@@ -45,7 +40,7 @@ function folder(name: string, files: Record<string, string | { fixture: string }
 }
 
 test('recall ingest DIR walks the folder: transcripts stored and reported, other files left alone, a bad one exits 1', async () => {
-  const memory = tmpMemory('walk');
+  const memory = tmpFolder('walk');
   const dir = folder('walk', {
     'projects/-home-aiscend-work-vibelife/e37920e6.jsonl': { fixture: 'claude-code/meta-commands-synthetic-reply.jsonl' },
     'repo/.specstory/history/2025-04-27_21-51-project-initialization-task-for-minsky.md': {
@@ -74,7 +69,7 @@ test('recall ingest DIR walks the folder: transcripts stored and reported, other
 });
 
 test('the same session from two copies (the JSONL and a pretty-printed copy, two folders) is stored once', async () => {
-  const memory = tmpMemory('copies');
+  const memory = tmpFolder('copies');
   const a = folder('copies/a', { 'session.jsonl': { fixture: 'claude-code/queued-command-slice.jsonl' } });
   const b = folder('copies/b', { 'session-pretty.json': { fixture: 'claude-code/queued-command-slice.PRETTY-BUILT.json' } });
   const first = await run(memory, work, ['ingest', path.join(a, 'session.jsonl'), '--json']);
@@ -90,7 +85,7 @@ test('the same session from two copies (the JSONL and a pretty-printed copy, two
 });
 
 test('a file stored before turns had keys is not stored again when imported now', async () => {
-  const memory = tmpMemory('legacy');
+  const memory = tmpFolder('legacy');
   const file = path.join(REAL, 'codex/long-session-slice.jsonl');
   // What an earlier version sent: the parsed turns, without keys (hashed on file name and line).
   const unkeyed = parseTranscript(fs.readFileSync(file, 'utf8'), file).episodes;
@@ -106,7 +101,7 @@ test('a file stored before turns had keys is not stored again when imported now'
 });
 
 test('the report names the project a file went to and why; a read that finds nothing here says where to look', async () => {
-  const memory = tmpMemory('where');
+  const memory = tmpFolder('where');
   const here = folder('where-here', {});
   const file = path.join(REAL, 'claude-code/background-bash-task-notification.jsonl');
   const r = await run(memory, here, ['ingest', file]);
@@ -141,7 +136,7 @@ test('the report names the project a file went to and why; a read that finds not
 });
 
 test('the report says how turns were dated: from the file, or by its modification time when it does not say', async () => {
-  const memory = tmpMemory('dated');
+  const memory = tmpFolder('dated');
   const dir = folder('dated', { 'team-sync.md': '**User:** should we move to Postgres?\n\n**Assistant:** Yes, for the JSON columns.\n' });
   const file = path.join(dir, 'team-sync.md');
   const when = new Date('2024-02-10T09:30:00Z');
@@ -161,7 +156,7 @@ test('the report says how turns were dated: from the file, or by its modificatio
 });
 
 test('a turn over 32 KB is reported as suspect in the summary', async () => {
-  const memory = tmpMemory('suspect');
+  const memory = tmpFolder('suspect');
   // Written here: one reply far longer than replies are, as a misread marker leaves one.
   const dir = folder('suspect', { 'long.md': `**User:** go\n\n**Assistant:** ${'a line of the reply\n'.repeat(2000)}` });
   const r = await run(memory, dir, ['ingest', path.join(dir, 'long.md')]);

@@ -11,10 +11,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../src/core/model/limits';
-import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
+import { CLI, onCleanup, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const ENV: Record<string, string> = { ...(process.env as Record<string, string>), RECALL_IDLE_EXIT_MS: '60000' };
 delete ENV.RECALL_MCP_TOKEN;
@@ -24,14 +24,14 @@ const MAX_LINE = LIMITS.mcpMessageBytes;
 const MAX_BODY = LIMITS.mcpMessageBytes;
 
 const children: ChildProcess[] = [];
-after(async () => {
+// Before the memory folders go: the servers hold services open in them.
+onCleanup(async () => {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
     }
   }
-  await cleanupMemories();
 });
 
 // ---- the cases -----------------------------------------------------------------------------------
@@ -489,7 +489,7 @@ async function memoryState(memory: string): Promise<{ episodes: number; journal:
 
 let memory: string;
 before(async () => {
-  memory = tmpMemory('hostile');
+  memory = tmpFolder('hostile');
   await recallOk(memory, [
     'remember',
     'We chose sql.js for storage because the VSIX must be platform-neutral',

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../src/core/model/limits';
-import { CLI, cleanupMemories, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
+import { CLI, onCleanup, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const EXAMPLES = path.join(ROOT, 'examples', 'transcripts');
 const TOOL_NAMES = [
@@ -41,10 +41,10 @@ delete ENV.RECALL_MCP_TOKEN;
 const children: ChildProcess[] = [];
 const clients: Client[] = [];
 
-after(async () => {
+// Before the memory folders go: the servers and their clients hold services open in them.
+onCleanup(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
   for (const child of children.splice(0)) await stop(child);
-  await cleanupMemories();
 });
 
 // ---- plumbing ------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ interface Seed {
 }
 
 async function seed(): Promise<Seed> {
-  const memory = tmpMemory('mcp');
+  const memory = tmpFolder('mcp');
   await recallOk(memory, ['ingest', ...fs.readdirSync(EXAMPLES).map((f) => path.join(EXAMPLES, f))]);
   const noteId = (
     await recallOk(memory, ['remember', 'Dana prefers pull requests under 400 lines', '--entity', 'Dana', '--session', 'notes'])
@@ -448,7 +448,7 @@ describe('stdio: the SDK Client against `recall mcp`', () => {
   });
 
   test('stdout carries only JSON-RPC frames; logs go to stderr', async () => {
-    const memory = tmpMemory('mcp-stdout'); // no service yet: starting it logs
+    const memory = tmpFolder('mcp-stdout'); // no service yet: starting it logs
     const child = spawn(process.execPath, [CLI, '--memory', memory, 'mcp'], { env: ENV, cwd: ROOT });
     children.push(child);
     let out = '';
@@ -483,7 +483,7 @@ describe('stdio: the SDK Client against `recall mcp`', () => {
   });
 
   test('when the memory service cannot start, tools say to continue without memory (no protocol error)', async () => {
-    const dir = tmpMemory('mcp-broken');
+    const dir = tmpFolder('mcp-broken');
     fs.writeFileSync(path.join(dir, 'a-file'), 'not a folder');
     const { client } = await connect(stdioTransport(path.join(dir, 'a-file', 'memory')));
     assert.equal((await client.listTools()).tools.length, TOOL_NAMES.length, 'listing needs no memory');

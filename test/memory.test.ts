@@ -1,25 +1,18 @@
 /** Memory, the facade every surface uses, in-process on a real folder: writes, reads, replay, errors. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { MemoryError } from '../src/core/model/errors';
 import { Memory } from '../src/core/memory/memory';
 import { JOURNAL_FILE, SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-memory-'));
-  dirs.push(d);
-  return d;
-};
 const person = { authority: 'human' as const, source: 'cli' };
 const agent = { authority: 'agent' as const, source: 'mcp' };
 
 test('remember and ingest store episodes once: a turn stored again is a duplicate', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('memory'), { extract: false });
   const first = m.remember({ text: '  the deploy uses helm  ', time: '2024-03-01', session: 's1' }, person);
   assert.deepEqual(first, { id: 'ep_1', duplicate: false });
   assert.deepEqual(m.remember({ text: 'the deploy uses helm', time: '2024-03-01', session: 's1' }, person), {
@@ -51,7 +44,7 @@ test('remember and ingest store episodes once: a turn stored again is a duplicat
 });
 
 test('episodes: newest first, by words, by time window, by session', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('memory'), { extract: false });
   m.ingest(
     [
       { text: 'we chose Postgres for billing', session: 'a', time: '2024-01-05' },
@@ -85,7 +78,7 @@ test('episodes: newest first, by words, by time window, by session', async () =>
 });
 
 test('relate, cite evidence, correct: facts as a person states and revises them', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('memory'), { extract: false });
   const note = m.remember({ text: 'billing talks to Postgres' }, person).id;
   const { id } = m.relate({ subject: 'Billing', predicate: 'Uses', object: 'Postgres', evidence: [note] }, person);
   const fact = m.fact(id);
@@ -112,7 +105,7 @@ test('relate, cite evidence, correct: facts as a person states and revises them'
 });
 
 test('a fact read again is reused, not duplicated: by the offline extractor and by a language model', async () => {
-  const m = await Memory.open(folder());
+  const m = await Memory.open(tmpFolder('memory'));
   // The offline extractor reads facts from the turns it stores.
   const first = m.remember({ text: 'We use Redis for the session cache.', speaker: 'dana' }, person).id;
   const found = m.export().facts;
@@ -152,8 +145,55 @@ test('a fact read again is reused, not duplicated: by the offline extractor and 
   m.close();
 });
 
+test("facts a language model extracted weigh as the agent's, even from a person's turn, and survive a reopen", async () => {
+  const dir = tmpFolder('core');
+  const m = await Memory.open(dir, { extract: false });
+  const model = { authority: 'agent' as const, source: 'lm' };
+  const { results } = m.ingest([{ text: 'We decided to move the billing service to Postgres 16.', speaker: 'dana' }], person);
+  const episode = results[0]!.id;
+  const { ids } = m.recordExtraction(
+    {
+      episode,
+      extractor: 'copilot/gpt-4o',
+      facts: [
+        { subject: 'billing service', predicate: 'Uses', object: 'Postgres 16' },
+        { subject: 'billing service', predicate: 'uses', object: 'postgres 16' },
+      ],
+    },
+    model,
+  );
+  assert.equal(ids.length, 2);
+  assert.equal(ids[0], ids[1], 'the same fact twice in one reading is one relationship');
+  const fact = m.fact(ids[0]!);
+  assert.equal(fact.authority, 'agent');
+  assert.equal(fact.predicate, 'uses');
+  assert.deepEqual(fact.evidence, [episode]);
+  // The turn is the person's (user authority) but the reading is the model's: held at the inferred prior.
+  assert.equal(fact.confidence, 0.6);
+  // A second model reading of another turn corroborates the same fact instead of duplicating it.
+  const second = m.ingest([{ text: 'billing now talks to Postgres 16 in staging', speaker: 'dana' }], person).results[0]!.id;
+  assert.deepEqual(
+    m.recordExtraction(
+      { episode: second, extractor: 'copilot/gpt-4o', facts: [{ subject: 'Billing Service', predicate: 'uses', object: 'Postgres 16' }] },
+      model,
+    ).ids,
+    [ids[0]],
+  );
+  assert.equal(m.fact(ids[0]!).confidence, 0.6, 'agent-only corroboration stays at the prior');
+  assert.throws(() => m.recordExtraction({ episode: 'ep_999', extractor: 'x', facts: [] }, model), /No episode "ep_999"/);
+  assert.throws(
+    () => m.recordExtraction({ episode, extractor: 'x', facts: [{ subject: '', predicate: 'uses', object: 'y' }] }, model),
+    /subject is empty/,
+  );
+  m.close();
+  const reopened = await Memory.open(dir, { extract: false });
+  assert.equal(reopened.fact(ids[0]!).authority, 'agent');
+  assert.equal(reopened.fact(ids[0]!).evidence.length, 2);
+  reopened.close();
+});
+
 test('traverse walks out from an entity hop by hop, and suggests names for a misspelt one', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('memory'), { extract: false });
   m.relate({ subject: 'billing', predicate: 'uses', object: 'Postgres' }, person);
   m.relate({ subject: 'Postgres', predicate: 'runs on', object: 'Kubernetes' }, person);
   m.relate({ subject: 'Kubernetes', predicate: 'hosted by', object: 'AWS' }, person);
@@ -180,7 +220,7 @@ test('traverse walks out from an entity hop by hop, and suggests names for a mis
 });
 
 test('forget erases an entity, its facts and the episodes only about it, from the graph and the journal', async () => {
-  const dir = folder();
+  const dir = tmpFolder('memory');
   const m = await Memory.open(dir, { extract: false });
   m.ingest(
     [
@@ -216,7 +256,7 @@ test('forget erases an entity, its facts and the episodes only about it, from th
 });
 
 test('close and reopen replays to the same memory, from the snapshot or from the journal alone', async () => {
-  const dir = folder();
+  const dir = tmpFolder('memory');
   const m = await Memory.open(dir);
   m.ingest([{ text: 'We moved billing to Postgres 16.', speaker: 'dana', time: '2024-01-01' }], person);
   const id = m.relate({ subject: 'billing', predicate: 'owned by', object: 'Dana', prior: 'speculative' }, person).id;
@@ -256,8 +296,25 @@ test('close and reopen replays to the same memory, from the snapshot or from the
   repaired.close();
 });
 
+test('a snapshot taken mid-life reopens to the same answers', async () => {
+  const dir = tmpFolder('core');
+  const m = await Memory.open(dir);
+  m.remember({ text: 'the deploy uses helm charts in the infra repo' }, person);
+  m.snapshot();
+  m.remember({ text: 'staging is deployed every night at 2am' }, person);
+  const before = m.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id);
+  m.close();
+  const again = await Memory.open(dir);
+  assert.equal(again.openReport.replayed, 1, 'only the tail after the snapshot is replayed');
+  assert.deepEqual(
+    again.query({ query: 'when is staging deployed' }).episodes.map((e) => e.id),
+    before,
+  );
+  again.close();
+});
+
 test('status and overview count what the memory holds', async () => {
-  const dir = folder();
+  const dir = tmpFolder('memory');
   const m = await Memory.open(dir, { extract: false });
   m.ingest([{ text: 'billing uses postgres', entities: ['billing'], session: 's', time: '2024-05-01' }], person);
   m.relate({ subject: 'billing', predicate: 'uses', object: 'postgres' }, person);
@@ -281,7 +338,7 @@ test('status and overview count what the memory holds', async () => {
 });
 
 test('bad input is a MemoryError with a code, and a hint where there is something to do', async () => {
-  const m = await Memory.open(folder(), { extract: false, maxTextChars: 50 });
+  const m = await Memory.open(tmpFolder('memory'), { extract: false, maxTextChars: 50 });
   const note = m.remember({ text: 'a note' }, person).id;
   const rel = m.relate({ subject: 'a', predicate: 'b', object: 'c' }, person).id;
   const cases: [string, () => unknown, string, RegExp | undefined][] = [

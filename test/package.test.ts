@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT, servicePid, alive, waitFor } from './helpers';
+import { ROOT, lockOf, alive, waitFor } from './helpers';
 
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -150,7 +150,7 @@ test('npm i -g <tarball>, offline with an empty cache, puts a working `recall` o
 });
 
 async function stopService(memory: string): Promise<void> {
-  const pid = servicePid(memory);
+  const pid = lockOf(memory)?.pid;
   if (pid && alive(pid)) {
     process.kill(pid, 'SIGTERM');
     await waitFor(() => !alive(pid), 10_000, 'the service to stop');

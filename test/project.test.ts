@@ -2,18 +2,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { deriveProject, normaliseRemote } from '../src/core/model/project';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = (): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-project-')));
-  dirs.push(d);
-  return d;
-};
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
 
@@ -37,7 +30,7 @@ test('remote URL forms normalise to host/owner/repo', () => {
 });
 
 test('a repository with origin: its normalised remote, from any folder inside it', () => {
-  const repo = tmp();
+  const repo = tmpFolder('project');
   git(repo, 'init', '-q');
   git(repo, 'remote', 'add', 'upstream', 'https://github.com/someone/fork-base.git');
   git(repo, 'remote', 'add', 'origin', 'git@github.com:me/app.git');
@@ -47,24 +40,24 @@ test('a repository with origin: its normalised remote, from any folder inside it
 });
 
 test('no origin: the first remote; no remote: the repository root; no repository: the folder', () => {
-  const one = tmp();
+  const one = tmpFolder('project');
   git(one, 'init', '-q');
   git(one, 'remote', 'add', 'mirror', 'ssh://git@git.example.com:2222/team/tool');
   assert.equal(deriveProject(one).key, 'git.example.com/team/tool');
 
-  const bare = tmp();
+  const bare = tmpFolder('project');
   git(bare, 'init', '-q');
   const inner = path.join(bare, 'pkg');
   fs.mkdirSync(inner);
   assert.deepEqual(deriveProject(inner), { key: `dir:${bare}`, name: path.basename(bare), root: bare });
 
-  const plain = path.join(tmp(), 'notes');
+  const plain = path.join(tmpFolder('project'), 'notes');
   fs.mkdirSync(plain);
   assert.deepEqual(deriveProject(plain), { key: `dir:${plain}`, name: 'notes', root: plain });
 });
 
 test('a nested repository is its own project; a linked worktree shares its repository remote', () => {
-  const outer = tmp();
+  const outer = tmpFolder('project');
   git(outer, 'init', '-q');
   git(outer, 'remote', 'add', 'origin', 'https://github.com/me/outer');
   const sub = path.join(outer, 'vendor', 'lib');
@@ -77,7 +70,7 @@ test('a nested repository is its own project; a linked worktree shares its repos
   fs.writeFileSync(path.join(outer, 'a.txt'), 'a');
   git(outer, 'add', 'a.txt');
   git(outer, 'commit', '-q', '-m', 'a');
-  const wt = path.join(tmp(), 'wt');
+  const wt = path.join(tmpFolder('project'), 'wt');
   git(outer, 'worktree', 'add', '-q', wt);
   assert.ok(fs.statSync(path.join(wt, '.git')).isFile(), 'a worktree has a .git file');
   assert.deepEqual(deriveProject(wt), { key: 'github.com/me/outer', name: 'outer', root: wt });

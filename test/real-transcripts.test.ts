@@ -5,14 +5,14 @@
  * file when it says when; files that are no transcript must be errors. A few go through the real
  * CLI, with the error paths.
  */
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { parseTranscript } from '../src/core/ingest/detect';
 import type { EpisodeInput } from '../src/core/model/events';
-import { ROOT, tmpMemory, cleanupMemories, recall, recallJson } from './helpers';
+import { ROOT, tmpFolder, recall, recallJson } from './helpers';
 
 interface Expected {
   format: string;
@@ -174,9 +174,8 @@ test('a markdown turn dated under its marker keeps that date; others keep the pr
 describe('the CLI stores the good files of a batch and reports each', () => {
   let memory: string;
   before(() => {
-    memory = tmpMemory('real');
+    memory = tmpFolder('real');
   });
-  after(cleanupMemories);
 
   test('one bad file among good ones: the good are stored, every file reported, exit 1', async () => {
     const good = [

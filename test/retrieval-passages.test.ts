@@ -1,21 +1,20 @@
 /**
- * Long turns scored by passage (retrieval/passages.ts, recipe `passages`): the split itself, and a
+ * Long turns scored by passage (retrieval/passages.ts, the recipe's `candidates.passages`): the split itself, and a
  * real memory on disk where the one sentence of a long answer that answers the question lifts
  * that answer above short turns sharing a word or two with it, within the question's project,
  * whatever characters come before that sentence.
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { Memory } from '../src/core/memory/memory.js';
 import type { EpisodeInput } from '../src/core/model/events.js';
 import { passagesOf } from '../src/core/retrieval/passages.js';
-import { KEYWORD_RECIPE, withoutMethods, type RetrievalConfig } from '../src/core/retrieval/recipes.js';
+import { memoryWith, minute } from './helpers.js';
+import { withoutMethods } from '../src/bench/ablation.js';
+import { KEYWORD_RECIPE, type RetrievalRecipe } from '../src/core/retrieval/recipe.js';
 
 const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
-const SHAPE = KEYWORD_RECIPE.passages;
+const SHAPE = KEYWORD_RECIPE.candidates.passages;
 const split = (text: string): string[] => passagesOf(text, SHAPE).map((p) => text.slice(p.start, p.end));
 
 test('passagesOf: a short turn has none; a long one is cut at sentence ends, no passage over the bound, every word kept in order', () => {
@@ -53,56 +52,37 @@ const SHORT = [
   'Staging is slow today.',
 ];
 
-async function memoryWith(extra: EpisodeInput[] = [], long = LONG): Promise<{ memory: Memory; done: () => void }> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-passages-'));
-  const memory = await Memory.open(folder);
-  const turn = (text: string, i: number, speaker = 'dev'): EpisodeInput => ({
-    session: 's1',
-    speaker,
-    text,
-    time: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+/** A memory holding the short turns and `long` (an assistant's) in one session, and `extra`, as an agent sends them. */
+function stagingMemory(extra: EpisodeInput[] = [], long = LONG) {
+  const turn = (text: string, i: number, speaker = 'dev'): EpisodeInput => ({ session: 's1', speaker, text, time: minute(i) });
+  return memoryWith([...SHORT.map((t, i) => turn(t, i)), turn(long, 10, 'assistant'), ...extra], {
+    by: { authority: 'agent', source: 'test' },
   });
-  memory.ingest([...SHORT.map((t, i) => turn(t, i)), turn(long, 10, 'assistant'), ...extra], { authority: 'agent', source: 'test' });
-  return {
-    memory,
-    done: () => {
-      memory.close();
-      fs.rmSync(folder, { recursive: true, force: true });
-    },
-  };
 }
 
-const ask = (memory: Memory, recipe: RetrievalConfig = KEYWORD_RECIPE, extra: object = {}): string[] =>
+const ask = (memory: Memory, recipe: RetrievalRecipe = KEYWORD_RECIPE, extra: object = {}): string[] =>
   memory
     .query({ query: 'which port does the staging proxy listen on', limit: 10, mode: 'keyword', ...extra }, recipe)
     .episodes.map((e) => e.text);
 
 test('passages: the long answer holding the sentence is found first, and not without the method', async () => {
   assert.ok(words(LONG).length > SHAPE.minWords);
-  const { memory, done } = await memoryWith();
-  try {
-    const on = ask(memory);
-    assert.equal(on[0], LONG, on.join(' | '));
-    const off = ask(memory, withoutMethods(KEYWORD_RECIPE, ['passages']));
-    assert.ok(off.includes(LONG) && off[0] !== LONG, off.join(' | '));
-  } finally {
-    done();
-  }
+  const { memory } = await stagingMemory();
+  const on = ask(memory);
+  assert.equal(on[0], LONG, on.join(' | '));
+  const off = ask(memory, withoutMethods(KEYWORD_RECIPE, ['passages']));
+  assert.ok(off.includes(LONG) && off[0] !== LONG, off.join(' | '));
 });
 
 test("passages: another project's long turn is not found through its passages", async () => {
   const other = LONG.replace('8443', '9443');
-  const { memory, done } = await memoryWith([
+  const { memory } = await stagingMemory([
     { session: 's2', speaker: 'assistant', text: other, time: '2024-01-02T00:00:00Z', project: 'github.com/acme/other' },
   ]);
-  try {
-    assert.ok(ask(memory, KEYWORD_RECIPE, { scope: 'all' }).includes(other));
-    const mine = ask(memory, KEYWORD_RECIPE, { project: null });
-    assert.ok(!mine.includes(other), mine.join(' | '));
-    assert.equal(mine[0], LONG);
-  } finally {
-    done();
-  }
+  assert.ok(ask(memory, KEYWORD_RECIPE, { scope: 'all' }).includes(other));
+  const mine = ask(memory, KEYWORD_RECIPE, { project: null });
+  assert.ok(!mine.includes(other), mine.join(' | '));
+  assert.equal(mine[0], LONG);
 });
 
 test('passages: characters of several bytes before the sentence do not move where it is found', async () => {
@@ -113,13 +93,9 @@ test('passages: characters of several bytes before the sentence do not move wher
     ...FILLER,
     'The staging proxy listens on port 8443 behind the load balancer.',
   ].join(' ');
-  const { memory, done } = await memoryWith([], accented);
-  try {
-    const on = ask(memory);
-    assert.equal(on[0], accented, on.join(' | '));
-    const off = ask(memory, withoutMethods(KEYWORD_RECIPE, ['passages']));
-    assert.notEqual(off[0], accented, off.join(' | '));
-  } finally {
-    done();
-  }
+  const { memory } = await stagingMemory([], accented);
+  const on = ask(memory);
+  assert.equal(on[0], accented, on.join(' | '));
+  const off = ask(memory, withoutMethods(KEYWORD_RECIPE, ['passages']));
+  assert.notEqual(off[0], accented, off.join(' | '));
 });

@@ -5,27 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { JOURNAL_FILE, SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
 import { MemoryError } from '../src/core/model/errors';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-scope-'));
-  dirs.push(d);
-  return d;
-};
 const A = 'github.com/me/alpha';
 const B = 'github.com/me/beta';
 const personIn = (project: string | null) => ({ authority: 'human' as const, source: 'cli', project });
 const agentIn = (project: string | null) => ({ authority: 'agent' as const, source: 'mcp', project });
 
 test('writes take their connection project; a query sees its project and global memory, scope all sees everything', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('scope'), { extract: false });
   m.remember({ text: 'the deploy pipeline uses helm charts' }, personIn(A));
   m.remember({ text: 'the deploy pipeline uses terraform modules' }, agentIn(B));
   m.remember({ text: 'I prefer the deploy pipeline to run at night' }, personIn(null));
@@ -57,7 +50,7 @@ test('writes take their connection project; a query sees its project and global 
 });
 
 test('facts read from a turn belong to its project: the graph channel leaves other projects out', async () => {
-  const m = await Memory.open(folder());
+  const m = await Memory.open(tmpFolder('scope'));
   m.remember({ text: 'Dana owns the settlement module.' }, personIn(A));
   m.remember({ text: 'Dana owns the billing module.' }, personIn(B));
   const objects = (project: string, scope?: 'all') =>
@@ -82,7 +75,7 @@ test('facts read from a turn belong to its project: the graph channel leaves oth
 });
 
 test('a fact holds from its evidence turn, is learned now, and decays from when it held', async () => {
-  const m = await Memory.open(folder());
+  const m = await Memory.open(tmpFolder('scope'));
   const learnedBefore = Date.now();
   m.remember({ text: 'Dana owns the settlement module.', time: '2025-03-04T10:00:00Z' }, personIn(A));
   m.remember({ text: 'Lee owns the billing module.' }, personIn(A));
@@ -96,7 +89,7 @@ test('a fact holds from its evidence turn, is learned now, and decays from when 
 });
 
 test('an older journal migrates: turns without a project get one named after their source; facts follow', async () => {
-  const dir = folder();
+  const dir = tmpFolder('scope');
   const at = '2026-01-01T00:00:00.000Z';
   const by = { authority: 'human', source: 'cli' };
   const events = [
@@ -160,7 +153,7 @@ test('an older journal migrates: turns without a project get one named after the
 });
 
 test("the sessions view lists the current project's sessions first, then global ones, then the others", async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('scope'), { extract: false });
   m.remember({ text: 'alpha work', session: 'a1', time: '2025-01-01T00:00:00Z' }, personIn(A));
   m.remember({ text: 'a global note', session: 'g1', time: '2025-02-01T00:00:00Z' }, personIn(null));
   m.remember({ text: 'beta work', session: 'b1', time: '2025-03-01T00:00:00Z' }, personIn(B));
@@ -176,7 +169,7 @@ test("the sessions view lists the current project's sessions first, then global 
 });
 
 test("the views' filter: the current project and global memory first, or alone; other projects' entities and sessions out", async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('scope'), { extract: false });
   m.remember({ text: 'Zephyr runs the alpha deploys', entities: ['Zephyr'], session: 'alpha-chat' }, personIn(A));
   m.remember({ text: 'Aurora runs the beta deploys', entities: ['Aurora'], session: 'beta-chat' }, personIn(B));
   m.remember({ text: 'Mira reviews everything', entities: ['Mira'], session: 'notes' }, personIn(null));

@@ -5,17 +5,15 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { TOOLS } from '../src/tools/catalogue';
 import { SAMPLES } from './fixtures/secret-samples';
-import { cleanupMemories, CLI, recallJson, recallOk, tmpMemory } from './helpers';
-
-after(cleanupMemories);
+import { CLI, recallJson, recallOk, tmpFolder } from './helpers';
 
 test('no secret survives into export, CLI answers or any MCP tool result', async () => {
-  const memory = tmpMemory('secrets');
+  const memory = tmpFolder('secrets');
   const file = path.join(memory, 'leaky-session.jsonl');
   fs.writeFileSync(
     file,

@@ -8,13 +8,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { LIMITS } from '../src/core/model/limits';
 import { socketPath } from '../src/service/rpc/paths';
 import { RPC_ERRORS } from '../src/service/rpc/protocol';
-import { alive, cleanupMemories, recall, recallJson, recallOk, ROOT, servicePid, tmpMemory, waitFor } from './helpers';
-
-after(cleanupMemories);
+import { alive, recall, recallJson, recallOk, ROOT, lockOf, tmpFolder, waitFor } from './helpers';
 
 function writer(memory: string, n: number, prefix: string): { acks: string[]; done: Promise<number>; stderr: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/fixtures/writer.ts'), memory, String(n), prefix], {
@@ -36,7 +34,7 @@ function writer(memory: string, n: number, prefix: string): { acks: string[]; do
 }
 
 test('4 client processes writing 250 episodes each at once: all 1000 there, no duplicates, one service', async () => {
-  const memory = tmpMemory('concurrent');
+  const memory = tmpFolder('concurrent');
   const writers = ['alpha', 'beta', 'gamma', 'delta'].map((p) => writer(memory, 250, p));
   const codes = await Promise.all(writers.map((w) => w.done));
   assert.deepEqual(codes, [0, 0, 0, 0], writers.map((w) => w.stderr()).join('\n'));
@@ -53,10 +51,10 @@ test('4 client processes writing 250 episodes each at once: all 1000 there, no d
 });
 
 test('SIGKILL in the middle of a stream of writes loses no acknowledged write', async () => {
-  const memory = tmpMemory('sigkill');
+  const memory = tmpFolder('sigkill');
   const w = writer(memory, 400, 'stream');
   await waitFor(() => w.acks.length >= 100, 30_000, '100 acknowledged writes');
-  const pid = servicePid(memory)!;
+  const pid = lockOf(memory)!.pid;
   process.kill(pid, 'SIGKILL');
   await waitFor(() => !alive(pid), 5000, 'service death');
   const acknowledgedBeforeKill = [...w.acks];
@@ -66,11 +64,11 @@ test('SIGKILL in the middle of a stream of writes loses no acknowledged write', 
   const texts = new Set(exported.episodes.map((e: { text: string }) => e.text));
   for (const ack of acknowledgedBeforeKill) assert.ok(texts.has(ack.slice(ack.indexOf(' ') + 1)), `lost ${ack}`);
   assert.equal(texts.size, 400);
-  assert.notEqual(servicePid(memory), pid, 'a new service took over');
+  assert.notEqual(lockOf(memory)?.pid, pid, 'a new service took over');
 });
 
 test('a journal with a torn last line still loads; the torn write is dropped', async () => {
-  const memory = tmpMemory('torn');
+  const memory = tmpFolder('torn');
   await recallOk(memory, ['remember', 'first durable note']);
   await recallOk(memory, ['remember', 'second durable note']);
   await recallOk(memory, ['service', 'stop']);
@@ -87,7 +85,7 @@ test('a journal with a torn last line still loads; the torn write is dropped', a
 });
 
 test('a corrupt snapshot is rebuilt from the journal and the log says so', async () => {
-  const memory = tmpMemory('corrupt');
+  const memory = tmpFolder('corrupt');
   for (const t of ['alpha decision', 'beta decision', 'gamma decision']) await recallOk(memory, ['remember', t]);
   const rel = (await recallOk(memory, ['relate', 'Recall', 'uses', 'sql.js'])).trim();
   await recallOk(memory, ['correct', '--wrong', rel]);
@@ -103,9 +101,9 @@ test('a corrupt snapshot is rebuilt from the journal and the log says so', async
 });
 
 test('SIGTERM flushes a snapshot that covers the whole journal', async () => {
-  const memory = tmpMemory('sigterm');
+  const memory = tmpFolder('sigterm');
   await recallOk(memory, ['remember', 'a note before shutdown']);
-  const pid = servicePid(memory)!;
+  const pid = lockOf(memory)!.pid;
   process.kill(pid, 'SIGTERM');
   await waitFor(() => !alive(pid), 10_000, 'clean exit');
   assert.ok(fs.existsSync(path.join(memory, 'snapshot.sqlite')));
@@ -116,25 +114,25 @@ test('SIGTERM flushes a snapshot that covers the whole journal', async () => {
 });
 
 test('a stale lock left by a dead holder does not lock the memory out', async () => {
-  const memory = tmpMemory('stale');
+  const memory = tmpFolder('stale');
   fs.writeFileSync(path.join(memory, 'service.lock'), JSON.stringify({ pid: 999_999_999, started: 'long ago' }));
   const r = await recall(memory, ['remember', 'works despite a stale lock']);
   assert.equal(r.code, 0, r.stderr);
-  assert.notEqual(servicePid(memory), 999_999_999);
+  assert.notEqual(lockOf(memory)?.pid, 999_999_999);
 });
 
 test('a lock dated before the last boot is stale even when its pid now runs a service', async () => {
   // After a reboot a lock's pid can name another process; here, another memory's live service.
-  const other = tmpMemory('other');
+  const other = tmpFolder('other');
   await recall(other, ['remember', 'the other memory']);
-  const otherPid = servicePid(other)!;
-  const memory = tmpMemory('rebooted');
+  const otherPid = lockOf(other)!.pid;
+  const memory = tmpFolder('rebooted');
   const beforeBoot = new Date(Date.now() - (os.uptime() + 3600) * 1000).toISOString();
   fs.writeFileSync(path.join(memory, 'service.lock'), JSON.stringify({ pid: otherPid, started: beforeBoot }));
   const r = await recall(memory, ['remember', 'works after a reboot']);
   assert.equal(r.code, 0, r.stderr);
-  assert.notEqual(servicePid(memory), otherPid);
-  assert.equal(servicePid(other), otherPid);
+  assert.notEqual(lockOf(memory)?.pid, otherPid);
+  assert.equal(lockOf(other)?.pid, otherPid);
   assert.ok(alive(otherPid), 'the other memory keeps its service');
 });
 
@@ -164,7 +162,7 @@ async function rawSession(memory: string): Promise<{ ask(method: string, params?
 }
 
 test('params are checked at the service door: a malformed request gets invalid_input naming the field, with what the method takes', async () => {
-  const memory = tmpMemory('params');
+  const memory = tmpFolder('params');
   await recallOk(memory, ['remember', 'the service checks what it is sent']);
   const s = await rawSession(memory);
   try {

@@ -5,23 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
 import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { tmpFolder } from './helpers';
 
 const REAL = path.join(__dirname, 'fixtures', 'real');
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-titles-'));
-  dirs.push(d);
-  return d;
-};
 const importer = { authority: 'human' as const, source: 'extension' };
 
 const parse = (file: string) => readTranscriptFile(path.join(REAL, file)).episodes;
@@ -43,7 +36,7 @@ test('parsers carry the title each tool gives a session', () => {
 });
 
 test('the Episodes view lists sessions by title, else by the first question, and the journal keeps titles', async () => {
-  const dir = folder();
+  const dir = tmpFolder('titles');
   const m = await Memory.open(dir, { extract: false });
   const files = [
     'copilot/chatsessions-oplog-BUILT-FROM-SOURCE.jsonl',
@@ -85,7 +78,7 @@ test('the Episodes view lists sessions by title, else by the first question, and
 });
 
 test('a title is bounded and redacted; a bad one is refused', async () => {
-  const m = await Memory.open(folder(), { extract: false });
+  const m = await Memory.open(tmpFolder('titles'), { extract: false });
   const key = 'sk-' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0';
   m.remember({ text: 'hello', session: 's1', sessionTitle: `deploy with ${key}` }, importer);
   const title = m.browseHandlers().sessions({}).sessions[0]!.title!;

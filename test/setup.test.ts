@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { CLI, cleanupMemories, CliResult, ROOT, tmpMemory } from './helpers';
+import { CLI, CliResult, ROOT, tmpFolder } from './helpers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'hosts');
 const NPX = { command: 'npx', args: ['-y', 'recall-memory', 'mcp'] };
@@ -32,11 +32,10 @@ beforeEach(() => {
   fs.mkdirSync(path.join(project, '.git'), { recursive: true });
 });
 after(async () => {
-  await cleanupMemories();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function setup(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+function setup(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Omit<CliResult, 'ms'>> {
   const clean = { ...process.env };
   for (const k of ['XDG_CONFIG_HOME', 'CODEX_HOME', 'APPDATA', 'RECALL_HOME']) delete clean[k];
   return new Promise((resolve) =>
@@ -343,7 +342,7 @@ test('usage: --list names every host and its files; a scope a host lacks and an 
 });
 
 test('without --npx the entry starts this very CLI, and a real MCP client reaches Recall through it', async () => {
-  const memory = tmpMemory('setup');
+  const memory = tmpFolder('setup');
   // A PATH with node but no `recall`: the entry names this node and this bundle.
   const out = await ok(['claude-code', '--scope', 'project', '--memory', memory], { PATH: path.dirname(process.execPath) });
   assert.match(out, /SessionStart/, 'the brief hook is offered for Claude Code');

@@ -1,7 +1,6 @@
 /** The store on its own: Graph, keyword indexes and journal on a real sql.js database and folder. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { resolveConfig } from '../src/core/model/config';
@@ -11,25 +10,18 @@ import { Graph } from '../src/core/store/graph';
 import { entityKey, numericId } from '../src/core/store/ids';
 import { Journal } from '../src/core/store/journal';
 import { all, atomically, loadSqlJs, scalar, type Database } from '../src/core/store/sqlite';
+import { tmpFolder } from './helpers';
 
-const dirs: string[] = [];
 const dbs: Database[] = [];
-after(() => {
-  dbs.forEach((db) => db.close());
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-});
-const folder = (): string => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-store-'));
-  dirs.push(d);
-  return d;
-};
+after(() => dbs.forEach((db) => db.close()));
 
-async function freshGraph(): Promise<Graph> {
+/** A graph on a fresh database, and the database, which the store's own tests read beside it. */
+async function freshStore(): Promise<{ graph: Graph; db: Database }> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database();
   dbs.push(db);
   Graph.createSchema(db);
-  return new Graph(db, resolveConfig());
+  return { graph: new Graph(db, resolveConfig()), db };
 }
 
 let seq = 0;
@@ -42,18 +34,18 @@ function episode(id: string, text: string, extra: Partial<EpisodeRecord> = {}): 
   return { id, text, hash: `hash-${id}`, authority: 'user', time: '2024-01-01T00:00:00.000Z', ...extra };
 }
 
-const count = (graph: Graph, sql: string, params: unknown[] = []): number => Number(scalar(graph.db, sql, params));
-const matches = (graph: Graph, table: string, words: string): number[] =>
-  all(graph.db, `SELECT docid FROM ${table} WHERE ${table} MATCH ? ORDER BY docid`, [words]).map((r) => Number(r.docid));
+const count = (db: Database, sql: string, params: unknown[] = []): number => Number(scalar(db, sql, params));
+const matches = (db: Database, table: string, words: string): number[] =>
+  all(db, `SELECT docid FROM ${table} WHERE ${table} MATCH ? ORDER BY docid`, [words]).map((r) => Number(r.docid));
 
 test('more distinct statements than the statement cache holds keep working', async () => {
-  const graph = await freshGraph();
-  for (let i = 0; i < 600; i++) assert.equal(Number(all(graph.db, `SELECT ${i} AS n`)[0]!.n), i);
+  const { db } = await freshStore();
+  for (let i = 0; i < 600; i++) assert.equal(Number(all(db, `SELECT ${i} AS n`)[0]!.n), i);
 });
 
 test('a new schema has its version; a database without one reads as -1', async () => {
-  const graph = await freshGraph();
-  assert.ok(Graph.schemaVersion(graph.db) > 0);
+  const { db } = await freshStore();
+  assert.ok(Graph.schemaVersion(db) > 0);
   const SQL = await loadSqlJs();
   const empty = new SQL.Database();
   dbs.push(empty);
@@ -61,7 +53,7 @@ test('a new schema has its version; a database without one reads as -1', async (
 });
 
 test('episodes: rows, mentions, keyword index, ids and the position of the last event', async () => {
-  const graph = await freshGraph();
+  const { graph, db } = await freshStore();
   assert.equal(graph.nextId('ep'), 'ep_1');
   apply(graph, {
     type: 'episodes.add',
@@ -83,13 +75,13 @@ test('episodes: rows, mentions, keyword index, ids and the position of the last 
   assert.deepEqual(view!.entities, ['Billing', 'Postgres']);
   assert.equal(view!.speaker, 'dana');
   // The index holds the text and the speaker.
-  assert.deepEqual(matches(graph, 'episodes_fts', 'postgres'), [1]);
-  assert.deepEqual(matches(graph, 'episodes_fts', 'dana'), [1]);
+  assert.deepEqual(matches(db, 'episodes_fts', 'postgres'), [1]);
+  assert.deepEqual(matches(db, 'episodes_fts', 'dana'), [1]);
   assert.equal(graph.entityView(graph.entityIdOf('billing')!)!.episodes, 1);
 });
 
 test('entities: created once, found by key or alias, retyped, summary indexed', async () => {
-  const graph = await freshGraph();
+  const { graph, db } = await freshStore();
   apply(graph, {
     type: 'entity.upsert',
     name: '  Redis ',
@@ -108,16 +100,16 @@ test('entities: created once, found by key or alias, retyped, summary indexed', 
     episodes: 0,
     relationships: 0,
   });
-  assert.deepEqual(matches(graph, 'entities_fts', 'memory'), [id]);
+  assert.deepEqual(matches(db, 'entities_fts', 'memory'), [id]);
   apply(graph, { type: 'entity.upsert', name: 'redis-server', entityType: 'package', summary: 'a cache' });
   assert.equal(graph.counts().entities, 1, 'upserting by alias changes the entity, adds none');
   assert.equal(graph.entityType('redis'), 'package');
-  assert.deepEqual(matches(graph, 'entities_fts', 'memory'), [], 'the old summary left the index');
-  assert.deepEqual(matches(graph, 'entities_fts', 'cache'), [id]);
+  assert.deepEqual(matches(db, 'entities_fts', 'memory'), [], 'the old summary left the index');
+  assert.deepEqual(matches(db, 'entities_fts', 'cache'), [id]);
 });
 
 test('facts: asserted with the entities they need, found again while current, corrected', async () => {
-  const graph = await freshGraph();
+  const { graph } = await freshStore();
   apply(graph, { type: 'episodes.add', episodes: [episode('ep_1', 'billing uses postgres')] });
   const id = graph.nextId('rel');
   apply(graph, {
@@ -167,7 +159,7 @@ test('facts: asserted with the entities they need, found again while current, co
 });
 
 test('forgetting removes the rows, the index entries and the ids stay used', async () => {
-  const graph = await freshGraph();
+  const { graph, db } = await freshStore();
   apply(graph, {
     type: 'episodes.add',
     episodes: [
@@ -188,64 +180,64 @@ test('forgetting removes the rows, the index entries and the ids stay used', asy
   const flamingo = graph.entityIdOf('flamingo')!;
   assert.deepEqual(graph.episodesOnlyAbout(flamingo), [{ id: 'ep_1', text: 'the flamingo codename is secret' }]);
 
-  const generation = ftsGeneration(graph.db);
+  const generation = ftsGeneration(db);
   apply(graph, { type: 'entity.forget', name: 'Flamingo', episodes: ['ep_1'], relationships: ['rel_1'] });
-  assert.ok(ftsGeneration(graph.db) > generation, 'readers of the index see it changed');
+  assert.ok(ftsGeneration(db) > generation, 'readers of the index see it changed');
   assert.equal(graph.entityIdOf('flamingo'), undefined);
   assert.equal(graph.entityIdOf('project-f'), undefined, 'its aliases go with it');
   assert.equal(graph.factById('rel_1'), undefined);
-  assert.equal(count(graph, 'SELECT COUNT(*) FROM evidence'), 0);
-  assert.equal(count(graph, 'SELECT COUNT(*) FROM mentions WHERE entity_id = ?', [flamingo]), 0);
-  assert.equal(count(graph, 'SELECT COUNT(*) FROM episodes WHERE id = ?', ['ep_1']), 0);
-  assert.deepEqual(matches(graph, 'episodes_fts', 'codename'), [], 'the erased episode left the index');
-  assert.deepEqual(matches(graph, 'episodes_fts', 'queue'), [2], 'the episode that mentions something else stays');
-  assert.deepEqual(matches(graph, 'entities_fts', 'codename'), []);
-  assert.deepEqual(matches(graph, 'entities_fts', 'flamingo'), []);
+  assert.equal(count(db, 'SELECT COUNT(*) FROM evidence'), 0);
+  assert.equal(count(db, 'SELECT COUNT(*) FROM mentions WHERE entity_id = ?', [flamingo]), 0);
+  assert.equal(count(db, 'SELECT COUNT(*) FROM episodes WHERE id = ?', ['ep_1']), 0);
+  assert.deepEqual(matches(db, 'episodes_fts', 'codename'), [], 'the erased episode left the index');
+  assert.deepEqual(matches(db, 'episodes_fts', 'queue'), [2], 'the episode that mentions something else stays');
+  assert.deepEqual(matches(db, 'entities_fts', 'codename'), []);
+  assert.deepEqual(matches(db, 'entities_fts', 'flamingo'), []);
   // Billing stays (a kept turn names it); Kafka, left with nothing by the erased fact, goes with it.
   assert.ok(graph.entityIdOf('billing') !== undefined);
   assert.equal(graph.entityIdOf('kafka'), undefined);
   assert.equal(graph.nextId('rel'), 'rel_2', 'a forgotten id is never handed out again');
   graph.compactAfterErasure();
-  assert.deepEqual(matches(graph, 'episodes_fts', 'queue'), [2]);
+  assert.deepEqual(matches(db, 'episodes_fts', 'queue'), [2]);
   // Replaying the rewritten journal: the erased events are gone, the forget event keeps their ids used.
-  const replayed = await freshGraph();
+  const { graph: replayed } = await freshStore();
   apply(replayed, { type: 'entity.forget', name: 'Flamingo', episodes: ['ep_1'], relationships: ['rel_1'] });
   assert.deepEqual([replayed.nextId('ep'), replayed.nextId('rel')], ['ep_2', 'rel_2']);
 });
 
 test('keyword index segments merge until nothing is left to merge', async () => {
-  const graph = await freshGraph();
+  const { graph, db } = await freshStore();
   // Many small writes leave many segments.
   for (let i = 1; i <= 80; i++) apply(graph, { type: 'episodes.add', episodes: [episode(`ep_${i}`, `turn ${i} about caching`)] });
   let steps = 0;
-  while (mergeIndexSegments(graph.db, 'episodes_fts')) assert.ok(++steps < 1000);
+  while (mergeIndexSegments(db, 'episodes_fts')) assert.ok(++steps < 1000);
   assert.ok(steps > 0, 'there was something to merge');
-  assert.equal(mergeIndexSegments(graph.db, 'episodes_fts'), false);
-  for (const table of FTS_TABLES) while (mergeIndexSegments(graph.db, table));
-  assert.equal(matches(graph, 'episodes_fts', 'caching').length, 80);
+  assert.equal(mergeIndexSegments(db, 'episodes_fts'), false);
+  for (const table of FTS_TABLES) while (mergeIndexSegments(db, table));
+  assert.equal(matches(db, 'episodes_fts', 'caching').length, 80);
 });
 
 test('atomically undoes everything written when the work throws, and nests', async () => {
-  const graph = await freshGraph();
+  const { graph, db } = await freshStore();
   assert.throws(() =>
-    atomically(graph.db, () => {
+    atomically(db, () => {
       apply(graph, { type: 'episodes.add', episodes: [episode('ep_1', 'kept only if nothing fails')] });
       throw new Error('the journal append failed');
     }),
   );
   assert.equal(graph.counts().episodes, 0);
   assert.equal(graph.getMeta('seq'), undefined);
-  atomically(graph.db, () => {
+  atomically(db, () => {
     apply(graph, { type: 'episodes.add', episodes: [episode('ep_1', 'outer')] });
     assert.throws(() =>
-      atomically(graph.db, () => {
+      atomically(db, () => {
         apply(graph, { type: 'episodes.add', episodes: [episode('ep_2', 'inner')] });
         throw new Error('inner');
       }),
     );
   });
   assert.deepEqual(
-    all(graph.db, 'SELECT id FROM episodes').map((r) => r.id),
+    all(db, 'SELECT id FROM episodes').map((r) => r.id),
     ['ep_1'],
   );
 });
@@ -260,7 +252,7 @@ test('numericId reads the rowid out of an id and refuses anything else', () => {
 const event = (n: number, name = `e${n}`): MemoryEvent => ({ type: 'entity.upsert', name, seq: n, at: AT, by: { authority: 'user' } });
 
 test('journal: a torn tail longer than one read-back chunk is cut; reads start where asked', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   let j = Journal.open(file);
   j.append([event(1), event(2)]);
   const afterTwo = j.position;
@@ -288,7 +280,7 @@ test('journal: a torn tail longer than one read-back chunk is cut; reads start w
 });
 
 test('journal: a damaged line in the middle is skipped and counted, never fatal', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   fs.writeFileSync(file, `${JSON.stringify(event(1))}\n{not json}\n${JSON.stringify(event(2))}\n`);
   const j = Journal.open(file);
   const { events, corruptLines } = j.readFrom(0);
@@ -301,7 +293,7 @@ test('journal: a damaged line in the middle is skipped and counted, never fatal'
 });
 
 test('journal: rewrite keeps, changes or drops events and appends carry on after it', () => {
-  const file = path.join(folder(), 'journal.jsonl');
+  const file = path.join(tmpFolder('store'), 'journal.jsonl');
   const j = Journal.open(file);
   j.append([event(1, 'keep'), event(2, 'drop'), event(3, 'rename')]);
   j.rewrite((e) => (e.type !== 'entity.upsert' || e.name === 'keep' ? e : e.name === 'drop' ? null : { ...e, name: 'renamed' }));

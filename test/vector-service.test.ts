@@ -10,16 +10,14 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import { cleanupMemories, recall, recallJson, recallOk, ROOT, tmpMemory } from './helpers';
+import { before, test } from 'node:test';
+import { recall, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 let model: string;
 before(() => {
-  model = tmpMemory('model');
+  model = tmpFolder('model');
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'pipe' });
 });
-after(cleanupMemories);
-
 const NOTES = [
   'We chose sql.js for storage because it runs everywhere',
   'The CI pipeline fails on Tuesdays because of the timezone',
@@ -28,7 +26,7 @@ const NOTES = [
 ];
 
 test('episodes are embedded in the background and vector and hybrid queries use them', async () => {
-  const memory = tmpMemory('vectors');
+  const memory = tmpFolder('vectors');
   fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model } }));
   for (const n of NOTES) await recallOk(memory, ['remember', n]);
   let status = await recallJson(memory, ['status']);
@@ -69,7 +67,7 @@ test('episodes are embedded in the background and vector and hybrid queries use 
 });
 
 test('entities and facts are embedded as they are stored, found by vector search, and dropped when forgotten', async () => {
-  const memory = tmpMemory('kinds');
+  const memory = tmpFolder('kinds');
   fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ embeddings: { enabled: true, modelPath: model }, extract: false }));
   await recallOk(memory, ['remember', NOTES[2]!]);
   const rel = (await recallOk(memory, ['relate', 'Dana', 'owns', 'settlement ledger'])).trim();
@@ -100,7 +98,7 @@ test('entities and facts are embedded as they are stored, found by vector search
 });
 
 test('without a usable model: keyword + graph, and status says why', async () => {
-  const memory = tmpMemory('nomodel');
+  const memory = tmpFolder('nomodel');
   fs.writeFileSync(
     path.join(memory, 'config.json'),
     JSON.stringify({ embeddings: { enabled: true, modelPath: path.join(memory, 'no-such-model') } }),
@@ -122,7 +120,7 @@ test('without a usable model: keyword + graph, and status says why', async () =>
 });
 
 test('embeddings are off unless enabled', async () => {
-  const memory = tmpMemory('off');
+  const memory = tmpFolder('off');
   await recallOk(memory, ['remember', NOTES[3]!]);
   const status = await recallJson(memory, ['status']);
   assert.match(status.embedder, /^disabled/);
@@ -130,7 +128,7 @@ test('embeddings are off unless enabled', async () => {
 });
 
 test('recall embeddings: on with a local model, a model change re-embeds, a hub model is fetched only with --allow-download, off', async () => {
-  const memory = tmpMemory('embcmd');
+  const memory = tmpFolder('embcmd');
   for (const n of NOTES) await recallOk(memory, ['remember', n]);
   assert.match(await recallOk(memory, ['embeddings']), /^embeddings disabled/);
 
@@ -142,7 +140,7 @@ test('recall embeddings: on with a local model, a model change re-embeds, a hub 
   const firstId = (await recallJson(memory, ['status'])).embedder;
 
   // Another model: the service restarts, the vector files are rebuilt and every episode embedded again.
-  const other = tmpMemory('model-b');
+  const other = tmpFolder('model-b');
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'make-test-model.mjs'), other, '--seed', '7'], { stdio: 'pipe' });
   assert.equal((await recall(memory, ['embeddings', 'on', '--model-path', other])).code, 0);
   let status = await recallJson(memory, ['status']);
@@ -192,7 +190,7 @@ test('recall embeddings: on with a local model, a model change re-embeds, a hub 
 });
 
 test('bench scale builds a scratch memory, measures every mode, reports what the issue asks, and cleans up', async () => {
-  const home = tmpMemory('bench-home'); // --memory is ignored: a bench never writes into a person's memory
+  const home = tmpFolder('bench-home'); // --memory is ignored: a bench never writes into a person's memory
   const r = await recall(home, ['bench', 'scale', '--episodes', '300', '--model-path', model, '--json']);
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
@@ -222,7 +220,7 @@ test('bench scale builds a scratch memory, measures every mode, reports what the
 });
 
 test('the model is let go after unloadAfterMinutes idle and loaded again by the next question', async () => {
-  const memory = tmpMemory('idle-model');
+  const memory = tmpFolder('idle-model');
   fs.writeFileSync(
     path.join(memory, 'config.json'),
     JSON.stringify({ embeddings: { enabled: true, modelPath: model, unloadAfterMinutes: 0.02 } }),
@@ -268,13 +266,13 @@ test('the model is let go after unloadAfterMinutes idle and loaded again by the 
 
 test('during a backlog, status shows the runtime, the pending count, the embedding rate and the time left', async () => {
   // A wider model and a few thousand turns: a backlog that lasts a few seconds on the native runtime.
-  const wide = tmpMemory('wide-model');
+  const wide = tmpFolder('wide-model');
   execFileSync(
     process.execPath,
     [path.join(ROOT, 'scripts', 'make-test-model.mjs'), wide, '--layers', '2', '--hidden', '256', '--heads', '4', '--intermediate', '1024'],
     { stdio: 'pipe' },
   );
-  const memory = tmpMemory('backlog');
+  const memory = tmpFolder('backlog');
   const turns = Array.from({ length: 3000 }, (_, i) => ({
     role: i % 2 ? 'assistant' : 'user',
     text: `Turn ${i}: ${NOTES[i % NOTES.length]} and then the ${i % 7} deploy of service ${i % 13} went through review number ${i}`,

@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HnswIndex } from '../src/core/vectors/hnsw';
 import { clustered, gauss, rng } from '../src/bench/random-vectors';
 import { VectorIndex } from '../src/core/vectors/index';
 import { normalized } from '../src/core/vectors/arena';
 import { crc32, tableCrc32 } from '../src/core/vectors/crc';
 import { VectorStore, type VectorHit } from '../src/core/vectors/store';
-
-const dirs: string[] = [];
-function tmpDir(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-vectors-'));
-  dirs.push(d);
-  return d;
-}
-after(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+import { tmpFolder } from './helpers';
 
 function dot64(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let s = 0;
@@ -83,7 +73,7 @@ function assertTopK(
 
 test('exact search matches a float64 brute force up to quantisation, with k, filters, replacement and removal', () => {
   const dim = 48;
-  const store = VectorStore.create(path.join(tmpDir(), 'v.f32'), dim, 'm1');
+  const store = VectorStore.create(path.join(tmpFolder('vectors'), 'v.f32'), dim, 'm1');
   const gen = clustered(dim, 8, 1, 1);
   const ref = new Map<number, Float32Array>();
   for (let id = 0; id < 3000; id++) {
@@ -131,7 +121,7 @@ test('exact search matches a float64 brute force up to quantisation, with k, fil
 });
 
 test('the WebAssembly SIMD kernel and the plain JS fallback agree', () => {
-  const dir = tmpDir();
+  const dir = tmpFolder('vectors');
   for (const dim of [384, 37, 8, 1]) {
     const simd = VectorStore.create(path.join(dir, `s${dim}.f32`), dim, 'm');
     const js = VectorStore.create(path.join(dir, `j${dim}.f32`), dim, 'm', { simd: false });
@@ -192,7 +182,7 @@ test('CRC-32 gives the standard values, from zlib and from the table fallback al
 });
 
 test('flush makes vectors durable; unflushed ones are simply absent after a reopen', () => {
-  const file = path.join(tmpDir(), 'v.f32');
+  const file = path.join(tmpFolder('vectors'), 'v.f32');
   const dim = 16;
   const gen = clustered(dim, 4, 1, 2);
   const store = VectorStore.create(file, dim, 'model-a');
@@ -215,7 +205,7 @@ test('flush makes vectors durable; unflushed ones are simply absent after a reop
 });
 
 test('a torn tail is cut off; damage in the middle, a bad header, another model or dimension mean rebuild', () => {
-  const dir = tmpDir();
+  const dir = tmpFolder('vectors');
   const file = path.join(dir, 'v.f32');
   const dim = 8;
   const gen = clustered(dim, 2, 1, 3);
@@ -274,7 +264,7 @@ test('a torn tail is cut off; damage in the middle, a bad header, another model 
 });
 
 test('compact rewrites only live vectors atomically and renumbers slots', () => {
-  const file = path.join(tmpDir(), 'v.f32');
+  const file = path.join(tmpFolder('vectors'), 'v.f32');
   const dim = 12;
   const gen = clustered(dim, 3, 1, 4);
   const store = VectorStore.create(file, dim, 'm');
@@ -342,7 +332,7 @@ function recallAt(store: VectorStore, search: (q: Float32Array) => VectorHit[], 
 
 test('exact search over the int8 codes: recall@10 >= 0.98 against float64 on clustered 384-d data, scores within 0.02', (t) => {
   const dim = 384;
-  const store = VectorStore.create(path.join(tmpDir(), 'v.f32'), dim, 'm');
+  const store = VectorStore.create(path.join(tmpFolder('vectors'), 'v.f32'), dim, 'm');
   const gen = clustered(dim, 100, 2, 11);
   const ref = new Map<number, Float32Array>();
   for (let id = 0; id < 10000; id++) {
@@ -370,7 +360,7 @@ test('exact search over the int8 codes: recall@10 >= 0.98 against float64 on clu
 test('HNSW recall@10 against exact search stays >= 0.95 on clustered 384-d data (20k vectors)', (t) => {
   const dim = 384;
   const n = 20000;
-  const store = VectorStore.create(path.join(tmpDir(), 'v.f32'), dim, 'm');
+  const store = VectorStore.create(path.join(tmpFolder('vectors'), 'v.f32'), dim, 'm');
   const gen = clustered(dim, 100, 2, 5);
   for (let id = 0; id < n; id++) store.add(id, gen());
   const t0 = performance.now();
@@ -399,7 +389,7 @@ test('HNSW recall@10 against exact search stays >= 0.95 on clustered 384-d data 
 });
 
 test('HNSW is deterministic, saves and loads, syncs new vectors, and goes stale on compaction', () => {
-  const dir = tmpDir();
+  const dir = tmpFolder('vectors');
   const dim = 32;
   const store = VectorStore.create(path.join(dir, 'v.f32'), dim, 'm');
   const gen = clustered(dim, 20, 1, 6);
@@ -446,7 +436,7 @@ test('HNSW is deterministic, saves and loads, syncs new vectors, and goes stale 
 });
 
 test('HNSW builds in slices without holding the event loop', async () => {
-  const store = VectorStore.create(path.join(tmpDir(), 'v.f32'), 64, 'm');
+  const store = VectorStore.create(path.join(tmpFolder('vectors'), 'v.f32'), 64, 'm');
   const gen = clustered(64, 10, 1, 8);
   for (let id = 0; id < 4000; id++) store.add(id, gen());
   let ticks = 0;
@@ -465,7 +455,7 @@ test('HNSW builds in slices without holding the event loop', async () => {
 
 test('a vector index turns approximate past its threshold, in the background, keeps its recall, and reloads its graph', async () => {
   const dim = 64;
-  const dir = tmpDir();
+  const dir = tmpFolder('vectors');
   const file = path.join(dir, 'vectors.bin');
   const gen = clustered(dim, 20, 1, 9);
   const logs: string[] = [];

@@ -1,18 +1,19 @@
 /**
  * Plumbing for the fault suite: memories in temp folders, the real client library talking to the
  * built dist/service.js, and the checks every fault test ends with (every acknowledged write
- * present once, nothing hung). Everything started here is stopped in `cleanup`.
+ * present once, nothing hung). Everything started here is stopped in `cleanup`. Running the CLI,
+ * reading a service's lock and a process's state are the other suites' (helpers.ts), re-exported.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryClient } from '../../src/service/rpc/client';
+import { alive, lockOf, ROOT, waitFor } from '../helpers';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
-export const CLI = path.join(ROOT, 'dist', 'cli.js');
+export { alive, CLI, lockOf, procParent, procState, recall, ROOT, spawn, waitFor, type CliResult } from '../helpers';
 export const SERVICE = path.join(ROOT, 'dist', 'service.js');
 
 const folders: string[] = [];
@@ -46,72 +47,6 @@ export async function withClient<T>(memory: string, fn: (c: MemoryClient) => Pro
     return await fn(client);
   } finally {
     client.close();
-  }
-}
-
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, '--memory', memory, ...args],
-      { env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
-    );
-  });
-}
-
-export function lockOf(memory: string): { pid: number; nonce?: string; ticks?: number; socket?: string } | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(memory, 'service.lock'), 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return procState(pid) !== 'Z';
-}
-
-/** The kernel's state letter for a pid (Linux), e.g. S, R, Z. */
-export function procState(pid: number): string | undefined {
-  return statFields(pid)?.[0];
-}
-
-/** The pid's parent (Linux). */
-export function procParent(pid: number): number | undefined {
-  const ppid = statFields(pid)?.[1];
-  return ppid === undefined ? undefined : Number(ppid);
-}
-
-/** /proc/<pid>/stat after the command name: state, ppid, ... */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-export async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -157,8 +92,6 @@ export async function cleanup(): Promise<void> {
   }
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
-
-export { spawn };
 
 /** A connection that speaks the service's wire protocol by hand: what a client library would hide (hello, rid) is ours to send. */
 export interface WireConnection {

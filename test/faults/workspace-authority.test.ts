@@ -158,7 +158,7 @@ test("a SpecStory history another author committed: its turns are the repository
   const json = JSON.parse(await ok(memory, dir, ['brief', '--tokens', '600', '--json']));
   for (const f of json.facts) {
     if (f.object === 'MongoDB') {
-      assert.equal(f.kind, 'repository', `${f.subject} ${f.predicate} ${f.object} is briefed as ${f.kind}`);
+      assert.equal(f.section, 'repository', `${f.subject} ${f.predicate} ${f.object} is briefed as ${f.section}`);
       assert.equal(f.authority, 'external');
     }
   }
@@ -336,8 +336,8 @@ test('the brief: a fact the person also said stays theirs; one resting on a repo
   const kafka = m.episodes({ query: 'Kafka' })[0]!.id;
   const chose = m.relate({ subject: 'billing', predicate: 'chose', object: 'Kafka', evidence: [kafka] }, person).id;
   const facts = m.brief({ budgetTokens: 600 }).facts;
-  assert.equal(facts.find((f) => f.id === chose)?.kind, 'decision');
-  const kind = (re: RegExp): string[] => facts.filter((f) => re.test(`${f.subject} ${f.predicate} ${f.object}`)).map((f) => f.kind);
+  assert.equal(facts.find((f) => f.id === chose)?.section, 'decision');
+  const kind = (re: RegExp): string[] => facts.filter((f) => re.test(`${f.subject} ${f.predicate} ${f.object}`)).map((f) => f.section);
   assert.deepEqual(kind(/decided MongoDB/), ['repository']);
   assert.deepEqual(kind(/^user prefers Vite/), ['preference'], 'the person said it too: theirs');
   assert.deepEqual(kind(/mallory.*prefers Vite/), ['repository']);

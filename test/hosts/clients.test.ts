@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { alive, CLI, ROOT, servicePid, waitFor } from '../helpers';
+import { alive, CLI, ROOT, lockOf, waitFor } from '../helpers';
 
 const CACHE = path.resolve(process.env.RECALL_E2E_CACHE || path.join(ROOT, '.cache', 'e2e'));
 const CLAUDE = path.join(CACHE, 'clients', 'node_modules', '.bin', 'claude');
@@ -38,7 +38,7 @@ before(() => {
 });
 after(async () => {
   for (const memory of memories) {
-    const pid = servicePid(memory);
+    const pid = lockOf(memory)?.pid;
     if (pid && alive(pid)) {
       process.kill(pid, 'SIGTERM');
       await waitFor(() => !alive(pid), 10_000, 'a memory service to stop');

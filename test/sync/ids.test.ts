@@ -4,16 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Memory } from '../../src/core/memory/memory';
 import type { MemoryEvent } from '../../src/core/model/events';
 import { canonicalId, ensureOrigin, isId, mapEventIds } from '../../src/core/store/ids';
+import { tmpFolder } from '../helpers';
 
 const all = { shares: (): boolean => true };
 const person = { authority: 'human' as const, source: 'test' };
-const folder = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'recall-ids-'));
 
 /** Another memory's events in their travelling form, as a pull hands them over. */
 function remote(origin: string, events: MemoryEvent[]): MemoryEvent[] {
@@ -29,7 +28,7 @@ function journal(dir: string): MemoryEvent[] {
 }
 
 test('a memory minted ep_N before sharing keeps those ids; after, ids carry its origin and both spellings resolve', async () => {
-  const dir = folder();
+  const dir = tmpFolder('ids');
   let m = await Memory.open(dir);
   const old = m.remember({ text: 'the deploy uses blue-green switching' }, person).id;
   const fact = m.relate({ subject: 'deploy', predicate: 'uses', object: 'blue-green' }, person).id;
@@ -46,8 +45,8 @@ test('a memory minted ep_N before sharing keeps those ids; after, ids carry its 
 });
 
 test("another memory's events apply once, survive a rebuild from the journal, and a forget keeps them counted", async () => {
-  const a = folder();
-  const b = folder();
+  const a = tmpFolder('ids');
+  const b = tmpFolder('ids');
   const originA = ensureOrigin(a);
   ensureOrigin(b);
   const ma = await Memory.open(a);
@@ -78,7 +77,7 @@ test("another memory's events apply once, survive a rebuild from the journal, an
 });
 
 test('verdicts from two memories meet in either order: both kept as evidence, the later decides', async () => {
-  const a = folder();
+  const a = tmpFolder('ids');
   const originA = ensureOrigin(a);
   const ma = await Memory.open(a);
   const id = ma.relate({ subject: 'api', predicate: 'uses', object: 'GraphQL' }, person).id;
@@ -101,7 +100,7 @@ test('verdicts from two memories meet in either order: both kept as evidence, th
     [early, late],
     [late, early],
   ]) {
-    const m = await Memory.open(folder());
+    const m = await Memory.open(tmpFolder('ids'));
     m.applyRemote(assertEvents, all);
     m.applyRemote(order, all);
     const f = m.fact(id);
@@ -112,14 +111,14 @@ test('verdicts from two memories meet in either order: both kept as evidence, th
 });
 
 test('the same turn stored by two memories is one episode; the other id names it', async () => {
-  const a = folder();
+  const a = tmpFolder('ids');
   const originA = ensureOrigin(a);
   const ma = await Memory.open(a);
   const idA = ma.remember({ text: 'CI runs on self-hosted runners', session: 's1' }, person).id;
   const fact = ma.relate({ subject: 'CI', predicate: 'runs on', object: 'self-hosted runners', evidence: [idA] }, person).id;
   const eventsA = remote(originA, journal(a));
   ma.close();
-  const b = folder();
+  const b = tmpFolder('ids');
   ensureOrigin(b);
   const mb = await Memory.open(b);
   const idB = mb.remember({ text: 'CI runs on self-hosted runners', session: 's1' }, person).id;

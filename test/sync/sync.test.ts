@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { MemoryClient } from '../../src/service/rpc/client';
-import { alive, recall, recallOk, servicePid, tmpMemory, waitFor } from '../helpers';
+import { alive, recall, recallOk, lockOf, tmpFolder, waitFor } from '../helpers';
 import { episodeCount as count, eventually, skip, startTeam, type Machine, type Team } from './team';
 
 let team: Team;
@@ -154,7 +154,7 @@ test('a service killed in the middle of a pull resumes it cleanly: nothing doubl
   await eventually("A's backlog pushed", async () => (await a.person.call('status', {})).sync!.backlog === 0, 60_000);
   const b = await machine('bi', 'crash');
   await eventually('B in the middle of pulling', async () => (await count(b)) > 0, 60_000);
-  const pid = servicePid(b.dir)!;
+  const pid = lockOf(b.dir)!.pid;
   process.kill(pid, 'SIGKILL');
   await waitFor(() => !alive(pid), 5000, 'the killed service to go');
   await eventually('B has everything once', async () => (await count(b)) === 2000, 60_000);
@@ -164,7 +164,7 @@ test('a service killed in the middle of a pull resumes it cleanly: nothing doubl
 });
 
 test('recall sync --postgres stores the connection without its password; status shows the backlog and cursors', { skip }, async () => {
-  const dir = tmpMemory('cli');
+  const dir = tmpFolder('cli');
   const withPassword = team.pg.url.replace('recall@', 'recall:s3cret-pw@');
   const on = await recall(dir, ['sync', '--postgres', withPassword, '--author', 'cli@team.example', '--json']);
   assert.equal(on.code, 0, on.stderr);
@@ -189,7 +189,7 @@ test('recall sync --postgres stores the connection without its password; status 
 
 test('with projects chosen, only those projects leave: their turns, facts and corrections; never another project', { skip }, async () => {
   const shared = 'example.org/team/shared';
-  const dir = tmpMemory('pia');
+  const dir = tmpFolder('pia');
   fs.writeFileSync(
     path.join(dir, 'config.json'),
     JSON.stringify({ sync: { postgres: team.pg.url, author: 'pia@team.example', table: 'scoped', projects: [shared] } }),

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryClient } from '../../src/service/rpc/client';
-import { cleanupMemories, ROOT, tmpMemory } from '../helpers';
+import { onCleanup, ROOT, tmpFolder } from '../helpers';
 import { findPgBin, startPostgres, type PgServer } from './postgres';
 
 const bin = findPgBin();
@@ -26,6 +26,7 @@ export interface Team {
   machine(tag: string, table: string, sync?: Record<string, unknown>, dir?: string): Promise<Machine>;
   /** A client of `dir` in a project of its own (a person's, unless `surface` says otherwise). */
   connect(dir: string, opts?: { surface?: 'cli' | 'mcp'; project?: string }): Promise<MemoryClient>;
+  /** Stops the server; the connections and the machines' services end with the file's tests (helpers.ts). */
   close(): Promise<void>;
 }
 
@@ -39,17 +40,19 @@ export async function startTeam(): Promise<Team> {
       ...(opts.project ? { project: opts.project } : {}),
       serviceScript: path.join(ROOT, 'dist/service.js'),
     }).then((c) => (clients.push(c), c));
+  // Before the memory folders go: the connections hold their services.
+  onCleanup(() => {
+    for (const c of clients.splice(0)) c.close();
+  });
   return {
     pg,
     connect,
-    async machine(tag, table, sync = {}, dir = tmpMemory(tag)) {
+    async machine(tag, table, sync = {}, dir = tmpFolder(tag)) {
       const config = { sync: { postgres: pg.url, author: `${tag}@team.example`, table, ...sync } };
       fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
       return { dir, person: await connect(dir), agent: await connect(dir, { surface: 'mcp' }) };
     },
     async close() {
-      for (const c of clients.splice(0)) c.close();
-      await cleanupMemories();
       pg.destroy();
     },
   };

@@ -7,21 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
-import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_TURN_OFF } from '../src/extension/common/setting-scope';
-import { SETTINGS_SECTION } from '../src/extension/common/ids';
-import { loadExtension, type Bundle } from './extension-host';
-import { cleanupMemories, ROOT, tmpMemory, waitFor } from './helpers';
+import { PERSON_ONLY_SETTINGS, WORKSPACE_MAY_TURN_OFF } from '../../src/extension/common/setting-scope';
+import { SETTINGS_SECTION } from '../../src/extension/common/ids';
+import { loadExtension, type Bundle } from '../extension-host';
+import { ROOT, tmpFolder, waitFor } from '../helpers';
 
 let ext: Bundle;
-const dirs: string[] = [];
-const tmp = (prefix: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
 const savedHome = process.env.RECALL_HOME;
 before(async () => (ext = await loadExtension()));
 beforeEach(() => {
@@ -32,8 +25,6 @@ after(async () => {
   if (savedHome === undefined) delete process.env.RECALL_HOME;
   else process.env.RECALL_HOME = savedHome;
   delete process.env.RECALL_SYNC_PASSWORD;
-  await cleanupMemories();
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
 });
 
 const key = (k: string): string => `${SETTINGS_SECTION}.${k}`;
@@ -99,7 +90,7 @@ function extensionContext(storage: string) {
 }
 
 test('a workspace sync.url is ignored: nothing reaches user settings, SecretStorage or config.json; no restart (F8)', async () => {
-  const memory = tmpMemory('trust-sync');
+  const memory = tmpFolder('trust-sync');
   const secrets = new Map<string, string>();
   const disposables: { dispose(): unknown }[] = [];
   let restarts = 0;
@@ -139,9 +130,9 @@ test('a workspace sync.url is ignored: nothing reaches user settings, SecretStor
 });
 
 test('workspace values of settings that move data or change trust are not what the extension acts on (F8, F15)', () => {
-  const ws = tmp('recall-trust-ws-');
+  const ws = tmpFolder('trust-ws');
   ext.host.folders = [ws];
-  process.env.RECALL_HOME = tmpMemory('trust-home');
+  process.env.RECALL_HOME = tmpFolder('trust-home');
   const clean = ext.config.readSettings();
   for (const [k, v] of Object.entries(hostileWorkspace(ws))) ext.host.settings.workspaceValue[k] = v;
   ext.host.settings.workspaceFolderValue[key('memoryFolder')] = '${workspaceFolder}/.recall';
@@ -174,13 +165,13 @@ test('a workspace may turn sources and extraction off for itself, never on', () 
 });
 
 test('activation in a repository whose settings attack: the memory, its config and its sync stay the person’s, and it says so once', async () => {
-  const ws = tmp('recall-trust-ws-');
-  const home = tmpMemory('trust-act');
+  const ws = tmpFolder('trust-ws');
+  const home = tmpFolder('trust-act');
   process.env.RECALL_HOME = home;
   ext.host.folders = [ws];
   for (const [k, v] of Object.entries(hostileWorkspace(ws))) ext.host.settings.workspaceValue[k] = v;
   fs.mkdirSync(path.join(ws, 'claude'));
-  const { context, secrets } = extensionContext(tmp('recall-trust-storage-'));
+  const { context, secrets } = extensionContext(tmpFolder('trust-storage'));
   await ext.extension.activate(context);
   try {
     // And again while it runs: one of them changes.
@@ -210,16 +201,16 @@ test('activation in a repository whose settings attack: the memory, its config a
 });
 
 test('Restricted Mode: no anchors, no auto-ingest, no instructions offer until the person trusts the folder', async () => {
-  const ws = tmp('recall-trust-restricted-');
+  const ws = tmpFolder('trust-restricted');
   fs.mkdirSync(path.join(ws, 'src/pay'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'src/pay/settle.ts'), 'export function settleCutoff(): number {\n  return 17;\n}\n');
   fs.mkdirSync(path.join(ws, '.specstory/history'), { recursive: true });
   fs.writeFileSync(path.join(ws, '.specstory/history/2025-11-30_db.md'), '_**User**_\n\nWe decided to use MongoDB for billing.\n');
-  const home = tmpMemory('trust-restricted');
+  const home = tmpFolder('trust-restricted');
   process.env.RECALL_HOME = home;
   ext.host.folders = [ws];
   ext.host.trusted = false;
-  const { context } = extensionContext(tmp('recall-trust-storage-'));
+  const { context } = extensionContext(tmpFolder('trust-storage'));
   await ext.extension.activate(context);
   const ctx = new ext.ctx.RecallExtension(context);
   try {
