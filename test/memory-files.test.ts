@@ -8,28 +8,18 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { memoryFileItems } from '../src/core/ingest/memory-file-items';
 import { memoryFileType, notMemoryFile, readMemoryFileText } from '../src/core/ingest/memory-files';
 import { LIMITS } from '../src/core/model/limits';
-import { Memory } from '../src/core/memory/memory';
-import { CLI, cleanupMemories, tmpMemory } from './helpers';
+import type { Memory } from '../src/core/memory/memory';
+import { CLI, memoryWith, tmpFolder } from './helpers';
 
 const FIX = path.join(__dirname, 'fixtures', 'memory-files');
 const HUMAN = { authority: 'human' as const };
 const MINE = { authority: 'user' as const, authors: [] };
-const dirs: string[] = [];
-const tmp = (tag: string): string => {
-  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `recall-mf-${tag}-`)));
-  dirs.push(d);
-  return d;
-};
-after(async () => {
-  await cleanupMemories();
-  dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
-});
+const tmp = (tag: string): string => tmpFolder(`mf-${tag}`);
 
 const kinds = (items: { kind: string }[]): Record<string, number> =>
   items.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.kind]: (acc[i.kind] ?? 0) + 1 }), {});
@@ -120,7 +110,10 @@ test('real memory files: the items counted by hand, by kind; code, examples and 
 
   const bench = 'bench/.cursor/rules/general.mdc';
   assert.ok(!items.get(bench)!.some((i) => i.startLine <= 5), 'the front matter is the rule’s metadata');
-  assert.ok(!items.get(bench)!.some((i) => (i.startLine >= 29 && i.startLine <= 31) || i.startLine >= 37 && i.startLine <= 40), 'a code fence and examples are not statements');
+  assert.ok(
+    !items.get(bench)!.some((i) => (i.startLine >= 29 && i.startLine <= 31) || (i.startLine >= 37 && i.startLine <= 40)),
+    'a code fence and examples are not statements',
+  );
   assert.equal(at(bench, 27)?.statement, 'Follow Conventional Commits', 'an instructing sentence of a paragraph, link text kept');
   assert.equal(at(bench, 11), undefined, 'introductory prose is not an item');
   assert.equal(at(bench, 33)?.subject, 'type');
@@ -161,7 +154,10 @@ test('quoted, fenced, tabled and commented text is not the person’s rule; long
       [18, 'rule', 'Keep each module small and foc'],
     ],
   );
-  assert.ok(items[1]!.statement.length <= LIMITS.statementChars && items[1]!.statement.endsWith('thing.'), 'whole sentences within the bound');
+  assert.ok(
+    items[1]!.statement.length <= LIMITS.statementChars && items[1]!.statement.endsWith('thing.'),
+    'whole sentences within the bound',
+  );
 });
 
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
@@ -181,8 +177,7 @@ async function workspace(tag: string): Promise<{ ws: string; file: string; memor
   const ws = tmp(tag);
   const file = path.join(ws, 'AGENTS.md');
   fs.copyFileSync(path.join(FIX, 'wxvx/AGENTS.md'), file);
-  const memory = await Memory.open(tmpMemory(tag));
-  after(() => memory.close());
+  const { memory } = await memoryWith([], { tag });
   return { ws, file, memory };
 }
 
@@ -240,7 +235,14 @@ test('a confirmed item outlasts its lines; one said elsewhere too loses only thi
   const claude = path.join(ws, 'CLAUDE.md');
   fs.writeFileSync(claude, "# Notes\n\n- Use Python's `logging` module; avoid print statements.\n");
   const both = readIn(memory, claude, ws).ids[0]!;
-  assert.deepEqual(memory.fact(both, ws).code?.anchors.map((a) => a.path).sort(), ['AGENTS.md', 'CLAUDE.md'], 'one item, two places');
+  assert.deepEqual(
+    memory
+      .fact(both, ws)
+      .code?.anchors.map((a) => a.path)
+      .sort(),
+    ['AGENTS.md', 'CLAUDE.md'],
+    'one item, two places',
+  );
   const confirmed = memory.export().facts.find((f) => f.statement?.startsWith('Raise `WXVXError`'))!.id;
   memory.correct({ id: confirmed, verdict: 'confirm' }, HUMAN, ws);
 
@@ -308,7 +310,7 @@ function repo(tag: string, rel: string, fixture: string, author: string): string
 }
 
 test('recall ingest: a memory file the person committed is theirs; one others committed is external, said by its authors', async () => {
-  const memory = tmpMemory('mf-cli');
+  const memory = tmpFolder('mf-cli');
   const mine = repo('mine', 'AGENTS.md', 'wxvx/AGENTS.md', PERSON);
   const theirs = repo('theirs', '.cursor/rules/general.mdc', 'bench/.cursor/rules/general.mdc', OTHER);
 
@@ -332,7 +334,7 @@ test('recall ingest: a memory file the person committed is theirs; one others co
 });
 
 test('recall ingest refuses Recall’s own instructions file, and a folder walk leaves it alone', async () => {
-  const memory = tmpMemory('mf-own');
+  const memory = tmpFolder('mf-own');
   const dir = tmp('own');
   const own = path.join(dir, '.github', 'instructions', 'recall.instructions.md');
   fs.mkdirSync(path.dirname(own), { recursive: true });
