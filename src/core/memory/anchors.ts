@@ -89,7 +89,7 @@ function parseAnchors(json: string): CodeAnchor[] {
 }
 
 /** One anchor per place (root, path, symbol, range): the most recently taken wins. */
-function dedupe(anchors: CodeAnchor[]): CodeAnchor[] {
+export function dedupe(anchors: CodeAnchor[]): CodeAnchor[] {
   const byPlace = new Map<string, CodeAnchor>();
   for (const a of anchors) {
     const key = JSON.stringify([a.root, a.path, a.symbol, a.startLine, a.endLine]);

@@ -23,6 +23,7 @@ import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } fro
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
 import { readMemoryFile, type MemoryFileInput, type MemoryFileResult } from './memory-files.js';
+import { remember, type RememberInput, type RememberResult } from './remember.js';
 
 export type {
   Brief,
@@ -37,6 +38,8 @@ export type {
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
+  RememberInput,
+  RememberResult,
   QueryInput,
   QueryResult,
   RemoteApplied,
@@ -66,9 +69,9 @@ export class Memory {
 
   // ---- writing ----------------------------------------------------------------------------
 
-  /** Stores one note or observation. The authority comes from the caller's surface. */
-  remember(input: EpisodeInput, by: Provenance, workspace?: string): { id: string; duplicate: boolean } {
-    return ingest(this.mem, [input], by, workspace).results[0]!;
+  /** Stores one note or observation, and with a kind a knowledge item (remember.ts). The authority comes from the caller's surface. */
+  remember(input: RememberInput, by: Provenance, workspace?: string): RememberResult {
+    return remember(this.mem, input, by, workspace);
   }
 
   /** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { AUTHORITIES, PRIOR_KINDS } from '../../core/model/config.js';
 import { invalid, type MemoryError } from '../../core/model/errors.js';
+import { KNOWLEDGE_KINDS } from '../../core/model/knowledge.js';
 import { RETRIEVAL_MODES, SURFACES, type Method, type ParamsOf } from './protocol.js';
 
 /** Absent or null: both mean "not given" on the wire. */
@@ -42,7 +43,12 @@ type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
 const PARAMS: ParamSchemas = {
   hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text), project, workspace: optional(text) }),
   ping: none,
-  remember: episode,
+  remember: episode.extend({
+    kind: optional(z.enum(KNOWLEDGE_KINDS)),
+    subject: optional(text),
+    citations: optional(texts),
+    reason: optional(text),
+  }),
   ingest: z.object({ episodes: z.array(episode) }),
   relate: z.object({
     subject: text,

@@ -21,6 +21,8 @@ import type {
   MemoryFileResult,
   MemoryStatus,
   ProjectAssignment,
+  RememberInput,
+  RememberResult,
   QueryResult,
   ScopedRead,
   TraverseResult,
@@ -85,7 +87,7 @@ export interface Methods {
     result: { version: string; pid: number; memory: string; proof?: string };
   };
   ping: { params: Record<string, never>; result: { ok: true } };
-  remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
+  remember: { params: RememberInput; result: RememberResult };
   ingest: {
     params: { episodes: EpisodeInput[] };
     result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] };
