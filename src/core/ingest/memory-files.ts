@@ -106,3 +106,46 @@ function cannotRead(file: string, e: unknown): MemoryError {
   const code = (e as NodeJS.ErrnoException).code;
   return invalid(`Cannot read ${file}${code ? ` (${code})` : ''}.`, code === 'ENOENT' ? 'Check the path.' : undefined);
 }
+
+/** The places a workspace keeps its memory files, as one glob for a file watcher (relative to the workspace folder). */
+export const WORKSPACE_MEMORY_GLOB =
+  '{AGENTS.md,CLAUDE.md,CLAUDE.local.md,.claude/CLAUDE.md,.github/copilot-instructions.md,.github/instructions/*.instructions.md,' +
+  '.cursor/rules/**/*.mdc,.cursor/rules/**/*.md,.cursorrules,.clinerules,.clinerules/*,.windsurfrules,memory-bank/*.md}';
+
+/** Folders under a workspace that hold memory files, and how deep their files are looked for. */
+const MEMORY_FOLDERS: [string, number][] = [
+  ['.github/instructions', 0],
+  ['.cursor/rules', 3],
+  ['.clinerules', 0],
+  ['memory-bank', 0],
+];
+const WORKSPACE_FILES = ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md', '.claude/CLAUDE.md', '.github/copilot-instructions.md'];
+const ROOT_FILES = ['.cursorrules', '.clinerules', '.windsurfrules'];
+
+/** The memory files at a workspace's own places (WORKSPACE_MEMORY_GLOB), in a stable order; Recall's own instructions left out. */
+export function workspaceMemoryFiles(root: string): string[] {
+  const found: string[] = [];
+  const isFile = (p: string): boolean => {
+    try {
+      return fs.lstatSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  for (const rel of [...WORKSPACE_FILES, ...ROOT_FILES]) if (isFile(path.join(root, rel))) found.push(path.join(root, rel));
+  const walk = (dir: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory() && depth > 0) walk(full, depth - 1);
+      else if (e.isFile() && memoryFileType(full)) found.push(full);
+    }
+  };
+  for (const [rel, depth] of MEMORY_FOLDERS) walk(path.join(root, rel), depth);
+  return found.filter((f) => memoryFileType(f)).sort();
+}
