@@ -102,11 +102,8 @@ export class Memory {
     return assignProject(this.mem, input, by);
   }
 
-  /** Facts a language model read from one stored episode, weighed as the agent's. */
-  recordExtraction(
-    input: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string },
-    by: Provenance,
-  ): { ids: string[] } {
+  /** Facts and knowledge items a language model read from one stored episode, weighed as the agent's. */
+  recordExtraction(input: Parameters<typeof recordExtraction>[1], by: Provenance): { ids: string[] } {
     return recordExtraction(this.mem, input, by);
   }
 

@@ -68,6 +68,7 @@ const PARAMS: ParamSchemas = {
   extracted: z.object({
     episode: text,
     facts: z.array(z.object({ subject: text, predicate: text, object: text })),
+    items: optional(z.array(z.object({ kind: z.enum(KNOWLEDGE_KINDS), statement: text, subject: text }))),
     extractor: text,
   }),
   correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),

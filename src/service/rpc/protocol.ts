@@ -7,6 +7,7 @@ import type { MemberView } from '../../sync/members.js';
 import type { QuarantineEntry } from '../../sync/quarantine.js';
 import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
+import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/memory/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
@@ -101,7 +102,13 @@ export interface Methods {
   'knowledge.file': { params: MemoryFileInput; result: MemoryFileResult };
   /** Facts a language model read from a stored episode: recorded as the model's reading (agent authority). */
   extracted: {
-    params: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string };
+    params: {
+      episode: string;
+      facts: { subject: string; predicate: string; object: string }[];
+      /** Knowledge items (decision, rule, preference, fact, lesson) read from the turn. */
+      items?: { kind: KnowledgeKind; statement: string; subject: string }[];
+      extractor: string;
+    };
     result: { ids: string[] };
   };
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
