@@ -75,7 +75,7 @@ test('on a memory of thousands of facts the brief stays within its budget and st
   assert.ok(b.tokens <= LIMIT_DEFAULTS.brief, `${b.tokens} tokens within ${LIMIT_DEFAULTS.brief}`);
   assert.ok(approxTokens(b.text) <= LIMIT_DEFAULTS.brief);
   assert.ok(b.left_out > 0, 'the budget left candidates out');
-  assert.match(b.text, /\(\+\d+ more\)$/);
+  assert.match(b.text, /\nLeft out: [^\n]+; \+\d+ more$/, 'the footer names a few of what was left out, and counts the rest');
   const kinds = new Set([...b.facts.map((f) => f.section), ...(b.notes.length ? ['note'] : [])]);
   for (const kind of ['confirmed', 'decision', 'preference', 'known']) assert.ok(kinds.has(kind), `${kind} is represented`);
   // Every id it cites is real and current.
@@ -110,7 +110,7 @@ test('`recall brief` prints the brief as plain text for a SessionStart hook, and
   assert.match(
     text,
     new RegExp(
-      `^Recall brief \\(project example\\.org/team/app\\);[^\\n]*\\nConfirmed by a person:\\n- \\[${id}\\] Recall decided sql\\.js`,
+      `^Recall brief \\(project example\\.org/team/app\\);[^\\n]*\\nRecent decisions:\\n- \\[${id}\\] Recall decided sql\\.js \\(confirmed, since`,
     ),
   );
   // Another project's brief and the global one leave this project's fact out.

@@ -4,11 +4,11 @@
  * and `recall overview` is there as recall_overview is. Two real git repositories, one real memory.
  */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
-import { CLI, tmpFolder } from './helpers';
+import { type CliResult, recall, tmpFolder } from './helpers';
 
 const memory = tmpFolder('project-reads');
 const root = tmpFolder('project-reads-repos');
@@ -23,16 +23,7 @@ const repo = (name: string): string => {
 const alpha = repo('alpha');
 const beta = repo('beta');
 
-function run(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(
-      process.execPath,
-      [CLI, '--memory', memory, ...args],
-      { cwd, env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' } },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    ),
-  );
-}
+const run = (cwd: string, args: string[]): Promise<CliResult> => recall(memory, args, {}, undefined, cwd);
 async function json(cwd: string, args: string[]): Promise<any> {
   const r = await run(cwd, [...args, '--json']);
   assert.equal(r.code, 0, r.stderr);

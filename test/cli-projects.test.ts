@@ -1,10 +1,10 @@
 /** The real `recall` CLI in two real git repositories sharing one memory: each command works in its folder's project. */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CLI, tmpFolder } from './helpers';
+import { type CliResult, recall, tmpFolder } from './helpers';
 
 const memory = tmpFolder('projects');
 const root = tmpFolder('cli-projects');
@@ -19,16 +19,7 @@ const repo = (name: string, remote: string): string => {
 const alpha = repo('alpha', 'git@github.com:me/alpha.git');
 const beta = repo('beta', 'https://github.com/me/beta');
 
-function run(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) =>
-    execFile(
-      process.execPath,
-      [CLI, '--memory', memory, ...args],
-      { cwd, env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000' } },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    ),
-  );
-}
+const run = (cwd: string, args: string[]): Promise<CliResult> => recall(memory, args, {}, undefined, cwd);
 async function json(cwd: string, args: string[]): Promise<any> {
   const r = await run(cwd, [...args, '--json']);
   assert.equal(r.code, 0, r.stderr);

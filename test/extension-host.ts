@@ -27,6 +27,7 @@ const MODULES = [
   'chat/chat-participant',
   'views/present',
   'ingest/memory-files',
+  'views/entities',
 ];
 
 export interface Bundle {

@@ -9,8 +9,10 @@ import { Memory } from '../src/core/memory/memory';
 import { LIMITS } from '../src/core/model/limits';
 import { MemoryError } from '../src/core/model/errors';
 import { contentSecurityPolicy, graphPage } from '../src/extension/graph/common/graph-html';
+import { edgeGroups, edgeState, edgeText } from '../src/extension/graph/common/graph-text';
 import { neighbourhood } from '../src/core/memory/neighbourhood';
 import { memoryWith, reopenStore, tmpFolder } from './helpers';
+import { sayItems } from './knowledge-items';
 
 const person = { authority: 'human' as const, source: 'cli' };
 const agent = { authority: 'agent' as const, source: 'mcp' };
@@ -93,6 +95,35 @@ test('one expansion is cut at its limit; the total says how many facts there are
   assert.equal(n.nodes.length, 26, 'the centre and the 25 drawn neighbours');
   assert.equal(n.nodes.find((x) => x.name === 'Hub')!.relationships, 90);
   m.close();
+});
+
+test('an entity\'s knowledge items are listed by kind, rules and decisions first, plain facts last; a confirmed one reads "confirmed"', async () => {
+  const m = await Memory.open(tmpFolder('graph-items'), { extract: false });
+  const [lesson, decision, rule] = sayItems(m, [
+    { kind: 'lesson', subject: 'Postgres', statement: 'Postgres timed out until the pool size was raised to 20.', authority: 'agent' },
+    { kind: 'decision', subject: 'Postgres', object: 'pgbouncer', statement: 'Put pgbouncer in front of Postgres.' },
+    { kind: 'rule', subject: 'Postgres', statement: 'Never run migrations on Postgres by hand.' },
+  ]);
+  const plain = m.relate({ subject: 'Billing', predicate: 'uses', object: 'Postgres', prior: 'explicit' }, person);
+  m.correct({ id: rule!, verdict: 'confirm' }, person);
+  const n = m.browseHandlers().neighbourhood({ entity: 'Postgres' });
+  m.close();
+
+  const groups = edgeGroups(n.edges);
+  assert.deepEqual(
+    groups.map((g) => [g.title, g.edges.map((e) => e.id)]),
+    [
+      ['Rules', [rule]],
+      ['Decisions', [decision]],
+      ['Lessons learned', [lesson]],
+      ['Relationships', [plain.id]],
+    ],
+  );
+  const byId = new Map(n.edges.map((e) => [e.id, e]));
+  assert.equal(edgeText(byId.get(rule!)!), 'rule: Never run migrations on Postgres by hand.');
+  assert.equal(edgeText(byId.get(plain.id)!), 'Billing uses Postgres');
+  assert.match(edgeState(byId.get(rule!)!), /^confirmed · user · 1 evidence$/);
+  assert.match(edgeState(byId.get(lesson!)!), /^\d+% · agent · 1 evidence$/, 'an unconfirmed item shows its confidence');
 });
 
 test('bench: neighbourhood queries on a 5,000-entity memory', async () => {

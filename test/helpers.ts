@@ -132,14 +132,17 @@ export interface CliResult {
   ms: number;
 }
 
-/** Runs the built CLI on `memory`; a run that outlives `timeoutMs` is killed (a hang fails, not stalls). */
-export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<CliResult> {
+/**
+ * Runs the built CLI on `memory` (from `cwd`, whose project it then reads); a run that outlives
+ * `timeoutMs` is killed (a hang fails, not stalls).
+ */
+export function recall(memory: string, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 180_000, cwd?: string): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, '--memory', memory, ...args],
-      { env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      { cwd, env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', ...env }, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
       (err, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
     );

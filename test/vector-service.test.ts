@@ -191,7 +191,7 @@ test('recall embeddings: on with a local model, a model change re-embeds, a hub 
 
 test('bench scale builds a scratch memory, measures every mode, reports what the issue asks, and cleans up', async () => {
   const home = tmpFolder('bench-home'); // --memory is ignored: a bench never writes into a person's memory
-  const r = await recall(home, ['bench', 'scale', '--episodes', '300', '--model-path', model, '--json']);
+  const r = await recall(home, ['bench', 'scale', '--episodes', '300', '--model-path', model, '--json'], {}, 600_000);
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
   for (const key of [

@@ -40,6 +40,8 @@ export function graphStyle(v: (name: string, fallback: string) => string): Style
         'target-arrow-color': fg,
       },
     },
+    // A knowledge item is labelled by its kind (its predicate), in the text colour, so rules and decisions stand out.
+    { selector: 'edge.item', style: { color: fg, 'font-weight': 'bold', 'font-size': 10 } },
     { selector: 'edge.agent', style: { 'line-style': 'dashed' } },
     { selector: 'edge.external', style: { 'line-style': 'dashed', 'line-dash-pattern': [2, 4] } },
     { selector: 'edge.pinned', style: { 'line-color': v('charts-green', '#3a3'), 'target-arrow-color': v('charts-green', '#3a3') } },

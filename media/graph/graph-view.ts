@@ -2,11 +2,13 @@
  * The graph webview (bundled by esbuild.mjs into dist/graph-view.js, loaded under a strict CSP):
  * draws the neighbourhoods the extension sends, node by node, with Cytoscape.js. Node size is the
  * entity's evidence, edge width and opacity its effective confidence; wrong, superseded and stale
- * facts and each provenance are styled apart. Everything is reachable by keyboard: the node list
+ * facts and each provenance are styled apart; knowledge items are labelled by their kind and listed
+ * by kind in the facts panel. Everything is reachable by keyboard: the node list
  * (arrows move, Enter expands), the facts of the selected node with their actions, a context menu.
  */
 import cytoscape, { type Core, type EdgeSingular, type ElementDefinition, type NodeSingular } from 'cytoscape';
 import { graphStyle } from './graph-style.js';
+import { edgeGroups, edgeState, edgeText } from '../../src/extension/graph/common/graph-text.js';
 import type {
   Found,
   GraphEdge,
@@ -110,7 +112,7 @@ function draw(positions = new Map<string, { x: number; y: number }>()): void {
     });
     cy.edges().forEach((el) => {
       const e = edges.get(el.id())!;
-      el.classes([e.status, e.authority, e.stale ? 'stale' : '', e.pinned ? 'pinned' : ''].filter(Boolean));
+      el.classes([e.status, e.authority, e.stale ? 'stale' : '', e.pinned ? 'pinned' : '', e.kind ? 'item' : ''].filter(Boolean));
     });
   });
   applyFilter();
@@ -241,32 +243,32 @@ function renderFacts(): void {
     button('Expand', () => post({ type: 'expand', entity: node.name })),
     button('Reveal in Entities', () => post({ type: 'reveal', entity: node.name })),
   );
-  const list = document.createElement('ul');
-  for (const el of cy
+  const shown = cy
     .getElementById(selected!)
     .connectedEdges()
-    .filter((x) => !x.hasClass('hidden'))) {
-    const e = edges.get(el.id())!;
-    const li = document.createElement('li');
-    li.className = `fact ${e.status}${e.stale ? ' stale' : ''}`;
-    const text = document.createElement('span');
-    text.textContent = `${e.subject} ${e.predicate} ${e.object} — ${describe(e)}`;
-    li.append(text, ...factButtons(e));
-    li.addEventListener('mouseenter', () => el.addClass('selected'));
-    li.addEventListener('mouseleave', () => el.removeClass('selected'));
-    list.append(li);
-  }
-  panel.replaceChildren(title, actions, list);
+    .filter((x) => !x.hasClass('hidden'))
+    .map((x) => edges.get(x.id())!);
+  // Its knowledge items by kind (rules and decisions first), then its plain relationships.
+  const groups = edgeGroups(shown).flatMap((g) => {
+    const heading = document.createElement('h3');
+    heading.textContent = `${g.title} (${g.edges.length})`;
+    const list = document.createElement('ul');
+    list.append(...g.edges.map(factItem));
+    return [heading, list];
+  });
+  panel.replaceChildren(title, actions, ...groups);
 }
 
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
-function describe(e: GraphEdge): string {
-  const parts = [pct(e.effective_confidence), e.authority, `${e.evidence} evidence`];
-  if (e.pinned) parts.unshift('confirmed');
-  if (e.stale) parts.unshift('stale');
-  if (e.status !== 'current') parts.unshift(`${e.status}${e.valid_to ? ` since ${e.valid_to.slice(0, 10)}` : ''}`);
-  if (e.project) parts.push(e.project);
-  return parts.join(' · ');
+function factItem(e: GraphEdge): HTMLLIElement {
+  const el = cy.getElementById(e.id);
+  const li = document.createElement('li');
+  li.className = `fact ${e.status}${e.stale ? ' stale' : ''}`;
+  const text = document.createElement('span');
+  text.textContent = `${edgeText(e)} — ${edgeState(e)}`;
+  li.append(text, ...factButtons(e));
+  li.addEventListener('mouseenter', () => el.addClass('selected'));
+  li.addEventListener('mouseleave', () => el.removeClass('selected'));
+  return li;
 }
 
 function factButtons(e: GraphEdge): HTMLButtonElement[] {

@@ -10,6 +10,7 @@ import { runLocomoBench } from './locomo.js';
 import { runScaleBench } from './scale.js';
 import { projectsSection, runProjectsBench } from './projects.js';
 import { METHODS, type RetrievalMethod } from './ablation.js';
+import { knowledge } from './knowledge-command.js';
 
 export interface BenchValues {
   data?: string;
@@ -27,11 +28,14 @@ export interface BenchValues {
   ranks?: boolean;
   'long-turns'?: string;
   bursts?: boolean;
+  /** The knowledge bench's folds: tune (default), held or all. */
+  fold?: string;
 }
 
 const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--long-turns N] [--bursts] [--json] [--write-docs]
 node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
-node dist/bench.js projects --data FILE [--json] [--write-docs]`;
+node dist/bench.js projects --data FILE [--json] [--write-docs]
+node dist/bench.js knowledge [--data LABELS] [--fold tune|held|all] [--json] [--write-docs]`;
 
 /** The options each suite reads; another suite's option is refused rather than ignored. */
 const SUITE_OPTIONS: Readonly<Record<string, readonly (keyof BenchValues)[]>> = {
@@ -52,6 +56,7 @@ const SUITE_OPTIONS: Readonly<Record<string, readonly (keyof BenchValues)[]>> = 
   ],
   scale: ['episodes', 'model-path', 'json', 'write-docs'],
   projects: ['data', 'json', 'write-docs'],
+  knowledge: ['data', 'fold', 'json', 'write-docs'],
 };
 
 export async function runBench(args: string[], values: BenchValues, out: (s: string) => void, err: (s: string) => void): Promise<number> {
@@ -64,6 +69,7 @@ export async function runBench(args: string[], values: BenchValues, out: (s: str
       throw new Error(`bench ${suite} does not take --${option} (it takes ${takes.map((o) => `--${o}`).join(', ')}).`);
   if (suite === 'scale') return scale(values, out, err);
   if (suite === 'projects') return projects(values, out, err);
+  if (suite === 'knowledge') return knowledge(values, out, err);
   if (!values.data) throw new Error('bench locomo needs --data FILE (a LoCoMo JSON file, e.g. ../shared/data/locomo-dev.json).');
   const k = values.k === undefined ? 10 : Number(values.k);
   if (!Number.isInteger(k) || k < 1) throw new Error('--k must be a whole number >= 1.');
@@ -197,6 +203,7 @@ if (require.main === module) {
           ranks: { type: 'boolean' },
           'long-turns': { type: 'string' },
           bursts: { type: 'boolean' },
+          fold: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
         allowPositionals: true,

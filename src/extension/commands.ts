@@ -19,7 +19,7 @@ import { importConversations } from './ingest/importer.js';
 import { addInstructions } from './chat/instructions.js';
 import type { MoreNode } from './views/paging.js';
 import { searchMemory } from './views/pickers.js';
-import { factTriple } from './views/present.js';
+import { factText } from './views/present.js';
 import { formatBytes, type StatusBar } from './status-bar.js';
 import { explainRestricted } from './trust.js';
 
@@ -114,7 +114,7 @@ async function search(ctx: RecallExtension, parts: Parts): Promise<void> {
     ...(!f.pinned || f.status !== 'current' ? ['Confirm'] : []),
     `Show "${f.subject}"`,
   ];
-  const action = await vscode.window.showQuickPick(actions, { title: factTriple(f), placeHolder: `${f.id}: what to do with this fact?` });
+  const action = await vscode.window.showQuickPick(actions, { title: factText(f), placeHolder: `${f.id}: what to do with this fact?` });
   if (action === 'Mark Wrong…') return markWrong(ctx, f);
   if (action === 'Confirm') return confirmFact(ctx, f);
   if (action) {

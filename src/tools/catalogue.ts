@@ -360,10 +360,12 @@ export const TOOLS = [
     icon: 'checklist',
     description:
       'Call this once at the start of a task. Returns, within a small token budget, what long-term memory says ' +
-      "matters most here: facts a person confirmed, recent decisions (and the person's own notes), what the " +
-      'person prefers, and facts held with high confidence, each with its id (rel_… or ep_…) to cite. It is a ' +
-      'starting point, not an answer: ask recall_query when a question depends on the past.',
-    userDescription: 'What Recall says matters before a task: confirmed facts, decisions, preferences.',
+      "holds in this project: the rules and decisions in force first (the person's own notes among them), then " +
+      'preferences, facts a person confirmed, durable project facts and lessons learned, each line with its id ' +
+      "(rel_… or ep_…) to cite and its kind; what rests on a repository's files others wrote is in its own " +
+      'section naming them. Follow the rules unless the person says otherwise. A footer names what the budget ' +
+      'left out: ask recall_query for those, and whenever a question depends on the past.',
+    userDescription: 'What Recall says holds before a task: rules, decisions, preferences, facts and lessons.',
     input: z.object({
       budget_tokens: z
         .number()
@@ -376,13 +378,21 @@ export const TOOLS = [
     annotations: READ,
     run: (m, a) => m.call('brief', { budget_tokens: a.budget_tokens }),
     text: (r) => r.text,
-    structured: (r) => ({ text: r.text, tokens: r.tokens, facts: r.facts, notes: r.notes, left_out: r.left_out }),
+    structured: (r) => ({
+      text: r.text,
+      tokens: r.tokens,
+      facts: r.facts,
+      notes: r.notes,
+      left_out: r.left_out,
+      left_out_titles: r.left_out_titles,
+    }),
     output: z.object({
       text: z.string(),
       tokens: z.number(),
       facts: z.array(factOut.extend({ section: z.string() })),
       notes: z.array(episodeOut),
       left_out: z.number(),
+      left_out_titles: z.array(z.string()),
     }),
   }),
 ] as const;

@@ -14,7 +14,7 @@ const isLocal = (url) =>
   /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//.test(url) ||
   /^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\//.test(url);
 
-export async function humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog }) {
+export async function humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog }) {
   await check('Episodes: a Claude Code session shows by its summary, with its id in the tooltip', async () => {
     const file = path.join(REAL(h), 'claude-code/compact-summary-slice.jsonl');
     const run = await invokeTools([{ command: 'recall.importConversations', args: [{ $uri: file }] }]);
@@ -188,10 +188,7 @@ export async function humanChecks({ check, page, h, work, cli, cliJson, invokeTo
     const running = cliJson('status').service_pid;
     await invokeTools([{ setting: 'recall.embeddings.enabled', value: false }]);
     await h.waitFor(() => cliJson('status').service_pid !== running, { timeoutMs: 30000, what: 'the memory service restarted' });
-    // The tree renders only the rows in sight, and the "thing" group holds hundreds: typing a name
-    // in the tree brings its row into view, as a person would.
-    await page.locator('[role=tree][aria-label="Entities"]').focus();
-    await page.keyboard.type('Recall');
-    await waitRow('Entities', /^Recall \d+ facts?/);
+    // The tree renders only the rows in sight, and the "thing" group holds hundreds: it is closed.
+    await waitEntity(/^Recall \d+ facts?/);
   });
 }

@@ -224,6 +224,27 @@ async function expandTypes() {
   }
 }
 
+/**
+ * Waits for an entity row matching re after a service restart: the tree may empty for a moment and
+ * refill with its types collapsed, so small types are opened and large ones closed until it shows.
+ */
+async function waitEntity(re, timeoutMs = 30000) {
+  await h.waitFor(
+    async () => {
+      const types = tree('Entities').locator('[role=treeitem][aria-level="1"]');
+      for (let i = 0; i < (await types.count()); i++) {
+        const row = types.nth(i);
+        const count = Number(/(\d+)$/.exec((await row.textContent()) ?? '')?.[1] ?? 0);
+        const open = (await row.getAttribute('aria-expanded')) === 'true';
+        if (open !== count <= 50) await row.click().catch(() => {});
+      }
+      return (await rowLabels('Entities')).some((l) => re.test(l));
+    },
+    { timeoutMs, what: `an entity row matching ${re}` },
+  );
+  return waitRow('Entities', re);
+}
+
 async function expand(row) {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   await h.waitFor(async () => (await row.getAttribute('aria-expanded')) === 'true', { timeoutMs: 10000, what: 'row expanded' });
@@ -942,7 +963,7 @@ try {
     const running = cliJson('status').service_pid;
     await invokeTools([{ setting: 'recall.embeddings.enabled', value: false }]);
     await h.waitFor(() => cliJson('status').service_pid !== running, { timeoutMs: 30000, what: 'the memory service restarted' });
-    await waitRow('Entities', /^Recall \d+ facts?/);
+    await waitEntity(/^Recall \d+ facts?/);
     const settled = cliJson('status');
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(cliJson('status').service_pid, settled.service_pid, 'one restart, then a steady service');
@@ -956,7 +977,7 @@ try {
     const pid = Number(/pid (\d+)/.exec(note)[1]);
     assert.notEqual(pid, before);
     assert.equal(cliJson('status').service_pid, pid);
-    await waitRow('Entities', /^Recall \d+ facts?/);
+    await waitEntity(/^Recall \d+ facts?/);
   });
 
   await check('a long list shows one page of 200 and "Load more…" pages on', async () => {
@@ -985,9 +1006,17 @@ try {
     await page.locator('.pane-header', { hasText: 'Entities' }).hover();
     await page.locator('.pane-header', { hasText: 'Entities' }).locator('.codicon-collapse-all').click();
     await expand(await waitRow('Entities', new RegExp(`^${type} ${total}$`)));
-    await tree('Entities').focus();
-    await page.keyboard.press('End');
-    const more = await waitRow('Entities', new RegExp(`^Load more… 200 of ${total} shown$`), 10000);
+    // End brings the last row into view once the page has loaded: pressed until it shows.
+    const moreRow = new RegExp(`^Load more… 200 of ${total} shown$`);
+    await h.waitFor(
+      async () => {
+        await tree('Entities').focus();
+        await page.keyboard.press('End');
+        return (await rowLabels('Entities')).some((l) => moreRow.test(l));
+      },
+      { timeoutMs: 20000, intervalMs: 500, what: 'the Load more… row in view' },
+    );
+    const more = await waitRow('Entities', moreRow, 10000);
     assert.ok(
       !(await rowLabels('Entities')).some((l) => /^Module 250 /.test(l)),
       'Module 250 (past the first page) must not be listed yet',
@@ -1036,7 +1065,7 @@ try {
   );
 
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
-  await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitNotification, dialog });
+  await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog });
   await checksTrust({ check, h, dirs, cliJson, waitNotification });
 
   await check(

@@ -122,11 +122,17 @@ function section(brief: string, title: RegExp): string[] {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-/** What the brief presents as the person's: decisions, preferences, confirmed and known facts. */
+/** What the brief presents as the person's: rules, decisions, preferences, confirmed facts, project facts, lessons and known facts. */
 function personsSections(brief: string): string[] {
-  return [/^Confirmed by the person:/, /^Recent decisions:/, /^Preferences:/, /^Known with high confidence:/].flatMap((t) =>
-    section(brief, t),
-  );
+  return [
+    /^Rules:/,
+    /^Recent decisions:/,
+    /^Preferences:/,
+    /^Confirmed by a person:/,
+    /^Project facts:/,
+    /^Lessons learned:/,
+    /^Known with high confidence:/,
+  ].flatMap((t) => section(brief, t));
 }
 
 test("a SpecStory history another author committed: its turns are the repository's, and the brief does not present them as the person's", async () => {

@@ -1,39 +1,45 @@
 /**
  * The brief: the few things an agent should know before it starts a task, within a token budget.
- * Four kinds, each picked from a bounded set of candidates (never the whole memory):
- *   confirmed   current facts a person confirmed (pinned), most recently reinforced first;
- *   decisions   current facts with a decision predicate (`decided`, `chose`, `replaces`), newest
- *               valid_from first, and the person's own notes (`user` episodes without a role: what a
+ * Its sections, each picked from a bounded set of candidates (never the whole memory):
+ *   rule        current rule items (a convention or instruction someone set);
+ *   decision    decision items, plain facts with a decision predicate (`decided`, `chose`,
+ *               `replaces`) and the person's own notes (`user` episodes without a role: what a
  *               person stored with `recall remember` or the editor, not turns of an imported chat);
- *   preferences current `prefers` facts (what the person likes: global memory once scoped);
- *   known       other current facts at high effective confidence;
- *   repository  decisions, preferences and well-held facts that rest on others' words (`external`
- *               evidence: a file in the repository others wrote) and not on the person's, in their
- *               own section naming the authors, never among the person's.
- * The kinds take turns, so a memory with hundreds of confirmed facts still shows its decisions.
+ *   preference  preference items and `prefers` facts;
+ *   confirmed   other plain facts a person confirmed (pinned: a confirmed choice stays a decision),
+ *               most recently reinforced first;
+ *   fact        durable project-fact items, and lesson items in `lesson`, freshest first (they fade);
+ *   known       other plain facts at high effective confidence;
+ *   repository  items and well-held facts that rest on others' words (`external` evidence: a file in
+ *               the repository others wrote) and not on the person's, in their own section naming
+ *               the authors, never among the person's.
+ * Within a section what a person confirmed comes first, then the person's own word before an
+ * agent's, then the newest. The sections take turns, so a memory with hundreds of rules still shows
+ * its decisions; what the budget leaves out is named in a footer (brief-text.ts), not only counted.
  * Tokens are counted as characters / 4 (a common rule of thumb for English with BPE tokenisers;
- * no tokeniser is bundled), and the whole text, header included, stays within the budget.
+ * no tokeniser is bundled), and the whole text, header and footer included, stays within the budget.
  */
 import { invalid } from '../model/errors.js';
+import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../model/knowledge.js';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { EpisodeView, FactView } from '../model/views.js';
 import { scopeOf } from '../model/project.js';
 import { scopeSql } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
+import { factLine, footer, noteLine, renderBody, SECTIONS, shortestFooter, type BriefSection, type Line } from './brief-text.js';
 import type { JournaledGraph } from './journaled-graph.js';
+
+export type { BriefSection };
 
 /** Predicates the offline extractor and people use for a choice made. */
 export const DECISION_PREDICATES = ['decided', 'chose', 'replaces'] as const;
 /** Predicates for what someone likes. */
 export const PREFERENCE_PREDICATES = ['prefers'] as const;
-/** Effective confidence a fact needs to be "known" without a person's confirmation. */
+/** Effective confidence a plain fact needs to be "known" without a person's confirmation. */
 export const BRIEF_MIN_CONFIDENCE = 0.8;
-/** Characters of a note's text in a brief line. */
-const NOTE_CHARS = 160;
-
-export type BriefKind = 'confirmed' | 'decision' | 'preference' | 'known' | 'repository';
-/** Authors named in the repository section's title; the rest are counted. */
-const AUTHORS_SHOWN = 3;
+/** The footer naming what was left out: this share of the budget is kept for it, at most FOOTER_CHARS characters. */
+const FOOTER_SHARE = 0.15;
+const FOOTER_CHARS = 240;
 
 /** The person's own word backs the fact: they asserted it, said it or confirmed it. */
 const PERSONS_WORD = `(authority IN ('user', 'human') OR EXISTS (SELECT 1 FROM evidence v WHERE v.relationship_rowid = relationships.rowid
@@ -41,6 +47,10 @@ const PERSONS_WORD = `(authority IN ('user', 'human') OR EXISTS (SELECT 1 FROM e
 /** Others' words back it (a repository's files) and the person's do not. */
 const OTHERS_WORD = `(NOT ${PERSONS_WORD} AND (authority = 'external' OR EXISTS (SELECT 1 FROM evidence v
   WHERE v.relationship_rowid = relationships.rowid AND v.polarity = 1 AND v.authority = 'external')))`;
+/** Confirmed first, then the person's own word, then the newest said. */
+const WEIGHED = `pinned DESC, (authority IN ('user', 'human')) DESC, valid_from DESC, rowid DESC`;
+/** Fading kinds: confirmed first, then the freshest (the highest effective confidences are among them). */
+const FRESHEST = 'pinned DESC, last_reinforced_ms DESC, rowid DESC';
 
 export interface BriefInput {
   /** The connection's project: the brief reads it and the global memory; null: the global memory alone; absent: everything. */
@@ -56,49 +66,16 @@ export interface Brief {
   tokens: number;
   budget_tokens: number;
   /** The facts shown, each with the section it is under. */
-  facts: (FactView & { section: BriefKind })[];
+  facts: (FactView & { section: BriefSection })[];
   notes: EpisodeView[];
   /** Candidates the budget left out. */
   left_out: number;
+  /** The first words of those the footer names (the rest it counts). */
+  left_out_titles: string[];
 }
 
 /** The token count a brief is held to: characters / 4, rounded up. */
 export const approxTokens = (text: string): number => Math.ceil(text.length / 4);
-
-interface Line {
-  kind: BriefKind;
-  text: string;
-  fact?: FactView;
-  note?: EpisodeView;
-  /** Whose words a repository fact rests on (its external evidence's speakers). */
-  authors?: string[];
-}
-
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const day = (iso: string): string => iso.slice(0, 10);
-
-function factLine(kind: BriefKind, f: FactView): Line {
-  // A teammate's confirmation (team sync) is theirs, not this person's: it says whose.
-  const how = f.pinned ? (f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed') : pct(f.effective_confidence);
-  return { kind, fact: f, text: `- [${f.id}] ${f.subject} ${f.predicate} ${f.object} (${how}, since ${day(f.valid_from)})` };
-}
-
-function noteLine(e: EpisodeView): Line {
-  const text = e.text.replace(/\s+/g, ' ').trim();
-  return {
-    kind: 'decision',
-    note: e,
-    text: `- [${e.id}] ${day(e.time)} note${e.author ? ` by ${e.author}` : ''}: ${text.length > NOTE_CHARS ? `${text.slice(0, NOTE_CHARS)}…` : text}`,
-  };
-}
-
-const SECTION_TITLES: Record<BriefKind, string> = {
-  confirmed: 'Confirmed by a person:',
-  decision: 'Recent decisions:',
-  preference: 'Preferences:',
-  known: 'Known with high confidence:',
-  repository: "From the repository's files, others' words, not the person's",
-};
 
 export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
   const budget = input.budgetTokens ?? LIMIT_DEFAULTS.brief;
@@ -107,9 +84,67 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
       `The brief's budget must be a whole number of tokens from ${BRIEF_MIN_TOKENS} to ${LIMITS.brief}, got ${String(budget)}.`,
     );
   }
+  const queues = candidates(mem, input.project);
+  const scopeName = input.project ? `project ${input.project}` : input.project === null ? 'your global memory' : 'all projects';
+  const header = `Recall brief (${scopeName}); cite ids, ask recall_query for more.`;
+  const count = queues.reduce((n, q) => n + q.length, 0);
+  if (count === 0) return empty(`Recall brief (${scopeName}): nothing confirmed, decided or preferred yet.`, input.project, budget);
+
+  const chars = budget * 4;
+  const room = Math.max(shortestFooter(count).length, Math.min(FOOTER_CHARS, Math.floor(chars * FOOTER_SHARE)));
+  const fits = (lines: Line[], more: number): boolean => renderBody(header, lines).length + (more > 0 ? 1 + room : 0) <= chars;
+  // Round-robin over the sections, in order of weight, while the whole text (with room for its footer) fits.
+  const waiting = queues.map((q) => [...q]);
+  const picked: Line[] = [];
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (const q of waiting) {
+      const next = q[0];
+      if (!next) continue;
+      if (!fits([...picked, next], count - picked.length - 1)) {
+        q.length = 0; // this section's next line does not fit; shorter lines of other sections may
+        continue;
+      }
+      picked.push(q.shift()!);
+      progress = true;
+    }
+  }
+  const body = renderBody(header, picked);
+  const chosen = new Set(picked);
+  const left = interleave(queues.map((q) => q.filter((l) => !chosen.has(l))));
+  const named = left.length ? footer(left, Math.max(room, Math.min(FOOTER_CHARS, chars - body.length - 1))) : undefined;
+  const text = named ? `${body}\n${named.text}` : body;
+  return {
+    project: input.project ?? null,
+    text,
+    tokens: approxTokens(text),
+    budget_tokens: budget,
+    facts: picked.filter((l) => l.fact).map((l) => ({ ...l.fact!, section: l.section })),
+    notes: picked.filter((l) => l.note).map((l) => l.note!),
+    left_out: left.length,
+    left_out_titles: named?.named ?? [],
+  };
+}
+
+function empty(text: string, project: string | null | undefined, budget: number): Brief {
+  return {
+    project: project ?? null,
+    text,
+    tokens: approxTokens(text),
+    budget_tokens: budget,
+    facts: [],
+    notes: [],
+    left_out: 0,
+    left_out_titles: [],
+  };
+}
+
+/** The candidate lines of each section, in SECTIONS order, each list at most a few hundred long. */
+function candidates(mem: JournaledGraph, project: string | null | undefined): Line[][] {
   const now = Date.now();
   const cap = LIMITS.briefCandidates;
-  const scope = scopeSql('project', scopeOf(input.project, 'project'));
+  const scope = scopeSql('project', scopeOf(project, 'project'));
   const facts = (where: string, order: string, params: unknown[] = []): FactView[] =>
     all(mem.db, `SELECT id FROM relationships WHERE valid_to IS NULL AND ${scope.sql} AND ${where} ORDER BY ${order} LIMIT ?`, [
       ...scope.params,
@@ -118,17 +153,27 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
     ])
       .map((r) => mem.graph.factById(String(r.id), now))
       .filter((f): f is FactView => f !== undefined);
-  // The person's kinds never hold a fact that rests on a repository's words alone: those are briefed as theirs.
+  // The person's sections never hold what rests on a repository's words alone, unless the person confirmed it.
   const persons = (where: string, order: string, params: unknown[] = []): FactView[] =>
-    facts(`${where} AND NOT ${OTHERS_WORD}`, order, params);
-  const inList = (list: readonly string[]): string => `predicate IN (${list.map(() => '?').join(', ')})`;
+    facts(`${where} AND (pinned = 1 OR NOT ${OTHERS_WORD})`, order, params);
+  const items = (kind: string, order = WEIGHED): FactView[] => persons('kind = ?', order, [kind]);
+  const plain = (list: readonly string[]): FactView[] =>
+    persons(`kind IS NULL AND predicate IN (${list.map(() => '?').join(', ')})`, WEIGHED, [...list]);
 
   const seen = new Set<string>();
-  const fresh = (kind: BriefKind, list: FactView[]): Line[] =>
-    list.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => factLine(kind, f));
-  // A fact the person confirmed is theirs now, whoever said it first.
-  const confirmed = fresh('confirmed', facts('pinned = 1', 'last_reinforced_ms DESC, rowid DESC'));
-  const decided = fresh('decision', persons(inList(DECISION_PREDICATES), 'valid_from DESC, rowid DESC', [...DECISION_PREDICATES]));
+  const fresh = (section: BriefSection, list: FactView[]): Line[] =>
+    list.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => factLine(section, f));
+  // A plain fact the person confirmed is theirs now, whoever said it first; a choice or a liking stays in its section.
+  const sectioned: readonly string[] = [...DECISION_PREDICATES, ...PREFERENCE_PREDICATES];
+  const confirmed = fresh(
+    'confirmed',
+    facts(
+      `pinned = 1 AND kind IS NULL AND predicate NOT IN (${sectioned.map(() => '?').join(', ')})`,
+      'last_reinforced_ms DESC, rowid DESC',
+      [...sectioned],
+    ),
+  );
+  const rules = fresh('rule', items('rule'));
   const notes = mem.graph
     .episodeViews(
       all(
@@ -138,66 +183,67 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
       ),
     )
     .map(noteLine);
-  const preferred = fresh(
-    'preference',
-    persons(inList(PREFERENCE_PREDICATES), 'last_reinforced_ms DESC, rowid DESC', [...PREFERENCE_PREDICATES]),
-  );
+  const decisions = [...fresh('decision', items('decision')), ...fresh('decision', plain(DECISION_PREDICATES)), ...notes].sort(weighed);
+  const preferences = [...fresh('preference', items('preference')), ...fresh('preference', plain(PREFERENCE_PREDICATES))].sort(weighed);
+  const fading = (kind: 'fact' | 'lesson'): Line[] => fresh(kind, items(kind, FRESHEST)).sort(byConfidence);
+  const projectFacts = fading('fact');
+  const lessons = fading('lesson');
   // Recently reinforced facts decay least, so the highest effective confidences are among them.
   const known = fresh(
     'known',
-    persons('pinned = 0', 'last_reinforced_ms DESC, rowid DESC').filter((f) => f.effective_confidence >= BRIEF_MIN_CONFIDENCE),
-  ).sort((a, b) => b.fact!.effective_confidence - a.fact!.effective_confidence);
-  // What a repository's files say, newest first: its choices and preferences, and what it holds firmly.
-  const briefed: readonly string[] = [...DECISION_PREDICATES, ...PREFERENCE_PREDICATES];
+    persons('pinned = 0 AND kind IS NULL', 'last_reinforced_ms DESC, rowid DESC').filter(
+      (f) => f.effective_confidence >= BRIEF_MIN_CONFIDENCE,
+    ),
+  ).sort(byConfidence);
+  // What a repository's files say: its items, its choices and preferences, and what it holds firmly; rules first.
+  const others = (where: string): FactView[] => facts(`pinned = 0 AND ${OTHERS_WORD} AND ${where}`, 'valid_from DESC, rowid DESC');
   const repository = withAuthors(
     mem,
-    fresh(
-      'repository',
-      facts(`pinned = 0 AND ${OTHERS_WORD}`, 'valid_from DESC, rowid DESC').filter(
-        (f) => briefed.includes(f.predicate) || f.effective_confidence >= BRIEF_MIN_CONFIDENCE,
-      ),
-    ),
+    fresh('repository', [
+      ...others('kind IS NOT NULL'),
+      ...others('kind IS NULL').filter((f) => sectioned.includes(f.predicate) || f.effective_confidence >= BRIEF_MIN_CONFIDENCE),
+    ]).sort((a, b) => kindRank(a.fact!) - kindRank(b.fact!) || stamp(b).localeCompare(stamp(a))),
   );
-  // Decisions: facts and notes by recency, newest first.
-  const decisions = [...decided, ...notes].sort((a, b) => stamp(b).localeCompare(stamp(a)));
-
-  const scopeName = input.project ? `project ${input.project}` : input.project === null ? 'your global memory' : 'all projects';
-  const header = `Recall brief (${scopeName}); cite ids, ask recall_query for more.`;
-  const queues = [confirmed, decisions, preferred, known, repository];
-  const candidates = queues.reduce((n, q) => n + q.length, 0);
-  const picked: Line[] = [];
-  const size = (lines: Line[], more: number): number => approxTokens(render(header, lines, more));
-  // Round-robin over the kinds, in order of weight, while the whole text (with its "more" footer) fits.
-  let progress = true;
-  while (progress) {
-    progress = false;
-    for (const q of queues) {
-      const next = q[0];
-      if (!next) continue;
-      const remaining = candidates - picked.length - 1;
-      if (size([...picked, next], remaining) > budget) {
-        q.length = 0; // this kind's next line does not fit; shorter lines of other kinds may
-        continue;
-      }
-      picked.push(q.shift()!);
-      progress = true;
-    }
-  }
-  const leftOut = candidates - picked.length;
-  const text = candidates ? render(header, picked, leftOut) : `Recall brief (${scopeName}): nothing confirmed, decided or preferred yet.`;
-  return {
-    project: input.project ?? null,
-    text,
-    tokens: approxTokens(text),
-    budget_tokens: budget,
-    facts: picked.filter((l) => l.fact).map((l) => ({ ...l.fact!, section: l.kind })),
-    notes: picked.filter((l) => l.note).map((l) => l.note!),
-    left_out: leftOut,
+  const bySection: Record<BriefSection, Line[]> = {
+    rule: rules,
+    decision: decisions,
+    preference: preferences,
+    confirmed,
+    fact: projectFacts,
+    lesson: lessons,
+    known,
+    repository,
   };
+  return SECTIONS.map((s) => bySection[s]);
 }
 
 function stamp(l: Line): string {
   return l.fact ? l.fact.valid_from : l.note!.time;
+}
+
+/** Confirmed, then the person's own (their notes are), then an agent's; newest first within each. */
+function weighed(a: Line, b: Line): number {
+  const weight = (l: Line): number => (l.fact?.pinned ? 0 : !l.fact || ['user', 'human'].includes(l.fact.authority) ? 1 : 2);
+  return weight(a) - weight(b) || stamp(b).localeCompare(stamp(a));
+}
+
+function byConfidence(a: Line, b: Line): number {
+  return Number(b.fact!.pinned) - Number(a.fact!.pinned) || b.fact!.effective_confidence - a.fact!.effective_confidence;
+}
+
+/** Rules, decisions, preferences, facts, lessons, then plain facts (a plain choice with the decisions). */
+const RANK: Record<KnowledgeKind, number> = { rule: 0, decision: 1, preference: 2, fact: 3, lesson: 4 };
+function kindRank(f: FactView): number {
+  if (f.kind) return RANK[f.kind];
+  if ((DECISION_PREDICATES as readonly string[]).includes(f.predicate)) return RANK.decision;
+  return (PREFERENCE_PREDICATES as readonly string[]).includes(f.predicate) ? RANK.preference : KNOWLEDGE_KINDS.length;
+}
+
+/** The left-out lines of every section, taking turns as the sections do: the footer names a few of each. */
+function interleave(lists: Line[][]): Line[] {
+  const out: Line[] = [];
+  for (let i = 0; out.length < lists.reduce((n, l) => n + l.length, 0); i++) for (const l of lists) if (l[i]) out.push(l[i]!);
+  return out;
 }
 
 /** The repository facts with the speakers of their external evidence: a file's authors, as ingest named them. */
@@ -213,22 +259,4 @@ function withAuthors(mem: JournaledGraph, lines: Line[]): Line[] {
   );
   for (const l of lines) l.authors = rows.filter((r) => r.id === l.fact!.id).map((r) => String(r.speaker));
   return lines;
-}
-
-/** The repository section's title: whose words they are, the first few named. */
-function repositoryTitle(lines: Line[]): string {
-  const authors = [...new Set(lines.flatMap((l) => l.authors ?? []))];
-  const named = authors.slice(0, AUTHORS_SHOWN).join(', ');
-  const more = authors.length > AUTHORS_SHOWN ? ` and ${authors.length - AUTHORS_SHOWN} more` : '';
-  return `${SECTION_TITLES.repository}${authors.length ? ` (authors: ${named}${more})` : ''}:`;
-}
-
-function render(header: string, lines: Line[], more: number): string {
-  const out = [header];
-  for (const kind of Object.keys(SECTION_TITLES) as BriefKind[]) {
-    const of = lines.filter((l) => l.kind === kind);
-    if (of.length) out.push(kind === 'repository' ? repositoryTitle(of) : SECTION_TITLES[kind], ...of.map((l) => l.text));
-  }
-  if (more > 0) out.push(`(+${more} more)`);
-  return out.join('\n');
 }

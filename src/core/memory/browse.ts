@@ -13,6 +13,7 @@ import { LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { all, scalar } from '../store/sqlite.js';
 import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import { listItems, type ItemsRequest } from './items.js';
 import { neighbourhood } from './neighbourhood.js';
 
 export interface SessionSummary {
@@ -51,6 +52,7 @@ export function browseHandlers(mem: JournaledGraph) {
     sessionEpisodes: (p: PageRequest & { session: string | null }) => browseSessionEpisodes(mem, p),
     episodesById: (p: { ids: string[] }) => browseEpisodesById(mem, p),
     neighbourhood: (p: { entity: string; limit?: number; history?: boolean }) => neighbourhood(mem, p),
+    items: (p: ItemsRequest) => listItems(mem, p),
   };
 }
 

@@ -1,9 +1,11 @@
 /**
  * `@recall` in chat, for people: a question is answered from memory with citations (the cited
- * list needs no model; the chat's model, when there is one, only phrases a summary above it), each
- * fact with Confirm and Mark Wrong buttons and each episode a link that opens it. `/remember` and
- * `/forget` are the person's own writes, so they go through the `extension` connection (human
- * authority) and the same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
+ * list needs no model; the chat's model, when there is one, only phrases a summary above it), facts
+ * listed by kind (rules and decisions first), each with Confirm and Mark Wrong buttons, and each
+ * episode a link that opens it. A question for knowledge of a kind ("what are our rules about X")
+ * is answered from the project's items of that kind first. `/remember` and `/forget` are the
+ * person's own writes, so they go through the `extension` connection (human authority) and the
+ * same commands as the palette: Mark Wrong asks for a reason, Forget asks twice.
  */
 import * as vscode from 'vscode';
 import { MemoryError } from '../../core/model/errors.js';
@@ -11,13 +13,17 @@ import type { EpisodeView, FactView } from '../../core/model/views.js';
 import type { QueryResult } from '../../core/memory/memory.js';
 import type { RecallExtension } from '../ctx.js';
 import { COMMANDS } from '../common/ids.js';
+import { byKind, confidenceText, factSaying, KIND_TITLES } from '../common/knowledge-text.js';
 import { codeSpan, commandLink, escapeLines, escapeMarkdown as escape } from '../common/markdown.js';
-import { factTriple, oneLine, pct } from '../views/present.js';
+import { oneLine } from '../views/present.js';
+import { knowledgeAsk, type KnowledgeAsk } from './common/knowledge-ask.js';
 
 export const PARTICIPANT_ID = 'recall.chat';
 /** Facts that get Confirm / Mark Wrong buttons (the rest are listed with their ids). */
 const MAX_BUTTONED_FACTS = 5;
 const MAX_EPISODES = 5;
+/** Items listed when a question asks for knowledge of a kind ("what are our rules about X"). */
+const MAX_ITEMS = 20;
 
 /** The part of a ChatResponseStream the participant writes to. */
 export type ChatOut = Pick<vscode.ChatResponseStream, 'markdown' | 'button' | 'progress'>;
@@ -55,19 +61,27 @@ export async function answerChat(
       return {};
     }
     if (!prompt) {
-      out.markdown('Ask a question, e.g. `@recall what did we decide about auth?`, or use `/remember` and `/forget`.');
+      out.markdown(
+        'Ask a question, e.g. `@recall what did we decide about auth?` or `@recall what are our rules about logging?`, or use `/remember` and `/forget`.',
+      );
       return {};
     }
     out.progress('Asking Recall…');
+    // A question for knowledge of a kind is answered from the project's items first, then from a search.
+    const asked = knowledgeAsk(prompt);
+    const listed = asked ? (await ctx.human.call('browse.items', { kinds: asked.kinds, about: asked.about, limit: MAX_ITEMS })).items : [];
     const r = await ctx.human.call('query', { query: prompt });
     if (token?.isCancellationRequested) return {};
-    if (!r.facts.length && !r.episodes.length) {
-      out.markdown(`Recall has nothing on "${oneLine(prompt, 80)}".`);
+    const shown = new Set(listed.map((f) => f.id));
+    const found = { ...r, facts: r.facts.filter((f) => !shown.has(f.id)) };
+    if (!listed.length && !found.facts.length && !found.episodes.length) {
+      out.markdown(`Recall has nothing on "${escape(oneLine(prompt, 80))}".`);
       return {};
     }
-    if (ask.model) await summarise(ctx, ask.model, r, out, token);
-    cited(r, out);
-    return { metadata: { facts: r.facts.map((f) => f.id), episodes: r.episodes.map((e) => e.id) } };
+    if (ask.model) await summarise(ctx, ask.model, { ...found, facts: [...listed, ...found.facts] }, out, token);
+    if (asked) itemsAnswer(asked, listed, out, found.facts.length + found.episodes.length > 0);
+    cited(found, out);
+    return { metadata: { facts: [...listed, ...found.facts].map((f) => f.id), episodes: found.episodes.map((e) => e.id) } };
   } catch (err) {
     const e = err as Error;
     ctx.log.error(`@recall: ${e.stack ?? e.message}`);
@@ -98,9 +112,37 @@ function trusted(text: string): vscode.MarkdownString {
 }
 
 function factLine(f: FactView): string {
-  const state = f.pinned ? 'confirmed' : pct(f.effective_confidence);
   const evidence = f.evidence.length ? ` · evidence ${f.evidence.slice(0, 3).map(episodeLink).join(', ')}` : '';
-  return `- ${codeSpan(f.id)} **${escape(factTriple(f))}** (${state}, by ${escape(f.authority)}${evidence})`;
+  return `- ${codeSpan(f.id)} **${escape(factSaying(f, 300))}** (${confidenceText(f)}, by ${escape(f.authority)}${evidence})`;
+}
+
+/** Facts under a heading per kind (rules and decisions first), plain facts last; the first few with Confirm and Mark Wrong. */
+function factList(facts: FactView[], out: ChatOut): void {
+  let buttoned = 0;
+  for (const group of byKind(facts)) {
+    out.markdown(trusted(`\n**${group.kind ? KIND_TITLES[group.kind] : 'Facts'}**\n\n`));
+    for (const f of group.facts) {
+      out.markdown(trusted(`${factLine(f)}\n`));
+      if (buttoned++ >= MAX_BUTTONED_FACTS) continue;
+      if (!f.pinned) out.button({ command: COMMANDS.confirm, arguments: [f.id], title: `Confirm ${f.id}` });
+      out.button({ command: COMMANDS.markWrong, arguments: [f.id], title: `Mark ${f.id} Wrong` });
+    }
+  }
+}
+
+/** "What are our rules about X": the project's items of the kinds asked, by kind, or that it holds none. */
+function itemsAnswer(asked: KnowledgeAsk, items: FactView[], out: ChatOut, more: boolean): void {
+  const kinds = asked.kinds.map((k) => KIND_TITLES[k].toLowerCase()).join(' or ');
+  const topic = asked.about ? ` about "${escape(oneLine(asked.about, 80))}"` : '';
+  if (items.length === 0) {
+    out.markdown(`No ${kinds}${topic} in this project's memory.${more ? ' What was said:' : ''}\n`);
+    return;
+  }
+  const cut = items.length === MAX_ITEMS ? ` (the first ${MAX_ITEMS}: ask about something narrower for the rest)` : '';
+  const what = items.length === 1 ? asked.kinds.join(' or ') : kinds;
+  out.markdown(`${items.length} ${what}${topic} in force in this project${cut}:\n`);
+  factList(items, out);
+  if (more) out.markdown('\n**Also found**\n');
 }
 
 function episodeLine(e: EpisodeView): string {
@@ -110,17 +152,9 @@ function episodeLine(e: EpisodeView): string {
   return `- ${episodeLink(e.id)} ${where}: ${escape(oneLine(e.text, 160))}`;
 }
 
-/** The cited answer: facts (with buttons for the first few) and the episodes they rest on. */
+/** The cited answer: facts by kind (with buttons for the first few) and the episodes they rest on. */
 function cited(r: QueryResult, out: ChatOut): void {
-  if (r.facts.length) {
-    out.markdown(trusted('**Facts**\n\n'));
-    r.facts.forEach((f, i) => {
-      out.markdown(trusted(`${factLine(f)}\n`));
-      if (i >= MAX_BUTTONED_FACTS) return;
-      if (!f.pinned) out.button({ command: COMMANDS.confirm, arguments: [f.id], title: `Confirm ${f.id}` });
-      out.button({ command: COMMANDS.markWrong, arguments: [f.id], title: `Mark ${f.id} Wrong` });
-    });
-  }
+  factList(r.facts, out);
   if (r.episodes.length) {
     out.markdown(trusted(`\n**Episodes**\n\n${r.episodes.slice(0, MAX_EPISODES).map(episodeLine).join('\n')}\n`));
   }
@@ -135,7 +169,7 @@ async function summarise(
   token?: vscode.CancellationToken,
 ): Promise<void> {
   const evidence = [
-    ...r.facts.map((f) => `${f.id}: ${factTriple(f)} (${pct(f.effective_confidence)})`),
+    ...r.facts.map((f) => `${f.id}: ${factSaying(f, 300)} (${confidenceText(f)})`),
     ...r.episodes
       .slice(0, MAX_EPISODES)
       .map((e) => `${e.id} (${e.time.slice(0, 10)}${e.speaker ? `, ${e.speaker}` : ''}): ${oneLine(e.text, 400)}`),

@@ -10,7 +10,7 @@ import type { EntityView, FactView } from '../../core/model/views.js';
 import type { RecallExtension } from '../ctx.js';
 import type { EntityNode, FactNode } from './entities.js';
 import { pickEntity, pickFact } from './pickers.js';
-import { factTriple, oneLine } from './present.js';
+import { factText, factTriple, oneLine } from './present.js';
 
 /** A fact from a tree item, a relationship id, or (from the palette) a picker. */
 async function resolveFact(
@@ -35,20 +35,20 @@ export async function markWrong(ctx: RecallExtension, arg?: unknown): Promise<vo
   const fact = await resolveFact(ctx, arg, 'Recall: Mark Fact Wrong', (f) => f.status === 'current');
   if (!fact) return;
   if (fact.status !== 'current') {
-    void vscode.window.showInformationMessage(`"${factTriple(fact)}" is already ${fact.status}.`);
+    void vscode.window.showInformationMessage(`"${factText(fact)}" is already ${fact.status}.`);
     return;
   }
   const reason = await vscode.window.showInputBox({
     title: 'Recall: Mark Fact Wrong',
-    prompt: `Why is "${factTriple(fact)}" wrong? (optional; press Enter to skip)`,
+    prompt: `Why is "${factText(fact)}" wrong? (optional; press Enter to skip)`,
     placeHolder: 'e.g. we moved off it in March',
     validateInput: (v) => (v.length > 500 ? 'Keep the reason under 500 characters.' : undefined),
   });
   if (reason === undefined) return;
   const done = await ctx.human.call('correct', { id: fact.id, verdict: 'wrong', reason: reason.trim() || undefined });
-  ctx.log.info(`marked wrong: ${done.id} ${factTriple(done)}${reason.trim() ? ` (${reason.trim()})` : ''}`);
+  ctx.log.info(`marked wrong: ${done.id} ${factText(done)}${reason.trim() ? ` (${reason.trim()})` : ''}`);
   ctx.memoryChanged(0);
-  void vscode.window.showInformationMessage(`Marked wrong: "${factTriple(done)}". It no longer appears in answers.`);
+  void vscode.window.showInformationMessage(`Marked wrong: "${factText(done)}". It no longer appears in answers.`);
 }
 
 export async function confirmFact(ctx: RecallExtension, arg?: unknown): Promise<void> {
@@ -56,10 +56,10 @@ export async function confirmFact(ctx: RecallExtension, arg?: unknown): Promise<
   if (!fact) return;
   const reopened = fact.status !== 'current';
   const done = await ctx.human.call('correct', { id: fact.id, verdict: 'confirm' });
-  ctx.log.info(`confirmed: ${done.id} ${factTriple(done)}`);
+  ctx.log.info(`confirmed: ${done.id} ${factText(done)}`);
   ctx.memoryChanged(0);
   void vscode.window.showInformationMessage(
-    `Confirmed: "${factTriple(done)}"${reopened ? ` (it had been marked ${fact.status}; it is current again)` : ''}. It no longer decays.`,
+    `Confirmed: "${factText(done)}"${reopened ? ` (it had been marked ${fact.status}; it is current again)` : ''}. It no longer decays.`,
   );
 }
 
@@ -69,15 +69,15 @@ export async function reconfirmFact(ctx: RecallExtension, arg?: unknown): Promis
   const fact = await resolveFact(ctx, arg, 'Recall: Re-confirm Fact Against Code', stale);
   if (!fact) return;
   if (!fact.code) {
-    void vscode.window.showInformationMessage(`"${factTriple(fact)}" names no code in this workspace; use Confirm Fact instead.`);
+    void vscode.window.showInformationMessage(`"${factText(fact)}" names no code in this workspace; use Confirm Fact instead.`);
     return;
   }
   const was = fact.code.status;
   const done = await ctx.human.call('correct', { id: fact.id, verdict: 'confirm', reason: 're-confirmed against the code' });
-  ctx.log.info(`re-confirmed against the code: ${done.id} ${factTriple(done)} (was ${was}, now ${done.code?.status ?? 'no anchors'})`);
+  ctx.log.info(`re-confirmed against the code: ${done.id} ${factText(done)} (was ${was}, now ${done.code?.status ?? 'no anchors'})`);
   ctx.memoryChanged(0);
   void vscode.window.showInformationMessage(
-    `Re-confirmed: "${factTriple(done)}" now points at the code as it is${was === 'gone' ? ' (anchors whose code is gone were dropped)' : ''}.`,
+    `Re-confirmed: "${factText(done)}" now points at the code as it is${was === 'gone' ? ' (anchors whose code is gone were dropped)' : ''}.`,
   );
 }
 

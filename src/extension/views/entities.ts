@@ -1,10 +1,13 @@
 /**
- * The Entities view: entity types → entities → their relationships (predicate, other entity,
- * effective confidence, provenance; ended ones dimmed by decorations.ts) → evidence episodes.
- * Children are fetched when a node is expanded, a page at a time.
+ * The Entities view: first the current project's rules and decisions in force, in a group of their
+ * own (each item's kind, statement, whether a person confirmed it, who said it); then entity types →
+ * entities → their relationships (predicate, other entity, effective confidence, provenance; ended
+ * ones dimmed by decorations.ts) → evidence episodes. Items are facts: Confirm and Mark Wrong work on
+ * them as on any fact. Children are fetched when a node is expanded, a page at a time.
  */
 import { codeStale } from '../../core/model/code-anchors.js';
 import * as vscode from 'vscode';
+import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type { RecallExtension } from '../ctx.js';
 import { COMMANDS, VIEWS } from '../common/ids.js';
@@ -18,6 +21,15 @@ export interface TypeNode {
   count: number;
   expand: boolean;
 }
+/** The current project's rules and decisions in force. */
+export interface GroupNode {
+  kind: 'group';
+  key: string;
+  label: string;
+  kinds: KnowledgeKind[];
+  count: number;
+  parent?: undefined;
+}
 export interface EntityNode {
   kind: 'entity';
   key: string;
@@ -27,9 +39,10 @@ export interface EntityNode {
 export interface FactNode {
   kind: 'fact';
   key: string;
-  fact: FactView;
-  from: string;
-  parent: EntityNode;
+  fact: FactView & { said_by?: string[] };
+  /** The entity it is listed under (absent in a group: it reads whole). */
+  from?: string;
+  parent: EntityNode | GroupNode;
 }
 export interface EvidenceNode {
   kind: 'evidence';
@@ -37,7 +50,18 @@ export interface EvidenceNode {
   episode: EpisodeView;
   parent: FactNode;
 }
-export type Node = TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode<Node>;
+export type Node = GroupNode | TypeNode | EntityNode | FactNode | EvidenceNode | MoreNode<Node> | MessageNode<Node>;
+
+/** The group shown first: what holds in this project and is easiest to break unknowingly. */
+const RULES_AND_DECISIONS: KnowledgeKind[] = ['rule', 'decision'];
+/** An item's icon by its kind. */
+const KIND_ICONS: Record<KnowledgeKind, string> = {
+  rule: 'law',
+  decision: 'milestone',
+  preference: 'heart',
+  fact: 'info',
+  lesson: 'lightbulb',
+};
 
 export class EntitiesTree extends PagedTree<Node> {
   private codeTimer: NodeJS.Timeout | undefined;
@@ -65,6 +89,8 @@ export class EntitiesTree extends PagedTree<Node> {
   protected async children(node?: Node): Promise<Node[]> {
     if (!node) return this.roots();
     switch (node.kind) {
+      case 'group':
+        return this.itemsOf(node);
       case 'type':
         return this.entitiesOf(node);
       case 'entity':
@@ -77,10 +103,24 @@ export class EntitiesTree extends PagedTree<Node> {
   }
 
   private async roots(): Promise<Node[]> {
-    const types = await this.ctx.source.types();
+    // The entities still show when the items cannot be listed (the group is then left out, and the log says why).
+    const items = this.ctx.source.items(RULES_AND_DECISIONS, 0, 1).catch((err: Error) => {
+      this.ctx.log.warn(`Entities view: rules and decisions not listed: ${err.message}`);
+      return { total: 0 };
+    });
+    const [types, { total: rules }] = await Promise.all([this.ctx.source.types(), items]);
     const total = types.reduce((n, t) => n + t.entities, 0);
     this.view.description = total ? `${total} entit${total === 1 ? 'y' : 'ies'}` : undefined;
-    return types.map((t) => typeNode(t.type, t.entities, types.length <= 3));
+    const group: GroupNode[] = rules
+      ? [{ kind: 'group', key: 'g/rules', label: 'Rules and decisions', kinds: RULES_AND_DECISIONS, count: rules }]
+      : [];
+    return [...group, ...types.map((t) => typeNode(t.type, t.entities, types.length <= 3))];
+  }
+
+  private async itemsOf(node: GroupNode): Promise<Node[]> {
+    const { items, total } = await this.pager.list(node.key, (o, l) => this.ctx.source.items(node.kinds, o, l));
+    const out: Node[] = items.map((fact) => ({ kind: 'fact', key: `${node.key}/f/${fact.id}`, fact, parent: node }));
+    return withMore(out, total, node.key, node, this.more(node.key, node));
   }
 
   private async entitiesOf(node: TypeNode): Promise<Node[]> {
@@ -121,6 +161,15 @@ export class EntitiesTree extends PagedTree<Node> {
     const None = vscode.TreeItemCollapsibleState.None;
     const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
     switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = node.key;
+        item.description = String(node.count);
+        item.tooltip = `The rules and decisions in force in this project (and your global memory): ${node.count}`;
+        item.iconPath = new vscode.ThemeIcon('law');
+        item.contextValue = 'knowledgeGroup';
+        return item;
+      }
       case 'type': {
         const item = new vscode.TreeItem(node.type, node.expand ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
         item.id = node.key;
@@ -142,17 +191,18 @@ export class EntitiesTree extends PagedTree<Node> {
         const f = node.fact;
         const item = new vscode.TreeItem(present.factLabel(f, node.from), f.evidence.length ? Collapsed : None);
         item.id = node.key;
-        item.description = present.factDescription(f);
+        item.description = node.parent.kind === 'group' ? present.itemDescription(f) : present.factDescription(f);
         item.tooltip = present.factTooltip(f);
         item.resourceUri = present.factUri(f, node.key);
-        const outgoing = f.subject.toLowerCase() === node.from.toLowerCase();
+        const outgoing = node.from === undefined || f.subject.toLowerCase() === node.from.toLowerCase();
         const stale = f.status === 'current' && codeStale(f.code);
+        const icon = f.kind ? KIND_ICONS[f.kind] : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left';
         item.iconPath = stale
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-          : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : outgoing ? 'arrow-right' : 'arrow-left');
+          : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : icon);
         // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm.
         item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}`;
-        item.accessibilityInformation = { label: `${present.factTriple(f)}, ${present.factDescription(f)}` };
+        item.accessibilityInformation = { label: `${present.factText(f)}, ${item.description}` };
         return item;
       }
       case 'evidence':

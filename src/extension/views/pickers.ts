@@ -70,7 +70,7 @@ const separator = (label: string): SearchItem => ({ label, kind: vscode.QuickPic
 
 export function factItem(f: FactView): SearchItem & { data: { fact: FactView } } {
   return {
-    label: `$(${f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : 'arrow-right'}) ${f.subject} ${f.predicate} ${f.object}`,
+    label: `$(${f.status !== 'current' ? 'circle-slash' : f.pinned ? 'verified' : 'arrow-right'}) ${present.factText(f)}`,
     description: present.factDescription(f),
     detail: `${f.id} · evidence ${f.evidence.length ? f.evidence.join(', ') : 'none'}`,
     data: { fact: f },

@@ -7,9 +7,10 @@ import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import { citation, renderCode } from '../../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from '../common/ids.js';
+import { confidenceText, factSaying, pct } from '../common/knowledge-text.js';
 import { codeSpan, escapeMarkdown as esc } from '../common/markdown.js';
 
-export const pct = (x: number): string => `${Math.round(x * 100)}%`;
+export { pct };
 export const day = (iso: string): string => iso.slice(0, 10);
 export const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
 
@@ -18,8 +19,9 @@ export function oneLine(text: string, max = 80): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** "uses → sql.js" seen from the subject, "uses ← Recall" seen from the object. */
+/** "uses → sql.js" seen from the subject, "uses ← Recall" seen from the object; a knowledge item by its kind and statement. */
 export function factLabel(f: FactView, from?: string): string {
+  if (f.kind) return factSaying(f, 100);
   if (from !== undefined && f.object.toLowerCase() === from.toLowerCase() && f.subject.toLowerCase() !== from.toLowerCase()) {
     return `${f.predicate} ← ${f.subject}`;
   }
@@ -28,11 +30,24 @@ export function factLabel(f: FactView, from?: string): string {
 
 export const factTriple = (f: FactView): string => `${f.subject} ${f.predicate} ${f.object}`;
 
-/** Effective confidence and provenance; for an ended fact, why and since when. */
+/** What a fact says, as a message or a prompt quotes it: an item's kind and statement, else its triple. */
+export const factText = (f: FactView): string => factSaying(f, 120);
+
+/** "confirmed" (a person's confirmation is certainty, not a percentage), else the effective confidence. */
+export const factState = confidenceText;
+
+/** Confirmed or the effective confidence, and provenance; for an ended fact, why and since when. */
 export function factDescription(f: FactView): string {
-  const parts = [pct(f.effective_confidence), f.authority, f.prior];
-  if (f.pinned) parts.unshift('confirmed');
+  const parts = [factState(f), f.authority, f.prior];
   if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
+  if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
+  return parts.join(' · ');
+}
+
+/** An item in its group: confirmed or not, who said it (its turns' speakers, else its authority) and the authority. */
+export function itemDescription(f: FactView & { said_by?: string[] }): string {
+  const who = f.said_by?.length ? f.said_by.join(', ') : f.authority;
+  const parts = [factState(f), `said by ${who}`, f.authority];
   if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
 }
@@ -40,9 +55,13 @@ export function factDescription(f: FactView): string {
 // Tooltips hold memory text (anyone's, a peer's included): every string from it is escaped or a code span, and none supports theme icons.
 export function factTooltip(f: FactView): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${esc(f.subject)}** *${esc(f.predicate)}* **${esc(f.object)}**  \n`);
-  md.appendMarkdown(`${codeSpan(f.id)} · ${esc(f.status)}${f.pinned ? ', confirmed by a person' : ''}  \n`);
-  md.appendMarkdown(`Effective confidence ${pct(f.effective_confidence)} (confidence ${pct(f.confidence)} before decay)  \n`);
+  if (f.kind) md.appendMarkdown(`**${esc(f.kind)}**: ${esc(f.statement ?? '')}  \nAbout **${esc(f.subject)}**  \n`);
+  else md.appendMarkdown(`**${esc(f.subject)}** *${esc(f.predicate)}* **${esc(f.object)}**  \n`);
+  md.appendMarkdown(
+    `${codeSpan(f.id)} · ${esc(f.status)}${f.pinned ? `, confirmed by ${f.confirmed_by ? esc(f.confirmed_by) : 'a person'}` : ''}  \n`,
+  );
+  if (f.pinned) md.appendMarkdown('Confirmed: it holds until marked wrong  \n');
+  else md.appendMarkdown(`Effective confidence ${pct(f.effective_confidence)} (confidence ${pct(f.confidence)} before decay)  \n`);
   md.appendMarkdown(`Established ${esc(f.prior)}, asserted by ${esc(f.authority)}, valid from ${esc(minute(f.valid_from))}`);
   if (f.valid_to) md.appendMarkdown(` to ${esc(minute(f.valid_to))}`);
   if (f.ended_reason) md.appendMarkdown(`  \nReason: ${esc(f.ended_reason)}`);

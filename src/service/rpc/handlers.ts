@@ -111,6 +111,7 @@ export function handlerTable(s: ServiceParts): Handlers {
     'browse.sessions': (p, by) => browse.sessions(inProject(p, by)),
     'browse.sessionEpisodes': (p) => browse.sessionEpisodes(p),
     'browse.episodesById': (p) => browse.episodesById(p),
+    'browse.items': (p, by) => browse.items(inProject(p, by)),
     'project.list': (_p, by) => ({ current: by.project ?? null, projects: memory.projects() }),
     'project.assign': (p, by) => memory.assignProject(p, by),
     brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),

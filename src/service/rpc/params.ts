@@ -98,6 +98,7 @@ const PARAMS: ParamSchemas = {
   'browse.sessions': z.object({ ...page, project, only: flag }),
   'browse.sessionEpisodes': z.object({ session: text.nullish().transform((v) => v ?? null), ...page }),
   'browse.episodesById': z.object({ ids: texts }),
+  'browse.items': z.object({ kinds: optional(z.array(z.enum(KNOWLEDGE_KINDS))), about: optional(text), ...page, project }),
   'project.list': none,
   'project.assign': z.object({ project: text.nullable(), from: project, source: optional(text), session: optional(text) }),
   brief: z.object({ project, budget_tokens: count }),

@@ -11,6 +11,7 @@ import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/memory/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
+import type { ItemsRequest, ItemView } from '../../core/memory/items.js';
 import type { Neighbourhood } from '../../core/memory/neighbourhood.js';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type {
@@ -149,6 +150,8 @@ export interface Methods {
   'browse.sessionEpisodes': { params: PageRequest & { session: string | null }; result: BrowsePage<'episodes', EpisodeView> };
   /** Episodes by id, in the order asked; unknown ids are left out. */
   'browse.episodesById': { params: { ids: string[] }; result: EpisodeView[] };
+  /** Knowledge items in force of the kinds asked (the project's and the global memory's), optionally about some words (core/memory/items.ts). */
+  'browse.items': { params: ItemsRequest; result: BrowsePage<'items', ItemView> };
 
   /** The projects the memory holds (null: the global memory), and the connection's own. */
   'project.list': {

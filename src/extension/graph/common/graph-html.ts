@@ -41,7 +41,7 @@ export function graphPage(uris: PageUris, title: string): string {
   <label>Confidence ≥ <input id="confidence" type="range" min="0" max="100" value="0" aria-label="Minimum effective confidence"> <span id="confidence-value">0%</span></label>
   <label><input id="ended" type="checkbox" checked> Wrong and superseded facts</label>
   <span id="types" role="group" aria-label="Entity types"></span>
-  <span class="legend">dashed: an agent's · grey: stale or superseded · red ⊣: wrong · green: confirmed</span>
+  <span class="legend">bold label: a rule, decision or other knowledge item, by its kind · dashed: an agent's · grey: stale or superseded · red ⊣: wrong · green: confirmed</span>
 </header>
 <aside>
   <ul id="found" aria-label="Search results"></ul>

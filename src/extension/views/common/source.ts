@@ -5,9 +5,11 @@
  */
 import type { EntityView, EpisodeView, FactView } from '../../../core/model/views.js';
 import type { SessionSummary } from '../../../core/memory/browse.js';
+import type { ItemView } from '../../../core/memory/items.js';
+import type { KnowledgeKind } from '../../../core/model/knowledge.js';
 import type { MemoryAccess } from '../../../tools/catalogue.js';
 
-export type { SessionSummary };
+export type { ItemView, SessionSummary };
 
 export interface Page<T> {
   total: number;
@@ -32,6 +34,12 @@ export class MemorySource {
   async facts(entity: string, offset: number, limit: number): Promise<Page<FactView>> {
     const r = await this.connection.call('browse.facts', { entity, offset, limit });
     return { total: r.total, items: r.facts };
+  }
+
+  /** Knowledge items in force of these kinds (the connection's project and the global memory), in that order of kinds. */
+  async items(kinds: KnowledgeKind[], offset: number, limit: number): Promise<Page<ItemView>> {
+    const r = await this.connection.call('browse.items', { kinds, offset, limit });
+    return { total: r.total, items: r.items };
   }
 
   async sessions(offset: number, limit: number): Promise<Page<SessionSummary>> {

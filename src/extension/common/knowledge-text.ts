@@ -1,0 +1,44 @@
+/**
+ * How facts and knowledge items read on every surface (the trees, the graph view, `@recall`): an
+ * item by its kind and statement, a plain fact by its triple; a person's confirmation as
+ * "confirmed", never a percentage; items listed by kind, rules and decisions first. vscode-free:
+ * the graph's webview script and node tests use it as the extension does.
+ */
+import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../../core/model/knowledge.js';
+import type { FactView } from '../../core/model/views.js';
+
+type Said = Pick<FactView, 'subject' | 'predicate' | 'object' | 'kind' | 'statement'>;
+
+/** The order items are listed in: what holds and is easiest to break unknowingly first (a Record, so a new kind must be placed). */
+const RANK: Record<KnowledgeKind, number> = { rule: 0, decision: 1, preference: 2, fact: 3, lesson: 4 };
+export const KIND_ORDER: readonly KnowledgeKind[] = [...KNOWLEDGE_KINDS].sort((a, b) => RANK[a] - RANK[b]);
+
+/** A heading per kind. */
+export const KIND_TITLES: Record<KnowledgeKind, string> = {
+  rule: 'Rules',
+  decision: 'Decisions',
+  preference: 'Preferences',
+  fact: 'Project facts',
+  lesson: 'Lessons learned',
+};
+
+export const pct = (x: number): string => `${Math.round(x * 100)}%`;
+
+const flat = (text: string, max: number): string => {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+
+/** "confirmed" (a person's confirmation is certainty), else the effective confidence. */
+export const confidenceText = (f: Pick<FactView, 'pinned' | 'effective_confidence'>): string =>
+  f.pinned ? 'confirmed' : pct(f.effective_confidence);
+
+/** What a fact says: "rule: Never log the database URL." for an item, "Recall uses sql.js" for a plain fact. */
+export const factSaying = (f: Said, max = 120): string =>
+  f.kind ? `${f.kind}: ${flat(f.statement ?? '', max)}` : `${f.subject} ${f.predicate} ${f.object}`;
+
+/** Facts grouped under their kind, in KIND_ORDER; plain facts (no kind) last, under `kind: undefined`. Order within a group is kept. */
+export function byKind<T extends Pick<FactView, 'kind'>>(facts: T[]): { kind?: KnowledgeKind; facts: T[] }[] {
+  const groups = [...KIND_ORDER, undefined].map((kind) => ({ kind, facts: facts.filter((f) => f.kind === kind) }));
+  return groups.filter((g) => g.facts.length > 0).map((g) => (g.kind ? g : { facts: g.facts }));
+}
