@@ -5,10 +5,9 @@
  * handler (one memory-service call) and renderers (text for the model, structured content).
  */
 import { z } from 'zod';
-import { KNOWLEDGE_KINDS } from '../core/model/knowledge.js';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
-import { codeOut, rememberOut } from './outputs.js';
+import { codeOut, knowledgeNoteFields, rememberOut } from './knowledge-shapes.js';
 import * as render from './render.js';
 
 /** What a tool needs from the memory: the service client's `call`. */
@@ -315,17 +314,7 @@ export const TOOLS = [
     userDescription: 'Store a note or a rule, decision or lesson in Recall (recorded as the agent’s observation).',
     input: z.object({
       text: z.string().min(1).max(LIMITS.noteChars).describe('The fact, as a self-contained sentence or two.'),
-      kind: z
-        .enum(KNOWLEDGE_KINDS)
-        .optional()
-        .describe('Store it as knowledge of this kind (decision, rule, preference, fact, lesson); leave out for a plain note.'),
-      subject: z.string().min(1).max(LIMITS.nameChars).optional().describe('What it is about: a component, tool or topic.'),
-      citations: z
-        .array(z.string().min(1).max(LIMITS.sourceChars))
-        .max(LIMITS.citations)
-        .optional()
-        .describe('Code it rests on, relative to the workspace: "src/db.ts", "src/db.ts:10-20".'),
-      reason: z.string().min(1).max(LIMITS.noteChars).optional().describe('Why it is worth remembering.'),
+      ...knowledgeNoteFields,
       entities: z
         .array(z.string().min(1).max(LIMITS.nameChars))
         .max(LIMITS.noteEntities)
