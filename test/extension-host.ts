@@ -26,6 +26,7 @@ const MODULES = [
   'chat/lm-tools',
   'chat/chat-participant',
   'views/present',
+  'ingest/memory-files',
   'views/entities',
 ];
 

@@ -182,6 +182,8 @@ export const host = {
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   /** Folders file system watchers were made for. */
   watched: [] as string[],
+  /** The watchers made, with their glob: a test fires their events as a file system would. */
+  watchers: [] as { base: string; pattern: string; create: EventEmitter<Uri>; change: EventEmitter<Uri>; delete: EventEmitter<Uri> }[],
   /** Status-bar items made, as the extension left them (text, tooltip, background). */
   statusBarItems: [] as { text?: string; tooltip?: unknown; backgroundColor?: unknown }[],
   trusted: true,
@@ -207,6 +209,7 @@ export const host = {
     host.log = [];
     host.commands.clear();
     host.watched = [];
+    host.watchers = [];
     host.trusted = true;
     host.folders = [];
   },
@@ -281,8 +284,17 @@ export const workspace = {
   registerTextDocumentContentProvider: noop,
   openTextDocument: async (uri: Uri) => ({ uri }),
   createFileSystemWatcher(pattern: RelativePattern) {
-    host.watched.push(typeof pattern.base === 'string' ? pattern.base : pattern.base.fsPath);
-    return { onDidCreate: noop, onDidChange: noop, onDidDelete: noop, dispose: () => {} };
+    const base = typeof pattern.base === 'string' ? pattern.base : pattern.base.fsPath;
+    host.watched.push(base);
+    const w = {
+      base,
+      pattern: pattern.pattern,
+      create: new EventEmitter<Uri>(),
+      change: new EventEmitter<Uri>(),
+      delete: new EventEmitter<Uri>(),
+    };
+    host.watchers.push(w);
+    return { onDidCreate: w.create.event, onDidChange: w.change.event, onDidDelete: w.delete.event, dispose: () => {} };
   },
   fs: {
     stat: async (uri: Uri) => fs.statSync(uri.fsPath),

@@ -5,16 +5,20 @@
  * that a marker was probably misread. A folder is walked for transcripts (core/ingest/walk.ts).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { turnsAsWritten } from '../core/ingest/authorship.js';
 import { batchEpisodes } from '../core/ingest/batches.js';
 import { addDating, type Dating } from '../core/ingest/dates.js';
 import { readTranscriptParts } from '../core/ingest/files.js';
+import { memoryFileType, notMemoryFile, RECALL_INSTRUCTIONS_FILE } from '../core/ingest/memory-files.js';
 import { walkTranscripts } from '../core/ingest/walk.js';
-import { MemoryError } from '../core/model/errors.js';
+import { invalid, MemoryError } from '../core/model/errors.js';
 import { LIMITS } from '../core/model/limits.js';
 import { projectOfFolder } from '../core/model/project.js';
 import { fileAuthorship } from '../service/authorship.js';
 import type { MemoryClient } from '../service/rpc/client.js';
+import { describeMemoryFile, ingestMemoryFile, type MemoryFileReport } from './memory-files.js';
 import { UsageError } from './usage.js';
 
 type Out = (s: string) => void;
@@ -64,10 +68,24 @@ export async function ingestPaths(
   };
   const files = expand(paths, opts.json ? () => undefined : out, fail);
   const reports: FileReport[] = [];
+  const memoryReports: MemoryFileReport[] = [];
   // Connected at the first batch: a run whose files all fail to parse does not start the service.
   let client: MemoryClient | undefined;
   try {
     for (const { file, walked } of files) {
+      // The memory files people keep are read as knowledge, by where they sit; Recall's own instructions never.
+      if (memoryFileType(file, os.homedir()) || path.basename(file) === RECALL_INSTRUCTIONS_FILE) {
+        try {
+          const refused = notMemoryFile(file, os.homedir());
+          if (refused) throw invalid(refused);
+          const r = await ingestMemoryFile(file, opts, async () => (client ??= await connect()), err);
+          memoryReports.push(r);
+          if (!opts.json) out(describeMemoryFile(r));
+        } catch (e) {
+          fail(file, e);
+        }
+        continue;
+      }
       const report: FileReport = {
         file,
         format: '',
@@ -126,9 +144,17 @@ export async function ingestPaths(
   }
   const sum = (get: (r: FileReport) => number): number => reports.reduce((a, r) => a + get(r), 0);
   const totals = { files: reports.length, turns: sum((r) => r.turns), added: sum((r) => r.added), skipped: sum((r) => r.skipped) };
-  if (opts.json) out(JSON.stringify({ ...totals, ...(failed.length ? { failed } : {}), reports }));
+  if (opts.json)
+    out(
+      JSON.stringify({
+        ...totals,
+        ...(failed.length ? { failed } : {}),
+        reports,
+        ...(memoryReports.length ? { memoryFiles: memoryReports } : {}),
+      }),
+    );
   else {
-    const tried = reports.length + failed.length;
+    const tried = reports.length + memoryReports.length + failed.length;
     if (tried > 1) {
       out(
         `total: ${totals.turns} turns, ${totals.added} added, ${totals.skipped} already there${failed.length ? `; ${failed.length} of ${tried} files failed` : ''}`,
@@ -159,23 +185,24 @@ function expand(paths: string[], out: Out, fail: (file: string, e: unknown) => v
       files.push({ file: p, walked: false });
       continue;
     }
-    const walked = walkTranscripts(p, LIMITS.ingestWalkFiles);
+    const walked = walkTranscripts(p, LIMITS.ingestWalkFiles, os.homedir());
     const others = walked.others ? `, ${walked.others} other file(s) left alone` : '';
+    const memory = walked.memoryFiles.length ? `, ${walked.memoryFiles.length} memory file(s)` : '';
     const cut = walked.truncated ? `; stopped after ${LIMITS.ingestWalkFiles} files: point ingest at a smaller folder for the rest` : '';
-    out(`${p}: ${walked.files.length} transcript file(s)${others}${cut}`);
-    if (walked.files.length === 0) {
+    out(`${p}: ${walked.files.length} transcript file(s)${memory}${others}${cut}`);
+    if (walked.files.length === 0 && walked.memoryFiles.length === 0) {
       fail(
         p,
         new MemoryError(
           'invalid_input',
-          `${p}: no transcript found in this folder (${walked.others} file(s) looked at).`,
-          'Transcripts are found by their names (*.jsonl sessions, .aider.chat.history.md, api_conversation_history.json, .specstory/history/*.md) or by the markers of a known format in their first 64 KB; give a transcript in another shape as a FILE.',
+          `${p}: no transcript found in this folder (${walked.others} file(s) looked at), and no memory file.`,
+          'Transcripts are found by their names (*.jsonl sessions, .aider.chat.history.md, api_conversation_history.json, .specstory/history/*.md) or by the markers of a known format in their first 64 KB, memory files by theirs (AGENTS.md, CLAUDE.md, .cursor/rules/*.mdc, …); give a transcript in another shape as a FILE.',
         ),
       );
     }
     if (walked.truncated)
       fail(p, new MemoryError('invalid_input', `${p}: more than ${LIMITS.ingestWalkFiles} files; the rest were not read.`));
-    files.push(...walked.files.map((file) => ({ file, walked: true })));
+    files.push(...[...walked.memoryFiles, ...walked.files].map((file) => ({ file, walked: true })));
   }
   return files;
 }

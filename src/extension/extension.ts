@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { updateServiceConfig } from '../service/config-file.js';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
 import { AutoIngest } from './ingest/auto-ingest.js';
+import { WorkspaceMemoryFiles } from './ingest/memory-files.js';
 import { registerSync } from './sync.js';
 import { registerCommands } from './commands.js';
 import { RecallExtension } from './ctx.js';
@@ -51,6 +52,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Watches chat-session folders; the first pass runs a moment after activation, never in it.
   let autoIngest: AutoIngest | undefined;
   whenTrusted(ctx, 'storing chat sessions', () => (autoIngest = ctx.push(new AutoIngest(ctx, extractor))));
+  let memoryFiles: WorkspaceMemoryFiles | undefined;
+  whenTrusted(ctx, 'reading its memory files', () => (memoryFiles = ctx.push(new WorkspaceMemoryFiles(ctx))));
   const graph = ctx.push(new GraphView(ctx, entities));
   registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest: () => autoIngest, graph });
   let configTimer: NodeJS.Timeout | undefined;
@@ -71,6 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       http.apply();
       extractor.reset();
       autoIngest?.memoryFolderChanged();
+      memoryFiles?.readAll();
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;

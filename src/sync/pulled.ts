@@ -186,6 +186,9 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
         session: optStr(b.session, 'session', LIMITS.sessionChars),
         callId: optStr(b.callId, 'callId', LIMITS.nameChars),
       };
+    case 'relationship.retract':
+      human('a retraction');
+      return { type: 'relationship.retract', id: anyId('rel', b.id), reason: str(b.reason, 'reason').slice(0, LIMITS.noteChars) };
     case 'entity.forget':
       human('forgetting');
       // The id lists are checked for shape only: a pulled forget is worked out here, never taken on trust.

@@ -194,7 +194,7 @@ export class ServerLog {
     const c = this.client;
     if (e.relationships.length)
       await c.query(
-        `DELETE FROM ${this.t}_events WHERE type IN ('relationship.assert', 'relationship.evidence', 'relationship.correct', 'relationship.check', 'check.outcome') AND body->>'id' = ANY($1)`,
+        `DELETE FROM ${this.t}_events WHERE type IN ('relationship.assert', 'relationship.evidence', 'relationship.correct', 'relationship.check', 'check.outcome', 'relationship.retract') AND body->>'id' = ANY($1)`,
         [e.relationships],
       );
     await c.query(`DELETE FROM ${this.t}_events WHERE type = 'entity.upsert' AND lower(trim(body->>'name')) = $1`, [entityKey(e.name)]);

@@ -341,7 +341,8 @@ export class SyncLoop {
       e.type === 'relationship.evidence' ||
       e.type === 'relationship.correct' ||
       e.type === 'relationship.check' ||
-      e.type === 'check.outcome'
+      e.type === 'check.outcome' ||
+      e.type === 'relationship.retract'
         ? e.id
         : e.type === 'anchors.set'
           ? e.target

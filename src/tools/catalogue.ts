@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../core/model/limits.js';
 import type { Method, ParamsOf, ResultOf } from '../service/rpc/protocol.js';
+import { codeOut, knowledgeNoteFields, rememberOut } from './knowledge-shapes.js';
 import * as render from './render.js';
 
 /** What a tool needs from the memory: the service client's `call`. */
@@ -112,6 +113,7 @@ const factOut = z.object({
   learned_at: z.string().optional(),
   kind: z.string().optional(),
   statement: z.string().optional(),
+  code: codeOut.optional(),
 });
 
 /** Keeps each tool's name a literal, so ToolName is the union of the catalogue's names. */
@@ -301,13 +303,18 @@ export const TOOLS = [
     toolReferenceName: 'recallRemember',
     icon: 'save',
     description:
-      'Store a note in long-term memory: a decision, a preference the user stated, a fact about the project ' +
-      'worth knowing next session. Write it as a self-contained sentence and name the entities it is about. ' +
-      "It is recorded as your (the agent's) observation: it is evidence of low weight, never proof, and a " +
-      'person can correct it. Do not store secrets. Returns the episode id.',
-    userDescription: 'Store a note in Recall (recorded as the agent’s observation).',
+      'Store knowledge in long-term memory so the next session starts with it. Call it when a decision is made ' +
+      '(kind "decision"), when the user states a rule or convention ("always…", "never…", "from now on…": kind ' +
+      '"rule") or a preference ("preference"), when you learn a lesson after a fix (the error, its cause and what ' +
+      'fixed it: "lesson"), or find a durable project fact such as how to build or test ("fact"). Write the fact as ' +
+      'one self-contained sentence, give its subject (what it is about) and cite the code it rests on as ' +
+      '"path:start-end" relative to the workspace: the item goes stale when those lines change. The same knowledge ' +
+      "stored again is one item with more evidence. It is recorded as your (the agent's) observation, never proof, " +
+      'until a person confirms it. Do not store secrets. Returns the note id and the item id.',
+    userDescription: 'Store a note or a rule, decision or lesson in Recall (recorded as the agent’s observation).',
     input: z.object({
-      text: z.string().min(1).max(LIMITS.noteChars).describe('The note, as a self-contained sentence or two.'),
+      text: z.string().min(1).max(LIMITS.noteChars).describe('The fact, as a self-contained sentence or two.'),
+      ...knowledgeNoteFields,
       entities: z
         .array(z.string().min(1).max(LIMITS.nameChars))
         .max(LIMITS.noteEntities)
@@ -316,10 +323,24 @@ export const TOOLS = [
       session: z.string().min(1).max(LIMITS.sessionChars).optional().describe('A session id to file it under.'),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (m, a) => m.call('remember', { text: a.text, entities: a.entities, session: a.session }),
-    text: (r) => (r.duplicate ? `Already remembered as ${r.id}.` : `Remembered as ${r.id}.`),
-    structured: (r) => ({ id: r.id, duplicate: r.duplicate }),
-    output: z.object({ id: z.string(), duplicate: z.boolean() }),
+    run: (m, a) =>
+      m.call('remember', {
+        text: a.text,
+        entities: a.entities,
+        session: a.session,
+        kind: a.kind,
+        subject: a.subject,
+        citations: a.citations,
+        reason: a.reason,
+      }),
+    text: (r) => render.renderRemembered(r),
+    structured: (r) => ({
+      id: r.id,
+      duplicate: r.duplicate,
+      ...(r.item ? { item: r.item } : {}),
+      ...(r.anchored ? { anchored: r.anchored, unanchored: r.unanchored ?? [] } : {}),
+    }),
+    output: rememberOut,
   }),
   tool({
     name: 'recall_brief',

@@ -5,7 +5,7 @@
  */
 import type { AnchorCheck, AnchorStatus, CodeStatus } from '../core/model/code-anchors.js';
 import type { EntityView, EpisodeView, FactView } from '../core/model/views.js';
-import type { ForgetPlan, QueryResult, TraverseResult } from '../core/memory/memory.js';
+import type { ForgetPlan, QueryResult, RememberResult, TraverseResult } from '../core/memory/memory.js';
 import { LIMITS } from '../core/model/limits.js';
 import type { ServiceStatus } from '../service/rpc/protocol.js';
 
@@ -69,6 +69,15 @@ export function anchorPlace(a: AnchorCheck): string {
   if (a.startLine !== undefined)
     return `${a.path}:${a.startLine}${a.endLine !== undefined && a.endLine !== a.startLine ? `-${a.endLine}` : ''}`;
   return a.path;
+}
+
+/** What `recall_remember` stored: the note, its item, and each citation that could not be anchored (so the agent can fix it). */
+export function renderRemembered(r: RememberResult): string {
+  const lines = [r.duplicate ? `Already remembered as ${r.id}.` : `Remembered as ${r.id}.`];
+  if (r.item) lines.push(`Knowledge item ${r.item} (agent's word until a person confirms it).`);
+  if (r.anchored?.length) lines.push(`Anchored to ${r.anchored.join(', ')}.`);
+  for (const u of r.unanchored ?? []) lines.push(`Not anchored: ${u.citation}: ${u.why}.`);
+  return lines.join('\n');
 }
 
 export function renderEntity(e: EntityView): string {

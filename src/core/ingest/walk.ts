@@ -1,7 +1,8 @@
 /**
  * The transcripts in a folder tree, for `recall ingest DIR`: `~/.claude/projects`, `~/.codex/sessions`,
  * a `.specstory/history`, a repository. A file is taken when its name is one a tool gives its
- * transcripts, or when its first bytes carry a known format's markers; everything else (code,
+ * transcripts, or when its first bytes carry a known format's markers; the memory files people keep
+ * (memory-files.ts: AGENTS.md, Cursor rules, …) are taken by where they sit; everything else (code,
  * READMEs, data) is left alone and counted. Links are not followed, `.git` and `node_modules` not
  * entered.
  */
@@ -11,11 +12,14 @@ import { isAider } from './aider.js';
 import { isClaudeExportMarkdown, isClaudeTerminalExport } from './claude-export.js';
 import { isCursorExport } from './cursor.js';
 import { isGeminiQuoted, isGeminiShare } from './gemini.js';
+import { memoryFileType } from './memory-files.js';
 import { isSpecStory } from './specstory.js';
 
 export interface Walked {
   /** Transcript files, in a stable order. */
   files: string[];
+  /** Memory files (AGENTS.md, CLAUDE.md, Cursor rules, …), in a stable order. */
+  memoryFiles: string[];
   /** Files looked at and left alone. */
   others: number;
   /** Whether the walk stopped at the bound before the whole tree was seen. */
@@ -39,8 +43,9 @@ const JSON_HEAD =
 const SESSION_EXPORT = /^#{2,3} (?:User|USER|Assistant|ASSISTANT)\b/m;
 const CONTENT_BLOCKS = /^\[\s*\{\s*["'](?:type|tool_use_id)["']/m;
 
-export function walkTranscripts(root: string, limit: number): Walked {
+export function walkTranscripts(root: string, limit: number, home?: string): Walked {
   const files: string[] = [];
+  const memoryFiles: string[] = [];
   let others = 0;
   let seen = 0;
   const pending = [root];
@@ -61,14 +66,15 @@ export function walkTranscripts(root: string, limit: number): Walked {
         continue;
       }
       if (!entry.isFile()) continue;
-      if (++seen > limit) return { files: files.sort(), others, truncated: true };
+      if (++seen > limit) return { files: files.sort(), memoryFiles: memoryFiles.sort(), others, truncated: true };
+      if (memoryFileType(full, home)) memoryFiles.push(full);
       // Cline's UI log repeats the conversation of the history beside it.
-      if (entry.name === 'ui_messages.json' && names.has('api_conversation_history.json')) others++;
+      else if (entry.name === 'ui_messages.json' && names.has('api_conversation_history.json')) others++;
       else if (isTranscript(full, entry.name, dir)) files.push(full);
       else others++;
     }
   }
-  return { files: files.sort(), others, truncated: false };
+  return { files: files.sort(), memoryFiles: memoryFiles.sort(), others, truncated: false };
 }
 
 function isTranscript(file: string, name: string, dir: string): boolean {

@@ -78,7 +78,7 @@ export function withCode<F extends FactView>(db: Database, facts: F[], workspace
 }
 
 /** The target's anchor set, if it has one; anchors this memory would not have written (a peer's, damaged) are left out. */
-function storedAnchors(db: Database, target: string): CodeAnchor[] | undefined {
+export function storedAnchors(db: Database, target: string): CodeAnchor[] | undefined {
   const v = scalar(db, 'SELECT anchors FROM anchors WHERE target = ?', [target]);
   return v === undefined || v === null ? undefined : parseAnchors(String(v));
 }
@@ -89,7 +89,7 @@ function parseAnchors(json: string): CodeAnchor[] {
 }
 
 /** One anchor per place (root, path, symbol, range): the most recently taken wins. */
-function dedupe(anchors: CodeAnchor[]): CodeAnchor[] {
+export function dedupe(anchors: CodeAnchor[]): CodeAnchor[] {
   const byPlace = new Map<string, CodeAnchor>();
   for (const a of anchors) {
     const key = JSON.stringify([a.root, a.path, a.symbol, a.startLine, a.endLine]);

@@ -124,6 +124,7 @@ function erasing({ name, episodes, relationships, orphans, keepEntity }: Erased)
       case 'relationship.correct':
       case 'relationship.check':
       case 'check.outcome':
+      case 'relationship.retract':
         return goneRelationships.has(e.id) ? drop(e) : e;
       case 'entity.upsert':
         return goneNames.has(entityKey(e.name)) ? drop(e) : e;

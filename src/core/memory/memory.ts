@@ -23,6 +23,8 @@ import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } fro
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
 import { addRule, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
+import { readMemoryFile, type MemoryFileInput, type MemoryFileResult } from './memory-files.js';
+import { remember, type RememberInput, type RememberResult } from './remember.js';
 
 export type {
   Brief,
@@ -34,9 +36,13 @@ export type {
   HeldForgetSummary,
   HookAnswer,
   HookCall,
+  MemoryFileInput,
+  MemoryFileResult,
   MemoryStatus,
   OpenReport,
   ProjectAssignment,
+  RememberInput,
+  RememberResult,
   QueryInput,
   QueryResult,
   RemoteApplied,
@@ -66,9 +72,9 @@ export class Memory {
 
   // ---- writing ----------------------------------------------------------------------------
 
-  /** Stores one note or observation. The authority comes from the caller's surface. */
-  remember(input: EpisodeInput, by: Provenance, workspace?: string): { id: string; duplicate: boolean } {
-    return ingest(this.mem, [input], by, workspace).results[0]!;
+  /** Stores one note or observation, and with a kind a knowledge item (remember.ts). The authority comes from the caller's surface. */
+  remember(input: RememberInput, by: Provenance, workspace?: string): RememberResult {
+    return remember(this.mem, input, by, workspace);
   }
 
   /** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */
@@ -78,6 +84,11 @@ export class Memory {
     workspace?: string,
   ): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
     return ingest(this.mem, inputs, by, workspace);
+  }
+
+  /** A memory file's knowledge items (AGENTS.md, CLAUDE.md, Cursor rules…), brought up to date with its text; a person's act. */
+  readMemoryFile(input: MemoryFileInput, by: Provenance, workspace?: string): MemoryFileResult {
+    return readMemoryFile(this.mem, input, by, workspace);
   }
 
   /** Asserts a fact (subject, predicate, object); only a person may. */
@@ -94,11 +105,8 @@ export class Memory {
     return assignProject(this.mem, input, by);
   }
 
-  /** Facts a language model read from one stored episode, weighed as the agent's. */
-  recordExtraction(
-    input: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string },
-    by: Provenance,
-  ): { ids: string[] } {
+  /** Facts and knowledge items a language model read from one stored episode, weighed as the agent's. */
+  recordExtraction(input: Parameters<typeof recordExtraction>[1], by: Provenance): { ids: string[] } {
     return recordExtraction(this.mem, input, by);
   }
 

@@ -13,9 +13,11 @@ import { learnAliases } from '../ingest/aliases.js';
 import { all } from '../store/sqlite.js';
 import type { Graph } from '../store/graph.js';
 import { entityKey } from '../store/ids.js';
+import { redactSecrets } from '../ingest/redact.js';
+import type { KnowledgeKind } from '../model/knowledge.js';
 import { episodeAnchorEvents, factAnchorEvents, reanchorEvents } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
-import { KnowledgeWriter, type KnowledgeCandidate } from './knowledge.js';
+import { KnowledgeWriter, statementOf, type KnowledgeCandidate } from './knowledge.js';
 import { episodeRecord, legacyEpisodeHash, projectOf, requireFact, requireHuman, validName } from './validate.js';
 
 /** A turn longer than this is a document: its opening says what it is about, and the extractor's cost grows with length. */
@@ -26,6 +28,8 @@ const GLOBAL_SUBJECT = 'global';
 const MAX_EXTRACTED_FACTS = 100;
 
 type Triple = { subject: string; predicate: string; object: string };
+/** A knowledge item a language model read from a turn. */
+export type ExtractedItem = { kind: KnowledgeKind; statement: string; subject: string };
 
 /** Stores episodes; a turn already stored (same content hash) is skipped, so re-importing is idempotent. */
 export function ingest(
@@ -205,7 +209,7 @@ export function relate(
  */
 export function recordExtraction(
   mem: JournaledGraph,
-  input: { episode: string; facts: Triple[]; extractor: string },
+  input: { episode: string; facts: Triple[]; items?: ExtractedItem[]; extractor: string },
   by: Provenance,
 ): { ids: string[] } {
   if (input === null || typeof input !== 'object') throw invalid('Give { episode, facts, extractor }.');
@@ -216,8 +220,10 @@ export function recordExtraction(
   const project = mem.graph.episodeProject(input.episode);
   const extractor = validName(input.extractor, 'extractor');
   if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
-  if (input.facts.length > MAX_EXTRACTED_FACTS)
-    throw invalid(`${input.facts.length} facts from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
+  const items = input.items ?? [];
+  if (!Array.isArray(items)) throw invalid('"items" must be a list of { kind, statement, subject }.');
+  if (input.facts.length + items.length > MAX_EXTRACTED_FACTS)
+    throw invalid(`${input.facts.length + items.length} facts and items from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
   const facts = new FactReadings(mem.graph);
   const events: EventBody[] = [];
   const ids: string[] = [];
@@ -232,6 +238,22 @@ export function recordExtraction(
       project,
     });
     ids.push(id);
+    if (event) events.push(event);
+  }
+  // Knowledge items the model read: the same one-item rule as every source, weighed as the model's whoever spoke.
+  const writer = new KnowledgeWriter(mem, facts.used);
+  for (const item of items) {
+    if (item === null || typeof item !== 'object') throw invalid('Each item is { kind, statement, subject }.');
+    const { id, event } = writer.read({
+      kind: item.kind,
+      statement: redactSecrets(statementOf(item.statement)).text,
+      subject: validName(item.subject, 'subject'),
+      evidence: input.episode,
+      assertedBy: 'agent',
+      extractedBy: extractor,
+      project,
+    });
+    if (!ids.includes(id)) ids.push(id);
     if (event) events.push(event);
   }
   mem.commit(events, by);

@@ -83,6 +83,12 @@ export type EventBody =
     }
   | { type: 'relationship.evidence'; id: string; episode?: string; polarity: 1 | -1; extractedBy?: string }
   | { type: 'relationship.correct'; id: string; verdict: 'wrong' | 'confirm'; reason?: string }
+  /**
+   * The file a knowledge item was read from no longer says it (its lines were deleted): the item
+   * ends, kept under history, with no evidence against it. Neither a person's verdict nor a
+   * supersession: its source withdrew it. A confirmed (pinned) item stays: the person vouched for it.
+   */
+  | { type: 'relationship.retract'; id: string; reason: string }
   | {
       type: 'entity.forget';
       name: string;

@@ -30,6 +30,12 @@ export const LIMITS = {
   nameChars: 200,
   /** Characters of a knowledge item's statement (a sentence or two, in the words of whoever said it). */
   statementChars: 500,
+  /** Bytes of a memory file read whole (AGENTS.md, CLAUDE.md, Cursor rules…): past it, a clear error asks to split it. */
+  memoryFileBytes: 256 * 1024,
+  /** Knowledge items one memory file yields at most; past it, a clear error. */
+  memoryFileItems: 1000,
+  /** Code places one `recall_remember` cites (`src/db.ts:10-20`): each becomes an anchor. */
+  citations: 10,
   /** Characters of a session id or a source given as a filter. */
   sessionChars: 300,
   sourceChars: 500,

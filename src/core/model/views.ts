@@ -32,7 +32,8 @@ export interface EntityView {
   score?: number;
 }
 
-export type FactStatus = 'current' | 'wrong' | 'superseded';
+/** retracted: the memory file it was read from no longer says it. */
+export type FactStatus = 'current' | 'wrong' | 'superseded' | 'retracted';
 
 export interface FactView {
   id: string;

@@ -17,7 +17,8 @@ export function factView(r: Row, config: ConfidenceConfig, now: number, evidence
   const kind = isKnowledgeKind(r.kind) ? r.kind : undefined;
   // A decision, rule or preference holds until superseded or marked wrong: it does not fade with time.
   const holds = pinned || (kind !== undefined && HOLDING_KINDS.has(kind));
-  const status: FactStatus = r.valid_to == null ? 'current' : r.ended_by === 'wrong' ? 'wrong' : 'superseded';
+  const status: FactStatus =
+    r.valid_to == null ? 'current' : r.ended_by === 'wrong' || r.ended_by === 'retracted' ? (r.ended_by as FactStatus) : 'superseded';
   return {
     id: String(r.id),
     subject: String(r.subject),

@@ -2,7 +2,7 @@
  * The graph's rows as journal events change them: every INSERT, UPDATE and DELETE the graph
  * issues. Replay and live writes both come through `apply`, so they cannot drift apart.
  */
-import { authorityRank, type Authority, type MemoryConfig } from '../model/config.js';
+import type { Authority, MemoryConfig } from '../model/config.js';
 import { SUPERSEDING_KINDS } from '../model/knowledge.js';
 import type { EpisodeRecord, MemoryEvent } from '../model/events.js';
 import { projectOfSource } from '../model/project.js';
@@ -12,6 +12,7 @@ import { aliasId, entityIdOf, entityKey, markIdUsed, ownNumber, resolveId, rowid
 import { isBare, orphansAfter } from './erasure.js';
 import { assignSelection } from './assign-selection.js';
 import { applyRuleEvent, dropOutcomes, setCheck } from './check-writes.js';
+import { retract, supersede } from './item-endings.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -46,6 +47,9 @@ export class GraphWrites {
       }
       case 'relationship.correct':
         this.correctFact(e.id, e.verdict, e.by.authority, e.at, e.reason, e.origin === undefined ? null : (e.by.author ?? e.origin));
+        break;
+      case 'relationship.retract':
+        retract(this.db, e.id, e.at, e.reason);
         break;
       case 'entity.forget':
         this.forget(e);
@@ -177,37 +181,7 @@ export class GraphWrites {
     );
     markIdUsed(this.db, 'rel', rowid);
     if (e.check) setCheck(this.db, rowid, e.check, e.origin === undefined ? 'statement' : 'peer');
-    if (e.kind !== undefined && SUPERSEDING_KINDS.has(e.kind)) this.supersede(rowid);
-  }
-
-  /**
-   * A later decision (or preference) on the same subject, in the same project, ends the earlier
-   * one: it stays under history, superseded. Later is by when it was said, so an old transcript
-   * imported now does not end a newer choice (it ends at once instead); and a person's word is
-   * not ended by a weaker one (an agent's).
-   */
-  private supersede(rowid: number): void {
-    const me = all(this.db, 'SELECT id, kind, subject_id, object_id, project, valid_from, authority FROM relationships WHERE rowid = ?', [
-      rowid,
-    ])[0]!;
-    const rivals = all(
-      this.db,
-      `SELECT rowid, id, object_id, valid_from, authority FROM relationships
-        WHERE kind = ? AND subject_id = ? AND project IS ? AND valid_to IS NULL AND rowid != ?`,
-      [me.kind, me.subject_id, me.project, rowid],
-    );
-    const rank = (a: unknown): number => authorityRank(a as Authority);
-    for (const r of rivals) {
-      if (r.object_id === me.object_id) continue;
-      const [older, newer] = String(r.valid_from) <= String(me.valid_from) ? [r, me] : [me, r];
-      if (rank(newer.authority) < rank(older.authority)) continue;
-      run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'superseded', ended_reason = ? WHERE id = ?", [
-        newer.valid_from,
-        `superseded by ${String(newer.id)}`,
-        older.id,
-      ]);
-      if (older === me) return;
-    }
+    if (e.kind !== undefined && SUPERSEDING_KINDS.has(e.kind)) supersede(this.db, rowid);
   }
 
   /**

@@ -128,6 +128,7 @@ export function mapEventIds<E extends EventBody>(e: E, f: (prefix: IdPrefix, id:
     case 'relationship.correct':
     case 'relationship.check':
     case 'check.outcome':
+    case 'relationship.retract':
       return { ...e, id: rel(b.id) };
     case 'entity.forget':
       return { ...e, episodes: b.episodes.map(ep), relationships: b.relationships.map(rel) };

@@ -11,7 +11,7 @@
  */
 import * as vscode from 'vscode';
 import type { RecallExtension } from '../ctx.js';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from './common/extraction-prompt.js';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtractedItems, parseExtraction } from './common/extraction-prompt.js';
 import type { StoredTurn } from './common/ingest-batches.js';
 import { COMMANDS } from '../common/ids.js';
 
@@ -147,17 +147,18 @@ export class LmExtractor implements vscode.Disposable {
       return !(err instanceof vscode.LanguageModelError && ['NoPermissions', 'Blocked', 'NotFound'].includes(err.code));
     }
     const facts = parseExtraction(answer, batch.length);
+    const items = parseExtractedItems(answer, batch.length);
     let stored = 0;
     for (const [i, turn] of batch.entries()) {
-      if (facts[i]!.length === 0 || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
+      if (facts[i]!.length + items[i]!.length === 0 || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
       try {
-        stored += (await this.ctx.lm.call('extracted', { episode: turn.id, facts: facts[i]!, extractor })).ids.length;
+        stored += (await this.ctx.lm.call('extracted', { episode: turn.id, facts: facts[i]!, items: items[i]!, extractor })).ids.length;
       } catch (err) {
         this.ctx.log.warn(`language-model extraction: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }
     }
     this.ctx.log.info(
-      `language-model extraction (${extractor}): ${stored} relationship(s) from ${batch.length} turn(s) (${batch.map((t) => t.id).join(', ')})`,
+      `language-model extraction (${extractor}): ${stored} relationship(s) and item(s) from ${batch.length} turn(s) (${batch.map((t) => t.id).join(', ')})`,
     );
     return true;
   }

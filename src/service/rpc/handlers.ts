@@ -61,6 +61,7 @@ export function handlerTable(s: ServiceParts): Handlers {
     remember: (p, by, c) => memory.remember(p, by, c.workspace),
     ingest: (p, by, c) => memory.ingest(p.episodes, by, c.workspace),
     relate: (p, by, c) => memory.relate(p, by, c.workspace),
+    'knowledge.file': (p, by, c) => memory.readMemoryFile(p, by, c.workspace),
     extracted: (p, by) => memory.recordExtraction(p, by),
     correct: (p, by, c) => memory.correct(p, by, c.workspace),
     unalias: (p, by) => memory.unalias(p, by),

@@ -43,7 +43,12 @@ type ParamSchemas = { [M in Method]: z.ZodType<ParamsOf<M>> };
 const PARAMS: ParamSchemas = {
   hello: z.object({ surface: z.enum(SURFACES), client: optional(text), challenge: optional(text), project, workspace: optional(text) }),
   ping: none,
-  remember: episode,
+  remember: episode.extend({
+    kind: optional(z.enum(KNOWLEDGE_KINDS)),
+    subject: optional(text),
+    citations: optional(texts),
+    reason: optional(text),
+  }),
   ingest: z.object({ episodes: z.array(episode) }),
   relate: z.object({
     subject: text,
@@ -53,9 +58,17 @@ const PARAMS: ParamSchemas = {
     prior: optional(z.enum(PRIOR_KINDS)),
     project,
   }),
+  'knowledge.file': z.object({
+    file: text,
+    text,
+    written: z.object({ authority: z.enum(['user', 'external']), authors: texts }),
+    time: optional(text),
+    project,
+  }),
   extracted: z.object({
     episode: text,
     facts: z.array(z.object({ subject: text, predicate: text, object: text })),
+    items: optional(z.array(z.object({ kind: z.enum(KNOWLEDGE_KINDS), statement: text, subject: text }))),
     extractor: text,
   }),
   correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),

@@ -7,6 +7,7 @@ import type { MemberView } from '../../sync/members.js';
 import type { QuarantineEntry } from '../../sync/quarantine.js';
 import type { SyncStatus } from '../../sync/sync-loop.js';
 import type { Authority, PriorKind } from '../../core/model/config.js';
+import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import { LIMITS } from '../../core/model/limits.js';
 import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScope } from '../../core/memory/browse.js';
 import type { EpisodeInput } from '../../core/model/events.js';
@@ -20,8 +21,12 @@ import type {
   HeldForgetSummary,
   HookAnswer,
   HookCall,
+  MemoryFileInput,
+  MemoryFileResult,
   MemoryStatus,
   ProjectAssignment,
+  RememberInput,
+  RememberResult,
   QueryResult,
   ScopedRead,
   TraverseResult,
@@ -89,7 +94,7 @@ export interface Methods {
     result: { version: string; pid: number; memory: string; proof?: string };
   };
   ping: { params: Record<string, never>; result: { ok: true } };
-  remember: { params: EpisodeInput; result: { id: string; duplicate: boolean } };
+  remember: { params: RememberInput; result: RememberResult };
   ingest: {
     params: { episodes: EpisodeInput[] };
     result: { added: number; skipped: number; results: { id: string; duplicate: boolean }[] };
@@ -99,9 +104,17 @@ export interface Methods {
     /** duplicate: the triple was already current; that fact is returned (with any new evidence added). */
     result: { id: string; duplicate: boolean };
   };
+  /** A memory file's knowledge items brought up to date with its text (core/memory/memory-files.ts); a person's surface only. */
+  'knowledge.file': { params: MemoryFileInput; result: MemoryFileResult };
   /** Facts a language model read from a stored episode: recorded as the model's reading (agent authority). */
   extracted: {
-    params: { episode: string; facts: { subject: string; predicate: string; object: string }[]; extractor: string };
+    params: {
+      episode: string;
+      facts: { subject: string; predicate: string; object: string }[];
+      /** Knowledge items (decision, rule, preference, fact, lesson) read from the turn. */
+      items?: { kind: KnowledgeKind; statement: string; subject: string }[];
+      extractor: string;
+    };
     result: { ids: string[] };
   };
   correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
@@ -196,6 +209,7 @@ export type ResultOf<M extends Method> = Methods[M]['result'];
 export const WRITE_METHODS: ReadonlySet<Method> = new Set<Method>([
   'remember',
   'ingest',
+  'knowledge.file',
   'relate',
   'extracted',
   'correct',

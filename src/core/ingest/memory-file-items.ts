@@ -1,0 +1,325 @@
+/**
+ * A memory file's knowledge items, read from its markdown structure alone (no model):
+ *
+ * - each list item (bullet or numbered; its continuation lines with it) is one item; a lead-in
+ *   ending in ":" (its sub-items carry the content), a task ("[ ]", "[x]") and a fragment of
+ *   fewer than three words are not;
+ * - each sentence of a paragraph that instructs (imperative or modal: "Use…", "Never…",
+ *   "…must…") or states a decision is one item; other prose (introductions) is not;
+ * - code fences, block quotes, tables, HTML comments, front matter and `@import` lines are never
+ *   read: a statement quoted or in code is not the person's.
+ *
+ * The kind, in this order: under a heading of lessons (lessons, gotchas, pitfalls, troubleshooting)
+ * a lesson; worded as a decision ("we decided", "chosen for", a "Decisions" heading) a decision; in
+ * the first person ("I prefer…") or under a "Preferences" heading a preference; imperative or modal
+ * (and, in an instructions file, "No …") a rule; anything else a fact (stack, layout, commands).
+ * The statement is the item's own words (emphasis and link targets dropped), cut at a sentence
+ * within LIMITS.statementChars; the subject is the item's label ("**Testing**: …"), else its
+ * nearest heading below the title (a generic one such as "General" does not count), else the file.
+ */
+import { invalid } from '../model/errors.js';
+import type { KnowledgeKind } from '../model/knowledge.js';
+import { LIMITS } from '../model/limits.js';
+import type { MemoryFileType } from './memory-files.js';
+
+export interface MemoryFileItem {
+  kind: KnowledgeKind;
+  statement: string;
+  subject: string;
+  /** The lines it was read from, 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  /** The item's words as the file has them (the evidence stored for it). */
+  text: string;
+}
+
+const LESSON_HEADING = /lesson|learn(?:ed|ings?)\b|gotcha|pitfall|mistake|troubleshoot|known (?:issue|problem)/i;
+const DECISION_HEADING = /decision/i;
+const PREFERENCE_HEADING = /preference/i;
+const DECISION =
+  /\b(?:we|i)\s+(?:have\s+)?(?:decided|chose|picked|went with|settled on|opted for|switched to|migrated to)\b|\bdecided to\b|\b(?:was|were)\s+chosen\b|\bchosen (?:for|because|over)\b|\bdecision\b/i;
+const PREFERENCE = /^(?:i|we)\s+(?:prefer|like|love|want|'d rather|would rather)\b/i;
+const MODAL =
+  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed)\b/i;
+const VERBS = new Set(
+  (
+    'use avoid prefer keep write add run follow make ensure put pass define update remove replace check test do never always only ' +
+    'commit pin audit format organize organise access raise log ask create call store read return handle import export name place ' +
+    'document include implement validate stop state decide locate preserve reject apply build install consider split limit wrap ' +
+    'mock favor favour exclude set configure require treat reuse respect maintain review verify look remember leave let start stay ' +
+    'try think focus group sort separate move extract declare annotate comment delete clean lint bump tag release deploy push merge ' +
+    'rebase squash open close explain describe mention list show print emit throw catch guard cache retry default refer consult ' +
+    'iterate fix prefix suffix wait reply respond answer communicate target support enable disable ignore skip drop ' +
+    'break refactor rename structure generate load save send sanitize escape encode decode parse serialize append prepend insert ' +
+    'choose pick link cite reference'
+  ).split(' '),
+);
+const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
+const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of|and|or|for|in|on|to)$/i;
+/** Headings whose lists show, not state: their items are examples. */
+const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
+const GENERIC_HEADING =
+  /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
+const MIN_WORDS = 3;
+
+const wordsOf = (s: string): string[] => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+
+/** Markdown emphasis, inline HTML and link targets out of a text; code spans kept as written. */
+function plain(s: string): string {
+  return s
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+            .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+            .replace(/<\/?[A-Za-z][^>]*>/g, '')
+            .replace(/(\*\*|__)(.+?)\1/g, '$2')
+            .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2'),
+    )
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A heading as a subject: no numbering, emoji, emphasis or trailing colon. */
+function headingName(s: string): string {
+  return plain(s)
+    .replace(/^[^\p{L}\p{N}`]+/u, '')
+    .replace(/^(?:\d+(?:\.\d+)*[.)]?|step \d+[:.]?)\s+/i, '')
+    .replace(/[`]/g, '')
+    .replace(/[:：\s]+$/, '')
+    .slice(0, LIMITS.nameChars)
+    .trim();
+}
+
+function imperative(body: string): boolean {
+  const [first = '', second = ''] = body
+    .replace(/^[`'"]+/, '')
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}'`]/gu, ''));
+  const f = first.toLowerCase();
+  if (f === "don't" || f === 'dont') return true;
+  if (VERBS.has(f) && !NOT_VERB_AFTER.test(second)) return true;
+  // "For breaking changes, append …", "When in doubt, ask …": the instruction after the opening clause.
+  const comma = body.indexOf(',');
+  return SUBORDINATE.test(f) && comma > 0 && imperative(body.slice(comma + 1).trim());
+}
+
+/** The kind of an item by its words and headings (see above); undefined: a paragraph's prose, not an item. */
+export function kindOf(body: string, headings: string[], type: MemoryFileType, bullet: boolean): KnowledgeKind | undefined {
+  const under = (re: RegExp): boolean => headings.some((h) => re.test(h));
+  if (under(LESSON_HEADING)) return 'lesson';
+  if (DECISION.test(body) || under(DECISION_HEADING)) return 'decision';
+  if (PREFERENCE.test(body) || under(PREFERENCE_HEADING)) return 'preference';
+  if (imperative(body) || MODAL.test(body) || (type.instructions && /^no\s/i.test(body))) return 'rule';
+  return bullet ? 'fact' : undefined;
+}
+
+/** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
+export function boundStatement(s: string): string {
+  if (s.length <= LIMITS.statementChars) return s;
+  const sentences = s.match(/[^.!?。！？]+[.!?。！？]+(?:\s+|$)|[^.!?。！？]+$/g) ?? [s];
+  let out = '';
+  for (const x of sentences) {
+    if ((out + x).trimEnd().length > LIMITS.statementChars) break;
+    out += x;
+  }
+  if (out.trim()) return out.trim();
+  const cut = s.slice(0, LIMITS.statementChars - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`;
+}
+
+/** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
+function labelled(text: string): { label?: string; body: string } {
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:：—–-]?\s*(.*)$/.exec(text);
+  if (bold && bold[1]!.length <= 80) return { label: headingName(bold[1]!), body: bold[2]! };
+  const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
+  if (code) return { label: code[1]!, body: code[2]! };
+  const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
+  if (plainLabel && wordsOf(plainLabel[1]!).length <= 4) return { label: headingName(plainLabel[1]!), body: plainLabel[2]! };
+  return { body: text };
+}
+
+interface Block {
+  start: number;
+  end: number;
+  lines: string[];
+  indent?: number;
+}
+
+/** The items of a memory file's text (see above). A file yielding more than LIMITS.memoryFileItems is refused. */
+export function memoryFileItems(text: string, type: MemoryFileType, file = type.label): MemoryFileItem[] {
+  const json = copilotEntry(text, type);
+  if (json) return json;
+  const lines = text.split(/\r?\n/);
+  const items: MemoryFileItem[] = [];
+  const headings: string[] = [];
+  // The file's first heading, when it is a level-1 one before any content, is its title: never a subject.
+  let title = false;
+  let begun = false;
+  let para: Block | undefined;
+  let item: Block | undefined;
+  // Lead-ins ("1. **Multi-Chain Support**:") by indent: their sub-items are about what they name.
+  let leads: { indent: number; name: string }[] = [];
+  const subjectOf = (label?: string, indent = -1): string =>
+    label ||
+    [...leads].reverse().find((l) => l.indent < indent)?.name ||
+    [...headings.slice(title ? 1 : 0)].reverse().find((h) => h && !GENERIC_HEADING.test(h)) ||
+    type.label;
+  const push = (kind: KnowledgeKind, statement: string, subject: string, start: number, end: number, words: string): void => {
+    const said = boundStatement(statement.replace(/[:：]\s*$/, ''));
+    items.push({ kind, statement: said, subject, startLine: start, endLine: end, text: words });
+    if (items.length > LIMITS.memoryFileItems)
+      throw invalid(
+        `${file} holds more than ${LIMITS.memoryFileItems} items; memory files are read up to ${LIMITS.memoryFileItems}.`,
+        'Split it into smaller files and point Recall at them.',
+      );
+  };
+  const flushItem = (): void => {
+    if (!item) return;
+    const raw = item.lines.join(' ').trim();
+    const b = item;
+    const indent = b.indent ?? 0;
+    item = undefined;
+    leads = leads.filter((l) => l.indent < indent);
+    if (/:\s*$/.test(raw)) {
+      const name = headingName(labelled(raw).label ?? raw);
+      if (name && wordsOf(name).length <= 6) leads.push({ indent, name });
+      return;
+    }
+    // A task, an example or a bare code span says nothing by itself.
+    if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
+    const { label, body } = labelled(raw);
+    const clean = plain(body);
+    if (wordsOf(plain(raw)).length < MIN_WORDS || !clean) return;
+    push(kindOf(clean, headings.filter(Boolean), type, true)!, plain(raw), subjectOf(label, indent), b.start, b.end, raw);
+  };
+  const flushPara = (): void => {
+    if (!para) return;
+    const b = para;
+    para = undefined;
+    for (const s of sentences(b)) {
+      const clean = plain(s.text);
+      if (wordsOf(clean).length < MIN_WORDS) continue;
+      const kind = kindOf(clean, headings.filter(Boolean), type, false);
+      if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
+    }
+  };
+  const flush = (): void => {
+    flushItem();
+    flushPara();
+  };
+  let i = frontMatterEnd(lines);
+  let fence: string | undefined;
+  let comment = false;
+  for (; i < lines.length; i++) {
+    const n = i + 1;
+    let line = lines[i]!;
+    if (fence) {
+      if (line.trim().startsWith(fence)) fence = undefined;
+      continue;
+    }
+    const opens = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (opens) {
+      flush();
+      fence = opens[1]!;
+      continue;
+    }
+    if (comment) {
+      if (!line.includes('-->')) continue;
+      comment = false;
+      line = line.slice(line.indexOf('-->') + 3);
+    }
+    line = line.replace(/<!--.*?-->/g, '');
+    if (line.includes('<!--')) {
+      comment = true;
+      line = line.slice(0, line.indexOf('<!--'));
+    }
+    const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (heading) {
+      flush();
+      leads = [];
+      const level = heading[1]!.length;
+      if (level === 1) title = !begun;
+      begun = true;
+      headings.length = level;
+      headings[level - 1] = headingName(heading[2]!);
+      continue;
+    }
+    if (!line.trim() || /^\s*(?:>|\||@\S+\s*$|[-*_=]{3,}\s*$)/.test(line)) {
+      flush();
+      continue;
+    }
+    begun = true;
+    const bullet = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+    if (bullet) {
+      flush();
+      item = { start: n, end: n, lines: [bullet[2]!], indent: bullet[1]!.replace(/\t/g, '    ').length };
+    } else if (item) {
+      item.lines.push(line.trim());
+      item.end = n;
+    } else if (para) {
+      para.lines.push(line);
+      para.end = n;
+    } else para = { start: n, end: n, lines: [line] };
+  }
+  flush();
+  return items;
+}
+
+/** The line after the front matter (`---` … `---` at the top: a rule's metadata, not its words), else 0. */
+function frontMatterEnd(lines: string[]): number {
+  if (lines[0]?.trim() !== '---') return 0;
+  const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+  return close > 0 ? close + 1 : 0;
+}
+
+/**
+ * The sentences of a paragraph with the lines each spans. A sentence ends at . ! ? (or their CJK
+ * forms), and at a line break before a capital or a digit: plain-text rules put one on each line,
+ * while wrapped prose goes on in lower case.
+ */
+function sentences(b: Block): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  let cur = '';
+  let start = b.start;
+  b.lines.forEach((raw, k) => {
+    const line = raw.trim();
+    const n = b.start + k;
+    if (cur && /^[\p{Lu}\p{N}]/u.test(line) && !/[,;(]$/.test(cur)) {
+      out.push({ text: cur.trim(), start, end: n - 1 });
+      cur = '';
+    }
+    if (!cur) start = n;
+    const parts = line.split(/(?<=[.!?。！？])\s+/);
+    parts.forEach((part, j) => {
+      cur += (cur ? ' ' : '') + part;
+      if (j < parts.length - 1 || /[.!?。！？]$/.test(part)) {
+        out.push({ text: cur.trim(), start, end: n });
+        cur = '';
+        start = n;
+      }
+    });
+  });
+  if (cur.trim()) out.push({ text: cur.trim(), start, end: b.end });
+  return out;
+}
+
+/** A file of VS Code's memory tool that holds one JSON entry ({subject, fact, citations, reason}): one item. */
+function copilotEntry(text: string, type: MemoryFileType): MemoryFileItem[] | undefined {
+  if (type.label !== 'VS Code memory' || !/^\s*\{/.test(text)) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const e = o as { subject?: unknown; fact?: unknown };
+  if (typeof e?.fact !== 'string' || !e.fact.trim()) return [];
+  const fact = plain(e.fact);
+  const subject = typeof e.subject === 'string' && e.subject.trim() ? headingName(e.subject) : type.label;
+  const lines = text.split(/\r?\n/).length;
+  return [{ kind: kindOf(fact, [], type, true)!, statement: boundStatement(fact), subject, startLine: 1, endLine: lines, text: e.fact }];
+}

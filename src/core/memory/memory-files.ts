@@ -1,0 +1,229 @@
+/**
+ * A memory file read into the memory (ingest/memory-files.ts says which files are; ingest/
+ * memory-file-items.ts what items they hold). Each item is recorded through KnowledgeWriter, with
+ * its own words stored as the evidence turn (source and session: the file; ref: its lines), at the
+ * authority of whoever wrote the file (service/authorship.ts: the person's, or its committers'),
+ * and anchored to its lines, so a reader sees it stale once those lines change.
+ *
+ * Reading the file again brings it up to date in one commit: an item still there is re-anchored
+ * where its lines are now; a new one is added; an item whose lines are gone is retracted (ended,
+ * kept under history, `relationship.retract`), unless something other than this file says it too
+ * (another file, a conversation), in which case only its anchor here goes. A file that is gone is
+ * read as empty. Reading an unchanged file writes nothing.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hashable, hashLines } from '../anchors/reading.js';
+import { turnsAsWritten, type Authorship } from '../ingest/authorship.js';
+import { memoryFileItems, type MemoryFileItem } from '../ingest/memory-file-items.js';
+import { checkMemoryFileSize, memoryFileType, notMemoryFile } from '../ingest/memory-files.js';
+import { redactSecrets } from '../ingest/redact.js';
+import type { CodeAnchor } from '../model/code-anchors.js';
+import { invalid } from '../model/errors.js';
+import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
+import type { KnowledgeKind } from '../model/knowledge.js';
+import { LIMITS } from '../model/limits.js';
+import { gitRoot } from '../model/project.js';
+import { all, scalar } from '../store/sqlite.js';
+import { storedAnchors } from './anchors.js';
+import type { JournaledGraph } from './journaled-graph.js';
+import { KnowledgeWriter } from './knowledge.js';
+import { episodeRecord, normaliseTime, projectOf, requireHuman } from './validate.js';
+
+export interface MemoryFileInput {
+  /** The file's absolute path: where its items are anchored, and the session its evidence is filed under. */
+  file: string;
+  /** Its text as read now; empty when the file is gone. */
+  text: string;
+  /** Who wrote it: the person (`user`), or others (`external`, with their emails). */
+  written: Pick<Authorship, 'authority' | 'authors'>;
+  /** When it was last modified (ISO): the time of the items first read from it. Default: now. */
+  time?: string;
+  /** The project its items belong to (null: global); default: the connection's. */
+  project?: string | null;
+}
+
+export interface MemoryFileResult {
+  file: string;
+  /** What kind of memory file it is ("AGENTS.md", "Cursor rule", …). */
+  label: string;
+  /** Items read from it now, and of them: new to the memory, already held. */
+  items: number;
+  added: number;
+  held: number;
+  /** Items it no longer says, ended. */
+  ended: number;
+  kinds: Partial<Record<KnowledgeKind, number>>;
+  ids: string[];
+}
+
+/** Reads a memory file's items into the memory (see above); a person's act (the CLI, the extension). */
+export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: Provenance, workspace?: string): MemoryFileResult {
+  requireHuman(by, 'read a memory file into the memory');
+  const { file, text, written } = checked(input);
+  const type = memoryFileType(file)!;
+  const project = projectOf(input.project, by);
+  const { root, rel } = anchorRoot(file, workspace);
+  const time = input.time === undefined ? new Date().toISOString() : normaliseTime(input.time);
+  const items = text ? memoryFileItems(text, type, rel) : [];
+  const lines = text.split(/\r?\n/);
+
+  // Each item's words, the turn it rests on: known by the file and its words (and their occurrence), not by their line.
+  const occurrences = new Map<string, number>();
+  const inputs: EpisodeInput[] = items.map((item) => {
+    const n = (occurrences.get(item.text) ?? 0) + 1;
+    occurrences.set(item.text, n);
+    return {
+      text: item.text,
+      speaker: 'user',
+      role: 'memory file',
+      source: file,
+      session: file,
+      sessionTitle: rel,
+      ref: `L${item.startLine}-${item.endLine}`,
+      time,
+      entities: [redactSecrets(item.subject).text],
+      project,
+      key: String(n),
+    };
+  });
+  const records: EpisodeRecord[] = [];
+  const episodeIds = turnsAsWritten(inputs, { ...written, reason: '' }).map((e) => {
+    const record = episodeRecord(e, by, mem.graph.nextId('ep', records.length), mem.config.maxTextChars);
+    const held = mem.graph.episodeIdByHash(record.hash) ?? records.find((r) => r.hash === record.hash)?.id;
+    if (held) return held;
+    records.push(record);
+    return record.id;
+  });
+
+  const writer = new KnowledgeWriter(mem);
+  const knowledge: EventBody[] = [];
+  const ids: string[] = [];
+  const kinds: MemoryFileResult['kinds'] = {};
+  const here = new Map<string, CodeAnchor | null>();
+  items.forEach((item, i) => {
+    const statement = redactSecrets(item.statement);
+    const { id, event } = writer.read({
+      kind: item.kind,
+      statement: statement.text,
+      subject: redactSecrets(item.subject).text,
+      evidence: episodeIds[i],
+      assertedBy: written.authority,
+      project,
+      prior: 'explicit',
+    });
+    if (event) knowledge.push(event);
+    if (!ids.includes(id)) ids.push(id);
+    kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
+    here.set(id, here.get(id) ?? anchorOf(item, lines, root, rel, statement.count > 0));
+  });
+
+  const ended: EventBody[] = [];
+  for (const r of heldFrom(mem, file)) {
+    if (here.has(r.id)) continue;
+    if (saidElsewhere(mem, r.id, file)) here.set(r.id, null);
+    else ended.push({ type: 'relationship.retract', id: r.id, reason: `removed from ${rel}` });
+  }
+  const anchors = [...here].flatMap(([id, anchor]) => anchorEvents(mem, id, root, rel, anchor));
+  mem.commit([...(records.length ? [{ type: 'episodes.add' as const, episodes: records }] : []), ...knowledge, ...anchors, ...ended], {
+    ...by,
+    source: file,
+  });
+  return {
+    file,
+    label: type.label,
+    items: items.length,
+    added: writer.used,
+    held: ids.length - writer.used,
+    ended: ended.length,
+    kinds,
+    ids,
+  };
+}
+
+function checked(input: MemoryFileInput): MemoryFileInput {
+  if (input === null || typeof input !== 'object') throw invalid('Give { file, text, written }.');
+  const { file, text, written } = input;
+  if (typeof file !== 'string' || !path.isAbsolute(file) || file.length > LIMITS.sourceChars)
+    throw invalid(`"file" must be an absolute path of at most ${LIMITS.sourceChars} characters.`);
+  const refused = notMemoryFile(file);
+  if (refused) throw invalid(refused, 'Give a chat transcript to `recall ingest` as a transcript, or a note to `recall remember`.');
+  if (typeof text !== 'string') throw invalid('"text" must be the file\'s text ("" when it is gone).');
+  checkMemoryFileSize(file, Buffer.byteLength(text));
+  if (text.includes('\0')) throw invalid(`${file} is not a text file (it holds NUL bytes); a memory file is markdown or plain text.`);
+  if (!written || (written.authority !== 'user' && written.authority !== 'external') || !Array.isArray(written.authors))
+    throw invalid('"written" is { authority: "user" | "external", authors: [...] } (service/authorship.ts fileAuthorship).');
+  return {
+    ...input,
+    written: { authority: written.authority, authors: written.authors.filter((a) => typeof a === 'string').slice(0, 50) },
+  };
+}
+
+/**
+ * Where the file's anchors are taken: the connection's workspace when the file is in it, else its
+ * repository, else its folder (~/.claude/CLAUDE.md: checked only by re-reading, no workspace holds it).
+ */
+function anchorRoot(file: string, workspace: string | undefined): { root: string; rel: string } {
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const inside = (dir: string): string | undefined => {
+    const rel = path.relative(real(dir), real(file));
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : undefined;
+  };
+  for (const root of [workspace, gitRoot(path.dirname(file))]) {
+    const rel = root === undefined ? undefined : inside(root);
+    if (root !== undefined && rel !== undefined) return { root, rel };
+  }
+  return { root: path.dirname(file), rel: path.basename(file) };
+}
+
+/**
+ * The anchor on an item's lines. Lines that held a secret are hashed only when long enough that
+ * the hash gives nothing away (as for any text that is not code); the rest are anchored whatever
+ * their length, their words being stored anyway.
+ */
+function anchorOf(item: MemoryFileItem, lines: string[], root: string, rel: string, secret: boolean): CodeAnchor | null {
+  const range = lines.slice(item.startLine - 1, item.endLine);
+  if (secret && !hashable(rel, range)) return null;
+  return { root, path: rel, startLine: item.startLine, endLine: item.endLine, hash: hashLines(range), at: new Date().toISOString() };
+}
+
+/** The item's own anchors with this file's place set to `anchor` (none: left out); nothing when they would not change. */
+function anchorEvents(mem: JournaledGraph, id: string, root: string, rel: string, anchor: CodeAnchor | null): EventBody[] {
+  const held = storedAnchors(mem.db, id) ?? [];
+  const others = held.filter((a) => !(a.root === root && a.path === rel));
+  const mine = held.filter((a) => a.root === root && a.path === rel);
+  const place = (a: CodeAnchor | undefined): string => JSON.stringify(a && [a.startLine, a.endLine, a.hash]);
+  if (mine.length === (anchor ? 1 : 0) && place(mine[0]) === place(anchor ?? undefined)) return [];
+  const anchors = [...others, ...(anchor ? [anchor] : [])].slice(-LIMITS.anchorsPerEvent);
+  return [{ type: 'anchors.set', target: id, anchors }];
+}
+
+/** The current items read from this file (its evidence turns are filed under it), unless a person confirmed them. */
+function heldFrom(mem: JournaledGraph, file: string): { id: string }[] {
+  return all(
+    mem.db,
+    `SELECT DISTINCT r.id FROM relationships r JOIN evidence ev ON ev.relationship_rowid = r.rowid
+       JOIN episodes e ON e.id = ev.episode_id
+      WHERE e.session = ? AND r.kind IS NOT NULL AND r.valid_to IS NULL AND r.pinned = 0`,
+    [file],
+  ).map((r) => ({ id: String(r.id) }));
+}
+
+/** Whether a turn from anywhere but this file speaks for the item. */
+function saidElsewhere(mem: JournaledGraph, id: string, file: string): boolean {
+  return (
+    scalar(
+      mem.db,
+      `SELECT 1 FROM evidence ev JOIN episodes e ON e.id = ev.episode_id
+        WHERE ev.relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?) AND ev.polarity > 0 AND e.session IS NOT ?
+        LIMIT 1`,
+      [id, file],
+    ) !== undefined
+  );
+}

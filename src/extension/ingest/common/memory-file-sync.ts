@@ -1,0 +1,25 @@
+/**
+ * One of the workspace's memory files sent to the memory as it is now (core/memory/memory-files.ts
+ * brings its items up to date): read whole within its bound, or empty when it is gone (its items
+ * end); whose words it holds told from git (service/authorship.ts: the person's, or external when
+ * others committed it). No vscode here, so it runs against a real service in the tests.
+ */
+import * as fs from 'node:fs';
+import { memoryFileType, readMemoryFileText } from '../../../core/ingest/memory-files.js';
+import type { MemoryFileResult } from '../../../core/memory/memory.js';
+import { fileAuthorship } from '../../../service/authorship.js';
+import type { MemoryAccess } from '../../../tools/catalogue.js';
+
+/** Sends `file` (its items go to the connection's project); undefined when it is not a memory file (Recall's own instructions included). */
+export async function sendMemoryFile(file: string, memory: MemoryAccess): Promise<MemoryFileResult | undefined> {
+  if (!memoryFileType(file)) return undefined;
+  const gone = !fs.existsSync(file);
+  const { text, mtimeMs } = gone ? { text: '', mtimeMs: Date.now() } : readMemoryFileText(file);
+  const written = await fileAuthorship(file);
+  return memory.call('knowledge.file', {
+    file,
+    text,
+    written: { authority: written.authority, authors: written.authors },
+    time: new Date(mtimeMs).toISOString(),
+  });
+}

@@ -1,0 +1,352 @@
+/**
+ * The memory files people already keep (AGENTS.md, CLAUDE.md, Cursor rules, Cline's memory bank…)
+ * read as knowledge items: which files are memory files, the items real ones hold (counted by hand
+ * from test/fixtures/memory-files, origins in its SOURCES.md), their authority from git (real
+ * repositories in temp folders, the built CLI as a process), and how an item goes stale when its
+ * lines change and ends when they are deleted (a real store on disk).
+ */
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { memoryFileItems } from '../src/core/ingest/memory-file-items';
+import { memoryFileType, notMemoryFile, readMemoryFileText } from '../src/core/ingest/memory-files';
+import { LIMITS } from '../src/core/model/limits';
+import type { Memory } from '../src/core/memory/memory';
+import { CLI, memoryWith, tmpFolder } from './helpers';
+
+const FIX = path.join(__dirname, 'fixtures', 'memory-files');
+const HUMAN = { authority: 'human' as const };
+const MINE = { authority: 'user' as const, authors: [] };
+const tmp = (tag: string): string => tmpFolder(`mf-${tag}`);
+
+const kinds = (items: { kind: string }[]): Record<string, number> =>
+  items.reduce<Record<string, number>>((acc, i) => ({ ...acc, [i.kind]: (acc[i.kind] ?? 0) + 1 }), {});
+
+test('memory files are known by where they sit; a README, a transcript or Recall’s own instructions are not', () => {
+  const home = '/home/p';
+  const vscode = '/home/p/.config/Code/User';
+  const yes: [string, string, boolean?][] = [
+    ['/r/AGENTS.md', 'AGENTS.md'],
+    ['/r/CLAUDE.md', 'CLAUDE.md'],
+    ['/r/.claude/CLAUDE.md', 'CLAUDE.md'],
+    ['/home/p/.claude/CLAUDE.md', '~/.claude/CLAUDE.md', true],
+    ['/r/CLAUDE.local.md', 'CLAUDE.local.md'],
+    ['/r/.github/copilot-instructions.md', 'Copilot instructions'],
+    ['/r/.github/instructions/python.instructions.md', 'Copilot instructions'],
+    ['/r/.cursor/rules/general.mdc', 'Cursor rule'],
+    ['/r/.cursor/rules/backend/api.mdc', 'Cursor rule'],
+    ['/r/.cursorrules', '.cursorrules'],
+    ['/r/.clinerules', 'Cline rules'],
+    ['/r/.clinerules/01-style.md', 'Cline rules'],
+    ['/r/.windsurfrules', '.windsurfrules'],
+    ['/r/memory-bank/activeContext.md', 'Cline memory bank'],
+    ['/home/p/.claude/projects/-r/memory/MEMORY.md', 'Claude Code memory'],
+    [`${vscode}/globalStorage/github.copilot-chat/memory-tool/memories/preferences.md`, 'VS Code memory', true],
+    [`${vscode}/workspaceStorage/ab12/GitHub.copilot-chat/memory-tool/memories/repo/testing.json`, 'VS Code memory'],
+  ];
+  for (const [file, label, global] of yes) {
+    const type = memoryFileType(file, home);
+    assert.equal(type?.label, label, file);
+    assert.equal(type?.global === true, global === true, `${file}: global`);
+    assert.equal(notMemoryFile(file, home), undefined);
+  }
+  const no = [
+    '/r/README.md',
+    '/r/AGENTS.txt',
+    '/r/docs/agents.md',
+    '/r/.github/copilot-instructions.txt',
+    '/r/.github/workflows/ci.instructions.md',
+    '/r/memory-bank/diagram.png',
+    '/r/.specstory/history/2025-01-01_chat.md',
+    '/r/.cursor/plans/refactor.plan.md',
+    // A chat's own scratchpad, cleared with it: not the person's memory.
+    `${vscode}/workspaceStorage/ab12/GitHub.copilot-chat/memory-tool/memories/3f2a9c/notes.md`,
+  ];
+  for (const file of no) {
+    assert.equal(memoryFileType(file, home), undefined, file);
+    assert.match(notMemoryFile(file, home)!, /is not a memory file \(those are AGENTS\.md, CLAUDE\.md/);
+  }
+  const own = '/r/.github/instructions/recall.instructions.md';
+  assert.equal(memoryFileType(own, home), undefined);
+  assert.match(notMemoryFile(own, home)!, /the instructions file Recall writes for Copilot; it is never read back/);
+});
+
+/** Hand counts of each fixture under the mapping in src/core/ingest/memory-file-items.ts (see SOURCES.md). */
+const REAL: { file: string; kinds: Record<string, number> }[] = [
+  { file: 'wxvx/AGENTS.md', kinds: { rule: 16, fact: 6 } },
+  { file: 'bench/.cursor/rules/general.mdc', kinds: { rule: 16, fact: 9 } },
+  { file: 'nftbk/memory-bank/activeContext.md', kinds: { fact: 24, rule: 3, decision: 8 } },
+  { file: 'bitbank-bot/.cursorrules', kinds: { rule: 3, fact: 2 } },
+];
+
+test('real memory files: the items counted by hand, by kind; code, examples and front matter give none', () => {
+  const items = new Map(
+    REAL.map(({ file }) => {
+      const full = path.join(FIX, file);
+      return [file, memoryFileItems(readMemoryFileText(full).text, memoryFileType(full)!)] as const;
+    }),
+  );
+  for (const r of REAL) assert.deepEqual(kinds(items.get(r.file)!), r.kinds, r.file);
+
+  const at = (file: string, line: number) => items.get(file)!.find((i) => i.startLine === line);
+  const wxvx = 'wxvx/AGENTS.md';
+  assert.deepEqual(
+    { ...at(wxvx, 16), text: undefined },
+    {
+      kind: 'rule',
+      statement: 'Do not `git commit` anything unless instructed to do so.',
+      subject: 'AGENTS.md', // under "General": too generic a heading to be about
+      startLine: 16,
+      endLine: 16,
+      text: undefined,
+    },
+  );
+  assert.equal(at(wxvx, 7), undefined, 'a lead-in ending in ":" is not an item');
+  assert.equal(at(wxvx, 8)?.kind, 'fact', '"`wxvx.config` owns config models…" describes');
+  assert.equal(at(wxvx, 22)?.subject, 'Formatting');
+  assert.equal(at(wxvx, 31)?.kind, 'rule', '"In general, iterate by…": the instruction after the opening clause');
+
+  const bench = 'bench/.cursor/rules/general.mdc';
+  assert.ok(!items.get(bench)!.some((i) => i.startLine <= 5), 'the front matter is the rule’s metadata');
+  assert.ok(
+    !items.get(bench)!.some((i) => (i.startLine >= 29 && i.startLine <= 31) || (i.startLine >= 37 && i.startLine <= 40)),
+    'a code fence and examples are not statements',
+  );
+  assert.equal(at(bench, 27)?.statement, 'Follow Conventional Commits', 'an instructing sentence of a paragraph, link text kept');
+  assert.equal(at(bench, 11), undefined, 'introductory prose is not an item');
+  assert.equal(at(bench, 33)?.subject, 'type');
+
+  const nftbk = 'nftbk/memory-bank/activeContext.md';
+  assert.deepEqual([at(nftbk, 41)?.kind, at(nftbk, 41)?.subject], ['decision', 'Sequential Processing']);
+  assert.deepEqual([at(nftbk, 8)?.kind, at(nftbk, 8)?.subject], ['fact', 'Multi-Chain Support']);
+  assert.equal(at(nftbk, 9), undefined, '"Tezos blockchain": a fragment');
+});
+
+test('quoted, fenced, tabled and commented text is not the person’s rule; long statements are cut at a sentence', () => {
+  const type = memoryFileType('/r/AGENTS.md')!;
+  const text = [
+    '# Rules',
+    '',
+    '> Never use tabs.',
+    '',
+    '```md',
+    '- Always deploy on Fridays.',
+    '```',
+    '',
+    '| Use pnpm | always |',
+    '|---|---|',
+    '<!-- Always skip the tests. -->',
+    '<!--',
+    '- Never review code.',
+    '-->',
+    '@docs/more-rules.md',
+    '',
+    '- Never log the database URL.',
+    `- ${'Keep each module small and focused on one thing. '.repeat(15).trim()}`,
+  ].join('\n');
+  const items = memoryFileItems(text, type);
+  assert.deepEqual(
+    items.map((i) => [i.startLine, i.kind, i.statement.slice(0, 30)]),
+    [
+      [17, 'rule', 'Never log the database URL.'],
+      [18, 'rule', 'Keep each module small and foc'],
+    ],
+  );
+  assert.ok(
+    items[1]!.statement.length <= LIMITS.statementChars && items[1]!.statement.endsWith('thing.'),
+    'whole sentences within the bound',
+  );
+});
+
+test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
+  const dir = tmp('bounds');
+  const big = path.join(dir, 'AGENTS.md');
+  fs.writeFileSync(big, `- Use tabs.\n${'x'.repeat(LIMITS.memoryFileBytes)}`);
+  assert.throws(() => readMemoryFileText(big), new RegExp(`is \\d+ KB; memory files are read up to ${LIMITS.memoryFileBytes / 1024} KB`));
+  const binary = path.join(dir, 'CLAUDE.md');
+  fs.writeFileSync(binary, Buffer.from([0x2d, 0x20, 0x55, 0x00, 0x01]));
+  assert.throws(() => readMemoryFileText(binary), /not a text file/);
+  const many = Array.from({ length: LIMITS.memoryFileItems + 1 }, (_, i) => `- Use rule number ${i} everywhere.`).join('\n');
+  assert.throws(() => memoryFileItems(many, memoryFileType(big)!), new RegExp(`more than ${LIMITS.memoryFileItems} items`));
+});
+
+/** A workspace with the wxvx AGENTS.md in it, and a memory on disk. */
+async function workspace(tag: string): Promise<{ ws: string; file: string; memory: Memory }> {
+  const ws = tmp(tag);
+  const file = path.join(ws, 'AGENTS.md');
+  fs.copyFileSync(path.join(FIX, 'wxvx/AGENTS.md'), file);
+  const { memory } = await memoryWith([], { tag });
+  return { ws, file, memory };
+}
+
+const readIn = (memory: Memory, file: string, ws: string, written = MINE) =>
+  memory.readMemoryFile({ file, text: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', written, project: null }, HUMAN, ws);
+
+const editLine = (file: string, line: number, to: string | null): void => {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  if (to === null) lines.splice(line - 1, 1);
+  else lines[line - 1] = to;
+  fs.writeFileSync(file, lines.join('\n'));
+};
+
+test('an item is anchored to its lines: stale when they change, re-anchored when they move, ended when deleted', async () => {
+  const { ws, file, memory } = await workspace('stale');
+  const first = readIn(memory, file, ws);
+  assert.deepEqual([first.items, first.added, first.held, first.ended], [22, 22, 0, 0]);
+  const seq = memory.seq;
+  assert.deepEqual(readIn(memory, file, ws).ids, first.ids);
+  assert.equal(memory.seq, seq, 'reading an unchanged file writes nothing');
+
+  const byLine = (line: number): string => {
+    const f = memory.export().facts.find((x) => x.statement && memory.fact(x.id, ws).code?.anchors[0]?.startLine === line);
+    return f!.id;
+  };
+  const format = byLine(22);
+  const ask = byLine(17);
+  assert.equal(memory.fact(format, ws).code?.status, 'current');
+  editLine(file, 22, '- Use `make fmt` to enforce the house rules for import order.');
+  assert.equal(memory.fact(format, ws).code?.status, 'changed', 'its lines changed: stale before the file is read again');
+  assert.equal(memory.fact(ask, ws).code?.status, 'current', 'the other lines are as they were');
+
+  editLine(file, 1, '# Agent Guidelines for wxvx\n\nThis file is for coding agents.'); // two lines more above everything
+  const again = readIn(memory, file, ws);
+  assert.deepEqual([again.added, again.ended], [1, 1], 'the edited line is a new item, its old words end');
+  assert.equal(memory.fact(format, ws).status, 'retracted');
+  assert.equal(memory.fact(ask, ws).code?.anchors[0]?.startLine, 19, 'a moved line is anchored where it is now');
+  assert.equal(memory.fact(ask, ws).code?.status, 'current');
+
+  editLine(file, 19, null); // "Always ask the developer questions if you have doubts."
+  const third = readIn(memory, file, ws);
+  assert.equal(third.ended, 1);
+  const ended = memory.fact(ask, ws);
+  assert.deepEqual([ended.status, ended.ended_reason], ['retracted', 'removed from AGENTS.md']);
+  assert.ok(
+    memory.export({ history: true }).facts.some((f) => f.id === ask),
+    'kept under history',
+  );
+  assert.ok(!memory.export().facts.some((f) => f.id === ask), 'no longer current');
+});
+
+test('a confirmed item outlasts its lines; one said elsewhere too loses only this file’s anchor; a gone file ends the rest', async () => {
+  const { ws, file, memory } = await workspace('ending');
+  readIn(memory, file, ws);
+  const claude = path.join(ws, 'CLAUDE.md');
+  fs.writeFileSync(claude, "# Notes\n\n- Use Python's `logging` module; avoid print statements.\n");
+  const both = readIn(memory, claude, ws).ids[0]!;
+  assert.deepEqual(
+    memory
+      .fact(both, ws)
+      .code?.anchors.map((a) => a.path)
+      .sort(),
+    ['AGENTS.md', 'CLAUDE.md'],
+    'one item, two places',
+  );
+  const confirmed = memory.export().facts.find((f) => f.statement?.startsWith('Raise `WXVXError`'))!.id;
+  memory.correct({ id: confirmed, verdict: 'confirm' }, HUMAN, ws);
+
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, text.replace(/^- Raise `WXVXError`.*\n/m, '').replace(/^- Use Python's `logging`.*\n/m, ''));
+  const r = readIn(memory, file, ws);
+  assert.equal(r.ended, 0, 'neither ends');
+  assert.equal(memory.fact(confirmed, ws).status, 'current', 'the person vouched for it');
+  assert.equal(memory.fact(both, ws).status, 'current', 'CLAUDE.md still says it');
+  assert.deepEqual(
+    memory.fact(both, ws).code?.anchors.map((a) => a.path),
+    ['CLAUDE.md'],
+  );
+
+  fs.rmSync(file);
+  const gone = readIn(memory, file, ws);
+  assert.deepEqual([gone.items, gone.ended], [0, 20], 'every other item of a deleted file ends');
+  assert.equal(memory.fact(both, ws).status, 'current');
+});
+
+test('secrets in a memory file are redacted from its items and their evidence', async () => {
+  const { ws, memory } = await workspace('secrets');
+  const file = path.join(ws, 'CLAUDE.md');
+  const key = 'sk-ant-api03-' + 'Zx9'.repeat(30);
+  fs.writeFileSync(file, `# Setup\n\n- Use the API key ${key} for the staging proxy.\n`);
+  const r = readIn(memory, file, ws);
+  const fact = memory.fact(r.ids[0]!, ws);
+  assert.match(fact.statement!, /\[REDACTED:/);
+  assert.ok(!fact.statement!.includes(key));
+  assert.ok(!JSON.stringify(memory.export({ history: true })).includes(key), 'nowhere in the memory');
+});
+
+// ---- the CLI, with real git repositories -------------------------------------------------------
+
+const PERSON = 'person@example.com';
+const OTHER = 'other@example.com';
+const GIT_ENV = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const git = (cwd: string, args: string[], email?: string): string =>
+  execFileSync('git', [...(email ? ['-c', `user.email=${email}`, '-c', 'user.name=x'] : []), ...args], {
+    cwd,
+    env: { ...process.env, ...GIT_ENV },
+    encoding: 'utf8',
+  });
+
+function cli(cwd: string, memory: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      process.execPath,
+      [CLI, '--memory', memory, ...args],
+      { cwd, env: { ...process.env, ...GIT_ENV, RECALL_IDLE_EXIT_MS: '60000' } },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+function repo(tag: string, rel: string, fixture: string, author: string): string {
+  const dir = tmp(tag);
+  git(dir, ['init', '-q']);
+  git(dir, ['config', 'user.email', PERSON]);
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  fs.copyFileSync(path.join(FIX, fixture), path.join(dir, rel));
+  git(dir, ['add', '.']);
+  git(dir, ['commit', '-q', '-m', 'rules'], author);
+  return dir;
+}
+
+test('recall ingest: a memory file the person committed is theirs; one others committed is external, said by its authors', async () => {
+  const memory = tmpFolder('mf-cli');
+  const mine = repo('mine', 'AGENTS.md', 'wxvx/AGENTS.md', PERSON);
+  const theirs = repo('theirs', '.cursor/rules/general.mdc', 'bench/.cursor/rules/general.mdc', OTHER);
+
+  const a = await cli(mine, memory, ['ingest', 'AGENTS.md', '--json']);
+  assert.equal(a.code, 0, a.stderr);
+  const ra = JSON.parse(a.stdout).memoryFiles[0];
+  assert.deepEqual([ra.label, ra.items, ra.authority], ['AGENTS.md', 22, 'user']);
+  const b = await cli(theirs, memory, ['ingest', '.']);
+  assert.equal(b.code, 0, b.stderr);
+  assert.match(b.stdout, /1 memory file\(s\)/);
+  assert.match(b.stdout, /Cursor rule \(memory file\), 25 items \(16 rules, 9 facts\): 25 new/);
+  assert.match(b.stderr, /not your words: it was committed by other@example\.com/);
+
+  const facts = JSON.parse((await cli(mine, memory, ['export', '--json'])).stdout).facts as { authority: string; statement?: string }[];
+  const by = (s: string) => facts.find((f) => f.statement?.startsWith(s))!;
+  assert.equal(by('Do not `git commit`').authority, 'user');
+  assert.equal(by('Never commit generated files').authority, 'external');
+  const episodes = JSON.parse((await cli(theirs, memory, ['episodes', 'Never commit generated files', '--all', '--json'])).stdout);
+  assert.equal(episodes[0].speaker, OTHER, 'the evidence is said by its author, not by "user"');
+  assert.equal(episodes[0].authority, 'external');
+});
+
+test('recall ingest refuses Recall’s own instructions file, and a folder walk leaves it alone', async () => {
+  const memory = tmpFolder('mf-own');
+  const dir = tmp('own');
+  const own = path.join(dir, '.github', 'instructions', 'recall.instructions.md');
+  fs.mkdirSync(path.dirname(own), { recursive: true });
+  fs.writeFileSync(own, "---\napplyTo: '**'\n---\n- Before starting a task, call #recallBrief.\n");
+  const r = await cli(dir, memory, ['ingest', own]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /the instructions file Recall writes for Copilot; it is never read back/);
+  const walked = await cli(dir, memory, ['ingest', dir]);
+  assert.match(walked.stderr, /no transcript found in this folder .*and no memory file/);
+  const big = path.join(dir, 'AGENTS.md');
+  fs.writeFileSync(big, '- Use tabs.\n'.repeat(LIMITS.memoryFileBytes / 8));
+  const tooBig = await cli(dir, memory, ['ingest', big]);
+  assert.equal(tooBig.code, 1);
+  assert.match(tooBig.stderr, /memory files are read up to 256 KB[\s\S]*Split it/);
+});
