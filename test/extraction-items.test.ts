@@ -6,6 +6,7 @@
  * and its store are real.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { LIMITS } from '../src/core/model/limits';
@@ -79,6 +80,8 @@ test('a scripted model’s items are read per turn; unknown kinds, turns out of 
 
 test('the service records them at the model’s authority with the turn as evidence: the same rule twice is one item', async () => {
   const memory = tmpFolder('lm-items');
+  // The offline reader off: what is stored is the model's reading alone (the reader's own is tested in knowledge-read.test.ts).
+  fs.writeFileSync(path.join(memory, 'config.json'), JSON.stringify({ extract: false }));
   const person = await MemoryClient.connect({ memory, surface: 'cli', serviceScript: SERVICE });
   const model = await MemoryClient.connect({ memory, surface: 'lm', serviceScript: SERVICE });
   onCleanup(() => {

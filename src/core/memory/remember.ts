@@ -53,7 +53,7 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
   const text = reason ? `${note.text}\n(Why: ${reason})` : note.text;
   // The item's statement is the fact alone, its secrets redacted as the note's are, checked before anything is written.
   const statement = kind === undefined ? undefined : statementOf(redactSecrets(note.text).text);
-  const stored = ingest(mem, [{ ...note, text, ...(entities ? { entities } : {}) }], by, workspace).results[0]!;
+  const stored = ingest(mem, [{ ...note, text, ...(entities ? { entities } : {}) }], by, workspace, kind === undefined).results[0]!;
 
   const cited = citedAnchors(citations ?? [], workspace);
   const events: EventBody[] = [];

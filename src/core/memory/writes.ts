@@ -37,6 +37,8 @@ export function ingest(
   inputs: EpisodeInput[],
   by: Provenance,
   workspace?: string,
+  // A note stored with its kind (remember.ts) is its own item: the offline reader does not read another from it.
+  readItems = true,
 ): { added: number; skipped: number; results: { id: string; duplicate: boolean }[] } {
   if (!Array.isArray(inputs) || inputs.length === 0) throw invalid('Nothing to store: give at least one episode.');
   const records: EpisodeRecord[] = [];
@@ -62,7 +64,11 @@ export function ingest(
   if (aliases.length > 0) mem.commit(aliases, { ...by, authority: 'agent' });
   if (records.length > 0)
     mem.commit(
-      [{ type: 'episodes.add', episodes: records }, ...extractionEvents(mem, records), ...episodeAnchorEvents(records, workspace)],
+      [
+        { type: 'episodes.add', episodes: records },
+        ...extractionEvents(mem, records, readItems),
+        ...episodeAnchorEvents(records, workspace),
+      ],
       by,
     );
   return { added: records.length, skipped: inputs.length - records.length, results };
@@ -73,7 +79,7 @@ export function ingest(
  * facts at the `inferred` prior whose evidence is the episode (so its speaker's authority sets
  * the weight). Mentions are added to the records themselves.
  */
-function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventBody[] {
+function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[], readItems: boolean): EventBody[] {
   if (!mem.config.extract) return [];
   const events: EventBody[] = [];
   const typed = new Set<string>();
@@ -97,8 +103,9 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[]): EventB
     }
     // Knowledge at the speaker's authority: an agent's turn gives only lessons and facts (knowledge-read.ts).
     const project = record.project ?? null;
-    for (const k of readKnowledge({ text, speaker: record.speaker, role: record.role }))
-      items.push({ ...k, subject: k.subject ?? project ?? GLOBAL_SUBJECT, evidence: record.id, assertedBy: record.authority, project });
+    if (readItems)
+      for (const k of readKnowledge({ text, speaker: record.speaker, role: record.role }))
+        items.push({ ...k, subject: k.subject ?? project ?? GLOBAL_SUBJECT, evidence: record.id, assertedBy: record.authority, project });
   }
   const writer = new KnowledgeWriter(mem, facts.used);
   for (const item of items) {
