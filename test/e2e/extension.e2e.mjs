@@ -229,19 +229,26 @@ async function expandTypes() {
  * refill with its types collapsed, so small types are opened and large ones closed until it shows.
  */
 async function waitEntity(re, timeoutMs = 30000) {
-  await h.waitFor(
-    async () => {
-      const types = tree('Entities').locator('[role=treeitem][aria-level="1"]');
-      for (let i = 0; i < (await types.count()); i++) {
-        const row = types.nth(i);
-        const count = Number(/(\d+)$/.exec((await row.textContent()) ?? '')?.[1] ?? 0);
-        const open = (await row.getAttribute('aria-expanded')) === 'true';
-        if (open !== count <= 50) await row.click().catch(() => {});
-      }
-      return (await rowLabels('Entities')).some((l) => re.test(l));
-    },
-    { timeoutMs, what: `an entity row matching ${re}` },
-  );
+  await h
+    .waitFor(
+      async () => {
+        const types = tree('Entities').locator('[role=treeitem][aria-level="1"]');
+        for (let i = 0; i < (await types.count()); i++) {
+          const row = types.nth(i);
+          const count = Number(/(\d+)$/.exec((await row.textContent()) ?? '')?.[1] ?? 0);
+          const open = (await row.getAttribute('aria-expanded')) === 'true';
+          if (open !== count <= 50) await row.click().catch(() => {});
+        }
+        return (await rowLabels('Entities')).some((l) => re.test(l));
+      },
+      { timeoutMs, what: `an entity row matching ${re}` },
+    )
+    .catch(async (e) => {
+      const rows = await rowLabels('Entities').catch(() => []);
+      throw new Error(
+        `${e.message}; rows now: ${JSON.stringify(rows)}; the memory's entities named so: ${JSON.stringify(cliJson('search', 'Recall').map((x) => [x.name, x.type]))}`,
+      );
+    });
   return waitRow('Entities', re);
 }
 
