@@ -225,23 +225,32 @@ async function expandTypes() {
 }
 
 /**
- * Waits for an entity row matching re after a service restart: the tree may empty for a moment and
- * refill with its types collapsed, so small types are opened and large ones closed until it shows.
+ * Waits for the entity row of `name` (matching re) after a service restart: the tree may empty for
+ * a moment and refill with its types collapsed, and it renders only the rows in sight, so all is
+ * collapsed and the entity's type (from the CLI) opened until the row shows.
  */
-async function waitEntity(re, timeoutMs = 30000) {
-  await h.waitFor(
-    async () => {
-      const types = tree('Entities').locator('[role=treeitem][aria-level="1"]');
-      for (let i = 0; i < (await types.count()); i++) {
-        const row = types.nth(i);
-        const count = Number(/(\d+)$/.exec((await row.textContent()) ?? '')?.[1] ?? 0);
-        const open = (await row.getAttribute('aria-expanded')) === 'true';
-        if (open !== count <= 50) await row.click().catch(() => {});
-      }
-      return (await rowLabels('Entities')).some((l) => re.test(l));
-    },
-    { timeoutMs, what: `an entity row matching ${re}` },
-  );
+async function waitEntity(re, name = 'Recall', timeoutMs = 30000) {
+  const type = cliJson('search', name).find((x) => x.name === name)?.type ?? 'thing';
+  const header = page.locator('.pane-header', { hasText: 'Entities' });
+  await h
+    .waitFor(
+      async () => {
+        if ((await rowLabels('Entities')).some((l) => re.test(l))) return true;
+        await header.hover();
+        await header
+          .locator('.codicon-collapse-all')
+          .click({ timeout: 2000 })
+          .catch(() => {});
+        const row = await waitRow('Entities', new RegExp(`^${type} \\d+$`), 5000).catch(() => undefined);
+        if (row) await expand(row).catch(() => {});
+        return (await rowLabels('Entities')).some((l) => re.test(l));
+      },
+      { timeoutMs, what: `the entity row of ${name} (${type})` },
+    )
+    .catch(async (e) => {
+      const rows = await rowLabels('Entities').catch(() => []);
+      throw new Error(`${e.message}; rows now: ${JSON.stringify(rows)}`);
+    });
   return waitRow('Entities', re);
 }
 
