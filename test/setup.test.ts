@@ -346,6 +346,7 @@ test('without --npx the entry starts this very CLI, and a real MCP client reache
   // A PATH with node but no `recall`: the entry names this node and this bundle.
   const out = await ok(['claude-code', '--scope', 'project', '--memory', memory], { PATH: path.dirname(process.execPath) });
   assert.match(out, /SessionStart/, 'the brief hook is offered for Claude Code');
+  assert.match(out, /recall hooks install --claude --project/, 'and the hooks installer named');
   assert.match(out, /claude mcp add --scope project recall -- /);
   const entry = read('json', fs.readFileSync(path.join(project, '.mcp.json'), 'utf8')).mcpServers.recall;
   assert.deepEqual(entry, { type: 'stdio', command: process.execPath, args: [CLI, 'mcp', '--memory', memory], env: {} });

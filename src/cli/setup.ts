@@ -218,6 +218,7 @@ function claudeExtras(scope: Scope, name: string, launch: Launch): string[] {
     `Offered, not written: a SessionStart hook puts Recall's brief into every session. To have it, merge this into`,
     `${scope === 'project' ? '.claude/settings.json' : '~/.claude/settings.json'}:`,
     `  ${JSON.stringify(hook)}`,
+    `Or have Recall write its hooks (that brief, and your rules checked before each tool runs): recall hooks install --claude --${scope}`,
   ];
 }
 
