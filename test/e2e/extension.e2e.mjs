@@ -227,7 +227,7 @@ async function expandTypes() {
 /**
  * Waits for the entity row of `name` (matching re) after a service restart: the tree may empty for
  * a moment and refill with its types collapsed, and it renders only the rows in sight, so all is
- * collapsed and the entity's type (from the CLI) opened until the row shows.
+ * collapsed, the entity's type (from the CLI) opened and the name typed until the row shows.
  */
 async function waitEntity(re, name = 'Recall', timeoutMs = 30000) {
   const type = cliJson('search', name).find((x) => x.name === name)?.type ?? 'thing';
@@ -243,6 +243,10 @@ async function waitEntity(re, name = 'Recall', timeoutMs = 30000) {
           .catch(() => {});
         const row = await waitRow('Entities', new RegExp(`^${type} \\d+$`), 5000).catch(() => undefined);
         if (row) await expand(row).catch(() => {});
+        // A type of hundreds is longer than the view: typing the name brings its row into sight, as a person would.
+        await tree('Entities').focus();
+        await page.keyboard.press('Escape');
+        await page.keyboard.type(name);
         return (await rowLabels('Entities')).some((l) => re.test(l));
       },
       { timeoutMs, what: `the entity row of ${name} (${type})` },
