@@ -11,6 +11,7 @@
  * extractor recognises, so an item never names a new kind of thing.
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
+import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
@@ -25,11 +26,6 @@ export interface KnowledgeReading {
   /** A decision's or preference's choice. */
   object?: string;
 }
-
-/** A longer sentence is a paragraph the splitter could not cut: too loose to hold as one item. */
-const MAX_SENTENCE = 300;
-/** Items read from one turn at most: a pasted document is not a list of rules. */
-const MAX_PER_TURN = 12;
 
 const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt';
 /** A choice, imperative or stated: "use X", "let's go with X", "we use X", "we're switching to X". */
@@ -111,9 +107,12 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const agent = AGENT_ROLES.has(role) || AGENT_ROLES.has((input.speaker ?? '').trim().toLowerCase());
   const out: KnowledgeReading[] = [];
   for (const sentence of candidateSentences(text)) {
-    if (out.length >= MAX_PER_TURN) break;
+    if (out.length >= LIMITS.knowledgeItemsPerTurn) break;
     const s = sentence.replace(/[\u2018\u2019]/g, "'").trim();
-    if (s.length > MAX_SENTENCE || (s.split(/\s+/).length < 2 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)))
+    if (
+      s.length > LIMITS.knowledgeSentenceChars ||
+      (s.split(/\s+/).length < 2 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s))
+    )
       continue;
     if (isQuestion(s)) continue;
     const item = agent ? agentItem(s) : personItem(s);

@@ -30,6 +30,10 @@ export const LIMITS = {
   nameChars: 200,
   /** Characters of a knowledge item's statement (a sentence or two, in the words of whoever said it). */
   statementChars: 500,
+  /** Characters of a sentence the offline reader takes as one item; longer is a paragraph the splitter could not cut. */
+  knowledgeSentenceChars: 300,
+  /** Items the offline reader takes from one turn at most: a pasted document is not a list of rules. */
+  knowledgeItemsPerTurn: 12,
   /** Bytes of a memory file read whole (AGENTS.md, CLAUDE.md, Cursor rules…): past it, a clear error asks to split it. */
   memoryFileBytes: 256 * 1024,
   /** Knowledge items one memory file yields at most; past it, a clear error. */
