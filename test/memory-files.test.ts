@@ -144,20 +144,37 @@ test('quoted, fenced, tabled and commented text is not the person’s rule; long
     '@docs/more-rules.md',
     '',
     '- Never log the database URL.',
-    `- ${'Keep each module small and focused on one thing. '.repeat(15).trim()}`,
+    `- Never keep a module that does two things; ${'split it, and split it again, '.repeat(20).trim()} until each does one.`,
   ].join('\n');
   const items = memoryFileItems(text, type);
   assert.deepEqual(
     items.map((i) => [i.startLine, i.kind, i.statement.slice(0, 30)]),
     [
       [17, 'rule', 'Never log the database URL.'],
-      [18, 'rule', 'Keep each module small and foc'],
+      [18, 'rule', 'Never keep a module that does '],
     ],
   );
   assert.ok(
-    items[1]!.statement.length <= LIMITS.statementChars && items[1]!.statement.endsWith('thing.'),
-    'whole sentences within the bound',
+    items[1]!.statement.length <= LIMITS.statementChars && items[1]!.statement.endsWith('…'),
+    'a sentence over the bound is cut at a word',
   );
+});
+
+test('a list item too long for one statement is read sentence by sentence; a dot inside a name does not end one', () => {
+  // The words of a real CLAUDE.md (test/fixtures/knowledge/instructions/mozgoslav/frontend/CLAUDE.md, lines 41–49).
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'mozgoslav', 'frontend', 'CLAUDE.md');
+  const items = memoryFileItems(readMemoryFileText(full).text, memoryFileType(full)!).filter((i) => i.startLine >= 41);
+  assert.deepEqual(
+    items.map((i) => [i.startLine, i.endLine, i.statement.slice(0, 40)]),
+    [
+      [41, 42, 'Transport policy (per #120): components '],
+      [42, 45, 'All GraphQL operations go through Redux-'],
+      [45, 48, 'Tests preload state via `testUtils/mockS'],
+      [48, 49, 'The sole legitimate REST caller remains '],
+    ],
+  );
+  assert.match(items[1]!.statement, /owns the `graphqlClient\.request`, reducer reflects the outcome, selectors expose the state\.$/);
+  assert.equal(items[0]!.kind, 'rule', '"never import": an instruction');
 });
 
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
@@ -349,4 +366,38 @@ test('recall ingest refuses Recall’s own instructions file, and a folder walk 
   const tooBig = await cli(dir, memory, ['ingest', big]);
   assert.equal(tooBig.code, 1);
   assert.match(tooBig.stderr, /memory files are read up to 256 KB[\s\S]*Split it/);
+});
+
+test('Chinese and Japanese instruction files: each rule line and list item is a rule; the English boilerplate is not', () => {
+  const read = (rel: string) => {
+    const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', rel);
+    return memoryFileItems(readMemoryFileText(full).text, memoryFileType(full)!);
+  };
+  // Real files (origins in test/fixtures/knowledge/SOURCES.md): numbered items and a line per rule under headings.
+  const zh = read('simple-firewall/CLAUDE.md');
+  const at = (line: number) => zh.find((i) => i.startLine === line);
+  assert.equal(at(3), undefined, '"This file provides guidance…" is about the file');
+  assert.deepEqual([at(11)?.kind, at(11)?.statement, at(11)?.subject], ['rule', '请始终使用中文与我交流。', '基本交互规则']);
+  for (const line of [16, 17, 18, 21, 22, 27, 28, 39, 43, 49]) assert.equal(at(line)?.kind, 'rule', `line ${line}`);
+  assert.equal(at(28)?.statement, '不要使用表情符号', 'one line, one statement');
+  assert.ok(
+    zh.every((i) => i.startLine === i.endLine),
+    'lines without case are not joined as wrapped prose',
+  );
+
+  const ja = read('company-library/CLAUDE.md');
+  assert.equal(
+    ja.find((i) => i.startLine === 9)?.statement,
+    '重要: このプロジェクトでは、常に日本語でコミュニケーションを取ってください。',
+    'emphasis closing after the full stop',
+  );
+  assert.deepEqual(
+    ja.filter((i) => i.startLine >= 11).map((i) => [i.startLine, i.kind]),
+    [11, 12, 13, 14].map((n) => [n, 'rule']),
+    '"…すること": the written imperative',
+  );
+  assert.equal(
+    ja.find((i) => i.startLine === 3),
+    undefined,
+  );
 });

@@ -20,6 +20,7 @@
 import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
+import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
 import type { MemoryFileType } from './memory-files.js';
 
 export interface MemoryFileItem {
@@ -62,7 +63,19 @@ const GENERIC_HEADING =
   /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
 const MIN_WORDS = 3;
 
-const wordsOf = (s: string): string[] => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+/** Chinese and Japanese characters: written without spaces, a word is about two of them. */
+const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/** How many words a text holds: space-separated ones, and a word per two Chinese or Japanese characters. */
+function wordCount(s: string): number {
+  let n = 0;
+  for (const w of s.split(/\s+/)) {
+    const cjk = w.match(CJK_CHARS)?.length ?? 0;
+    const rest = w.replace(CJK_CHARS, ' ');
+    n += Math.ceil(cjk / 2) + rest.split(' ').filter((x) => /[\p{L}\p{N}]/u.test(x)).length;
+  }
+  return n;
+}
 
 /** Markdown emphasis, inline HTML and link targets out of a text; code spans kept as written. */
 function plain(s: string): string {
@@ -109,22 +122,22 @@ function imperative(body: string): boolean {
 
 /** The kind of an item by its words and headings (see above); undefined: a paragraph's prose, not an item. */
 export function kindOf(body: string, headings: string[], type: MemoryFileType, bullet: boolean): KnowledgeKind | undefined {
-  const under = (re: RegExp): boolean => headings.some((h) => re.test(h));
-  if (under(LESSON_HEADING)) return 'lesson';
-  if (DECISION.test(body) || under(DECISION_HEADING)) return 'decision';
-  if (PREFERENCE.test(body) || under(PREFERENCE_HEADING)) return 'preference';
-  if (imperative(body) || MODAL.test(body) || (type.instructions && /^no\s/i.test(body))) return 'rule';
+  const under = (re: RegExp, other: RegExp): boolean => headings.some((h) => re.test(h) || other.test(h));
+  if (under(LESSON_HEADING, LESSON_HEADING_OTHER)) return 'lesson';
+  if (DECISION.test(body) || under(DECISION_HEADING, DECISION_HEADING_OTHER)) return 'decision';
+  if (PREFERENCE.test(body) || under(PREFERENCE_HEADING, PREFERENCE_HEADING_OTHER)) return 'preference';
+  if (imperative(body) || MODAL.test(body) || instructsOther(body) || (type.instructions && /^no\s/i.test(body))) return 'rule';
   return bullet ? 'fact' : undefined;
 }
 
 /** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
 export function boundStatement(s: string): string {
   if (s.length <= LIMITS.statementChars) return s;
-  const sentences = s.match(/[^.!?。！？]+[.!?。！？]+(?:\s+|$)|[^.!?。！？]+$/g) ?? [s];
   let out = '';
-  for (const x of sentences) {
-    if ((out + x).trimEnd().length > LIMITS.statementChars) break;
-    out += x;
+  for (const x of splitSentences(s)) {
+    const next = out ? `${out} ${x}` : x;
+    if (next.length > LIMITS.statementChars) break;
+    out = next;
   }
   if (out.trim()) return out.trim();
   const cut = s.slice(0, LIMITS.statementChars - 1);
@@ -138,7 +151,7 @@ function labelled(text: string): { label?: string; body: string } {
   const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
   if (code) return { label: code[1]!, body: code[2]! };
   const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
-  if (plainLabel && wordsOf(plainLabel[1]!).length <= 4) return { label: headingName(plainLabel[1]!), body: plainLabel[2]! };
+  if (plainLabel && wordCount(plainLabel[1]!) <= 4) return { label: headingName(plainLabel[1]!), body: plainLabel[2]! };
   return { body: text };
 }
 
@@ -186,15 +199,24 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     leads = leads.filter((l) => l.indent < indent);
     if (/:\s*$/.test(raw)) {
       const name = headingName(labelled(raw).label ?? raw);
-      if (name && wordsOf(name).length <= 6) leads.push({ indent, name });
+      if (name && wordCount(name) <= 6) leads.push({ indent, name });
       return;
     }
     // A task, an example or a bare code span says nothing by itself.
     if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
     const { label, body } = labelled(raw);
     const clean = plain(body);
-    if (wordsOf(plain(raw)).length < MIN_WORDS || !clean) return;
-    push(kindOf(clean, headings.filter(Boolean), type, true)!, plain(raw), subjectOf(label, indent), b.start, b.end, raw);
+    if (wordCount(plain(raw)) < MIN_WORDS || !clean) return;
+    const subject = subjectOf(label, indent);
+    // An item too long to be one statement holds several: each of its sentences is one.
+    if (plain(raw).length > LIMITS.statementChars) {
+      for (const x of sentences(b)) {
+        const said = plain(x.text);
+        if (wordCount(said) >= MIN_WORDS) push(kindOf(said, headings.filter(Boolean), type, true)!, said, subject, x.start, x.end, x.text);
+      }
+      return;
+    }
+    push(kindOf(clean, headings.filter(Boolean), type, true)!, plain(raw), subject, b.start, b.end, raw);
   };
   const flushPara = (): void => {
     if (!para) return;
@@ -202,7 +224,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     para = undefined;
     for (const s of sentences(b)) {
       const clean = plain(s.text);
-      if (wordsOf(clean).length < MIN_WORDS) continue;
+      if (wordCount(clean) < MIN_WORDS) continue;
       const kind = kindOf(clean, headings.filter(Boolean), type, false);
       if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
     }
@@ -276,10 +298,23 @@ function frontMatterEnd(lines: string[]): number {
   return close > 0 ? close + 1 : 0;
 }
 
+/** A sentence ends at . ! ? (and any closing emphasis, bracket or quote) before a space, so `a.b` and 1.5 go on; at a CJK full stop, space or none. */
+const SENTENCE_BREAK = /(?<=[.!?][*_)"'”」』）]*)\s+|(?<=[。！？][*_)"'”」』）]*)(?![*_)"'”」』）])\s*/u;
+const ENDS_SENTENCE = /[.!?。！？][*_)"'”」』）]*$/;
+
+/** The sentences of a text on one line. */
+function splitSentences(s: string): string[] {
+  return s
+    .split(SENTENCE_BREAK)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
 /**
- * The sentences of a paragraph with the lines each spans. A sentence ends at . ! ? (or their CJK
- * forms), and at a line break before a capital or a digit: plain-text rules put one on each line,
- * while wrapped prose goes on in lower case.
+ * The sentences of a block with the lines each spans. A sentence ends at its punctuation (above),
+ * and at a line break before a capital, a digit or a letter of a script without case (Chinese,
+ * Japanese, Korean…): a plain-text rule file puts one statement on each line, while wrapped prose
+ * goes on in lower case or after a comma.
  */
 function sentences(b: Block): { text: string; start: number; end: number }[] {
   const out: { text: string; start: number; end: number }[] = [];
@@ -288,15 +323,15 @@ function sentences(b: Block): { text: string; start: number; end: number }[] {
   b.lines.forEach((raw, k) => {
     const line = raw.trim();
     const n = b.start + k;
-    if (cur && /^[\p{Lu}\p{N}]/u.test(line) && !/[,;(]$/.test(cur)) {
+    if (cur && /^[\p{Lu}\p{N}\p{Lo}]/u.test(line) && !/[,;(，、；（]$/.test(cur)) {
       out.push({ text: cur.trim(), start, end: n - 1 });
       cur = '';
     }
     if (!cur) start = n;
-    const parts = line.split(/(?<=[.!?。！？])\s+/);
+    const parts = splitSentences(line);
     parts.forEach((part, j) => {
       cur += (cur ? ' ' : '') + part;
-      if (j < parts.length - 1 || /[.!?。！？]$/.test(part)) {
+      if (j < parts.length - 1 || ENDS_SENTENCE.test(part)) {
         out.push({ text: cur.trim(), start, end: n });
         cur = '';
         start = n;
