@@ -6,7 +6,11 @@
  * words stay in their own section; the project it answered for is said.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
+import { memoryFileItems } from '../src/core/ingest/memory-file-items';
+import { memoryFileType } from '../src/core/ingest/memory-files';
 import { approxTokens } from '../src/core/memory/brief';
 import { Memory } from '../src/core/memory/memory';
 import { BRIEF_MIN_TOKENS, LIMITS } from '../src/core/model/limits';
@@ -248,5 +252,33 @@ test('the brief reads the project it answers for and the global memory, not othe
     m.brief({ project: null }).facts.map((f) => f.id),
     [global],
   );
+  m.close();
+});
+
+test("a file's items are briefed in the file's order, how sure and since when said once for them", async () => {
+  // A real rules file (test/fixtures/knowledge/instructions/nftbk/.clinerules, origin in its SOURCES.md), committed by others.
+  const file = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'nftbk', '.clinerules');
+  const text = fs.readFileSync(file, 'utf8');
+  const m = await memory();
+  m.readMemoryFile({ file, text, written: { authority: 'external', authors: [] }, project: APP }, person);
+  const b = m.brief({ project: APP, budgetTokens: 600 });
+  const lines = b.text.split('\n');
+  const title = lines.findIndex((l) => l.startsWith("From the repository's files"));
+  assert.match(lines[title]!, /\(authors: [^;]+; each \d+%, since \d{4}-\d\d-\d\d, unless its line says\):$/);
+  const shown = lines.slice(title + 1).filter((l) => l.startsWith('- '));
+  assert.ok(
+    shown.every((l) => !/\(\d+%, since/.test(l)),
+    'no line repeats what the title says',
+  );
+  // The file's rules, in its order: its first ones are briefed, what the budget leaves out comes from its end.
+  const rules = memoryFileItems(text, memoryFileType(file)!).filter((i) => i.kind === 'rule');
+  const said = shown.map((l) => l.replace(/^- \[\w+\] rule: /, ''));
+  assert.deepEqual(
+    said,
+    rules.slice(0, said.length).map((r) => r.statement),
+  );
+  assert.ok(said.length >= 22, `${said.length} of ${rules.length} rules within 600 tokens:\n${b.text}`);
+  assert.ok(b.tokens <= 600);
+  assert.match(lines.at(-1)!, /^Left out \(all the repository's\): [^;]+; /, "named once as the repository's, not title by title");
   m.close();
 });

@@ -32,7 +32,10 @@ const AUTHORS_SHOWN = 3;
 
 export interface Line {
   section: BriefSection;
+  /** The line without its `meta`. */
   text: string;
+  /** How sure and since when ("90%, since 2026-12-02"): said once in the section's title when its lines share it. */
+  meta?: string;
   /** The first words of what it says: how the footer names it when the budget leaves it out. */
   title: string;
   fact?: FactView;
@@ -63,9 +66,7 @@ export function factLine(section: BriefSection, f: FactView): Line {
   const how = f.pinned ? (f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed') : pct(f.effective_confidence);
   const by = !f.pinned && f.authority === 'agent' ? 'by an agent, ' : '';
   const what = f.kind ? `${f.kind}: ${cut(saying(f), STATEMENT_CHARS)}` : saying(f);
-  // A left-out line of others' words is named as theirs too.
-  const title = `${section === 'repository' ? "repository's: " : ''}${titleOf(saying(f))}`;
-  return { section, fact: f, title, text: `- [${f.id}] ${what} (${by}${how}, since ${day(f.valid_from)})` };
+  return { section, fact: f, title: titleOf(saying(f)), text: `- [${f.id}] ${what}`, meta: `${by}${how}, since ${day(f.valid_from)}` };
 }
 
 export function noteLine(e: EpisodeView): Line {
@@ -78,20 +79,40 @@ export function noteLine(e: EpisodeView): Line {
   };
 }
 
-/** The repository section's title: whose words they are, the first few named. */
-function repositoryTitle(lines: Line[]): string {
-  const authors = [...new Set(lines.flatMap((l) => l.authors ?? []))];
-  const named = authors.slice(0, AUTHORS_SHOWN).join(', ');
-  const more = authors.length > AUTHORS_SHOWN ? ` and ${authors.length - AUTHORS_SHOWN} more` : '';
-  return `${SECTION_TITLES.repository}${authors.length ? ` (authors: ${named}${more})` : ''}:`;
+/** A section's title: for the repository's, whose words they are (the first few named); and the meta its lines share. */
+function sectionTitle(section: BriefSection, lines: Line[], shared: string | undefined): string {
+  const notes: string[] = [];
+  if (section === 'repository') {
+    const authors = [...new Set(lines.flatMap((l) => l.authors ?? []))];
+    const more = authors.length > AUTHORS_SHOWN ? ` and ${authors.length - AUTHORS_SHOWN} more` : '';
+    if (authors.length) notes.push(`authors: ${authors.slice(0, AUTHORS_SHOWN).join(', ')}${more}`);
+  }
+  if (shared) notes.push(`each ${shared}, unless its line says`);
+  const title = SECTION_TITLES[section].replace(/:$/, '');
+  return `${title}${notes.length ? ` (${notes.join('; ')})` : ''}:`;
 }
 
-/** The header and the picked lines under their section titles, in section order. */
+/** The meta most of a section's lines share, when at least two do: the title says it once for them. */
+function sharedMeta(lines: Line[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const l of lines) if (l.meta) counts.set(l.meta, (counts.get(l.meta) ?? 0) + 1);
+  const [meta, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  return meta !== undefined && n! >= 2 ? meta : undefined;
+}
+
+/**
+ * The header and the picked lines under their section titles, in section order. Items read from
+ * one file or turn share how sure and since when: the title says it once ("each 90%, since …")
+ * and only a line that differs says its own, so the budget goes to statements.
+ */
 export function renderBody(header: string, lines: Line[]): string {
   const out = [header];
   for (const section of SECTIONS) {
     const of = lines.filter((l) => l.section === section);
-    if (of.length) out.push(section === 'repository' ? repositoryTitle(of) : SECTION_TITLES[section], ...of.map((l) => l.text));
+    if (!of.length) continue;
+    const shared = sharedMeta(of);
+    out.push(sectionTitle(section, of, shared));
+    out.push(...of.map((l) => (l.meta && l.meta !== shared ? `${l.text} (${l.meta})` : l.text)));
   }
   return out.join('\n');
 }
@@ -109,12 +130,16 @@ export const shortestFooter = (count: number): string => `${FOOTER}${moreOf(coun
  */
 export function footer(left: Line[], chars: number): { text: string; named: string[] } {
   const named: string[] = [];
+  // Others' words are named as theirs: each, or once when all left out are.
+  const others = `${FOOTER.replace(/: $/, '')} (all the repository's): `;
+  const allOthers = left.every((l) => l.section === 'repository') && `${others}${moreOf(left.length)}`.length <= chars;
+  const head = allOthers ? others : FOOTER;
   const text = (): string => {
     const rest = left.length - named.length;
-    return `${FOOTER}${[...named, ...(rest ? [moreOf(rest)] : [])].join('; ')}`;
+    return `${head}${[...named, ...(rest ? [moreOf(rest)] : [])].join('; ')}`;
   };
   for (const l of left) {
-    named.push(l.title);
+    named.push(!allOthers && l.section === 'repository' ? `repository's: ${l.title}` : l.title);
     if (text().length > chars) {
       named.pop();
       break;

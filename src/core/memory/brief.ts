@@ -14,8 +14,9 @@
  *               the repository others wrote) and not on the person's, in their own section naming
  *               the authors, never among the person's.
  * Within a section what a person confirmed comes first, then the person's own word before an
- * agent's, then the newest. The sections take turns, so a memory with hundreds of rules still shows
- * its decisions; what the budget leaves out is named in a footer (brief-text.ts), not only counted.
+ * agent's, then the newest (what was said at once, a file's items, in the order said). The
+ * sections take turns, so a memory with hundreds of rules still shows its decisions; what the
+ * budget leaves out is named in a footer (brief-text.ts), not only counted.
  * Tokens are counted as characters / 4 (a common rule of thumb for English with BPE tokenisers;
  * no tokeniser is bundled), and the whole text, header and footer included, stays within the budget.
  */
@@ -47,10 +48,10 @@ const PERSONS_WORD = `(authority IN ('user', 'human') OR EXISTS (SELECT 1 FROM e
 /** Others' words back it (a repository's files) and the person's do not. */
 const OTHERS_WORD = `(NOT ${PERSONS_WORD} AND (authority = 'external' OR EXISTS (SELECT 1 FROM evidence v
   WHERE v.relationship_rowid = relationships.rowid AND v.polarity = 1 AND v.authority = 'external')))`;
-/** Confirmed first, then the person's own word, then the newest said. */
-const WEIGHED = `pinned DESC, (authority IN ('user', 'human')) DESC, valid_from DESC, rowid DESC`;
+/** Confirmed first, then the person's own word, then the newest said; what was said at once (a file's items) in the order said. */
+const WEIGHED = `pinned DESC, (authority IN ('user', 'human')) DESC, valid_from DESC, rowid ASC`;
 /** Fading kinds: confirmed first, then the freshest (the highest effective confidences are among them). */
-const FRESHEST = 'pinned DESC, last_reinforced_ms DESC, rowid DESC';
+const FRESHEST = 'pinned DESC, last_reinforced_ms DESC, rowid ASC';
 
 export interface BriefInput {
   /** The connection's project: the brief reads it and the global memory; null: the global memory alone; absent: everything. */
@@ -196,7 +197,7 @@ function candidates(mem: JournaledGraph, project: string | null | undefined): Li
     ),
   ).sort(byConfidence);
   // What a repository's files say: its items, its choices and preferences, and what it holds firmly; rules first.
-  const others = (where: string): FactView[] => facts(`pinned = 0 AND ${OTHERS_WORD} AND ${where}`, 'valid_from DESC, rowid DESC');
+  const others = (where: string): FactView[] => facts(`pinned = 0 AND ${OTHERS_WORD} AND ${where}`, 'valid_from DESC, rowid ASC');
   const repository = withAuthors(
     mem,
     fresh('repository', [
