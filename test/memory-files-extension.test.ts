@@ -9,7 +9,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { workspaceMemoryFiles } from '../src/core/ingest/memory-files';
+import { claudeProjectName, workspaceMemoryFiles } from '../src/core/ingest/memory-files';
+import { LIMITS } from '../src/core/model/limits';
 import { loadExtension, type Bundle } from './extension-host';
 import { CLI, ROOT, tmpFolder } from './helpers';
 
@@ -32,7 +33,9 @@ const git = (cwd: string, args: string[]): string =>
     encoding: 'utf8',
   });
 
-function exported(memory: string): Promise<{ id: string; statement?: string; authority: string; status: string }[]> {
+function exported(
+  memory: string,
+): Promise<{ id: string; statement?: string; authority: string; status: string; project?: string | null }[]> {
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
@@ -118,5 +121,101 @@ test('the extension reads them at start as their committers’ words, follows an
   } finally {
     files.dispose();
     ctx.dispose();
+  }
+});
+
+const KFIX = path.join(__dirname, 'fixtures', 'knowledge', 'instructions');
+const put = (root: string, rel: string, from: string): void => {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.copyFileSync(from, path.join(root, rel));
+};
+
+test('nested AGENTS.md and CLAUDE.md are listed within bounds; dependencies, build output, ignored and hidden folders are not', () => {
+  const ws = tmpFolder('mfx-nested');
+  const rule = path.join(FIX, 'wxvx/AGENTS.md');
+  for (const rel of [
+    'AGENTS.md',
+    'backend/CLAUDE.md',
+    'packages/api/AGENTS.md',
+    'packages/api/CLAUDE.local.md',
+    'a/b/c/d/AGENTS.md', // four folders down: the deepest read
+    'a/b/c/d/e/AGENTS.md',
+    'node_modules/left-pad/AGENTS.md',
+    'dist/CLAUDE.md',
+    '.venv/lib/CLAUDE.md',
+    'generated/CLAUDE.md',
+    'docs/agents.md',
+  ])
+    put(ws, rel, rule);
+  fs.writeFileSync(path.join(ws, '.gitignore'), '/generated/\n*.log\n');
+  assert.deepEqual(
+    workspaceMemoryFiles(ws).map((f) => path.relative(ws, f)),
+    ['AGENTS.md', 'a/b/c/d/AGENTS.md', 'backend/CLAUDE.md', 'packages/api/AGENTS.md', 'packages/api/CLAUDE.local.md'],
+  );
+  // A tree of many packages: the shallowest files, up to the bound.
+  for (let i = 0; i < LIMITS.nestedMemoryFiles + 10; i++) put(ws, `many/p${String(i).padStart(3, '0')}/AGENTS.md`, rule);
+  const nested = workspaceMemoryFiles(ws).filter((f) => path.relative(ws, f).includes(path.sep));
+  assert.equal(nested.length, LIMITS.nestedMemoryFiles);
+  assert.ok(
+    nested.some((f) => f.endsWith(path.join('backend', 'CLAUDE.md'))),
+    'a shallow one is kept',
+  );
+  assert.ok(!nested.some((f) => f.includes(`${path.sep}d${path.sep}`)), 'the deepest go first when over the bound');
+});
+
+test('the extension reads nested files as the repository’s, and the person’s ~/.claude/CLAUDE.md and auto memory as theirs', async () => {
+  const home = tmpFolder('mfx-home');
+  const ws = tmpFolder('mfx-ws-nested');
+  const memory = tmpFolder('mfx-memory-nested');
+  const savedUserHome = process.env.HOME;
+  process.env.HOME = home;
+  process.env.RECALL_HOME = memory;
+  git(ws, ['init', '-q']);
+  // Real files (origins in test/fixtures/knowledge/SOURCES.md) where a monorepo keeps them.
+  put(ws, 'backend/CLAUDE.md', path.join(KFIX, 'mozgoslav/backend/CLAUDE.md'));
+  put(ws, 'frontend/CLAUDE.md', path.join(KFIX, 'mozgoslav/frontend/CLAUDE.md'));
+  put(ws, 'node_modules/pkg/AGENTS.md', path.join(FIX, 'wxvx/AGENTS.md'));
+  git(ws, ['add', '-f', '.']);
+  git(ws, ['commit', '-q', '-m', 'rules']);
+  // The person's own: a global CLAUDE.md (a real file's words) and Claude Code's notes for this project.
+  put(home, '.claude/CLAUDE.md', path.join(KFIX, 'company-library/CLAUDE.md'));
+  const notes = path.join(home, '.claude', 'projects', claudeProjectName(ws), 'memory', 'MEMORY.md');
+  fs.mkdirSync(path.dirname(notes), { recursive: true });
+  fs.writeFileSync(notes, '# Notes\n\n- Always run the backend tests with `--settings UnitTests.runsettings`.\n');
+  const other = path.join(home, '.claude', 'projects', '-somewhere-else', 'memory', 'MEMORY.md');
+  fs.mkdirSync(path.dirname(other), { recursive: true });
+  fs.writeFileSync(other, '- Never deploy on Fridays.\n');
+
+  ext.host.reset();
+  ext.host.folders = [ws];
+  const ctx = new ext.ctx.RecallExtension(context());
+  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  try {
+    const said = async (re: RegExp) => (await exported(memory)).find((f) => re.test(f.statement!));
+    await eventually(
+      async () => !!(await said(/UnitTests\.runsettings/)) && !!(await said(/日本語で記述すること/)) && !!(await said(/plop/)),
+    );
+    const facts = await exported(memory);
+    const backend = facts.find((f) => /^One class per file/.test(f.statement!));
+    const frontend = facts.find((f) => /never hand-scaffold/.test(f.statement!));
+    assert.ok(backend && frontend, ext.host.log.join('\n'));
+    assert.deepEqual([backend.authority, frontend.authority], ['external', 'external'], 'committed by others: the repository’s');
+    assert.ok(!facts.some((f) => /git commit/.test(f.statement!)), 'a dependency’s AGENTS.md is not read');
+    assert.ok(!facts.some((f) => /Fridays/.test(f.statement!)), 'another project’s auto memory is not read');
+
+    const global = facts.find((f) => /日本語で記述すること/.test(f.statement!))!;
+    assert.deepEqual([global.authority, global.project], ['user', null], '~/.claude/CLAUDE.md: the person’s, for every project');
+    const note = (await said(/UnitTests\.runsettings/))!;
+    assert.equal(note.authority, 'user', 'auto memory: the person’s');
+    assert.equal(note.project, backend.project, 'in this workspace’s project');
+    assert.notEqual(note.project, null);
+    const watched = ext.host.watchers.map((w: any) => path.join(w.base, w.pattern));
+    assert.ok(watched.includes(path.join(home, '.claude', 'CLAUDE.md')), 'the global file is watched');
+    assert.ok(watched.includes(path.join(path.dirname(notes), '*.md')), 'this project’s auto memory is watched');
+  } finally {
+    files.dispose();
+    ctx.dispose();
+    if (savedUserHome === undefined) delete process.env.HOME;
+    else process.env.HOME = savedUserHome;
   }
 });

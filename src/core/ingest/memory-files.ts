@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invalid, MemoryError } from '../model/errors.js';
 import { LIMITS } from '../model/limits.js';
+import { gitRoot } from '../model/project.js';
 
 export interface MemoryFileType {
   /** What the file is, for a person: "AGENTS.md", "Cursor rule", "Cline memory bank". */
@@ -102,6 +103,15 @@ export function checkMemoryFileSize(file: string, bytes: number): void {
   );
 }
 
+/** A plain file (not a link to elsewhere). */
+function isFile(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function cannotRead(file: string, e: unknown): MemoryError {
   const code = (e as NodeJS.ErrnoException).code;
   return invalid(`Cannot read ${file}${code ? ` (${code})` : ''}.`, code === 'ENOENT' ? 'Check the path.' : undefined);
@@ -109,8 +119,17 @@ function cannotRead(file: string, e: unknown): MemoryError {
 
 /** The places a workspace keeps its memory files, as one glob for a file watcher (relative to the workspace folder). */
 export const WORKSPACE_MEMORY_GLOB =
-  '{AGENTS.md,CLAUDE.md,CLAUDE.local.md,.claude/CLAUDE.md,.github/copilot-instructions.md,.github/instructions/*.instructions.md,' +
+  '{**/AGENTS.md,**/CLAUDE.md,**/CLAUDE.local.md,.claude/CLAUDE.md,.github/copilot-instructions.md,.github/instructions/*.instructions.md,' +
   '.cursor/rules/**/*.mdc,.cursor/rules/**/*.md,.cursorrules,.clinerules,.clinerules/*,.windsurfrules,memory-bank/*.md}';
+
+/** The memory files a subfolder keeps for the code below it (a monorepo's packages, Claude Code's nested CLAUDE.md). */
+const NESTED_NAMES = new Set(['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']);
+/** Folders never looked in for them: dependencies and build output (hidden folders, .git among them, are skipped too). */
+const SKIPPED_FOLDERS = new Set(
+  'node_modules bower_components jspm_packages vendor third_party dist build out target coverage __pycache__ venv env site-packages Pods DerivedData bin obj'.split(
+    ' ',
+  ),
+);
 
 /** Folders under a workspace that hold memory files, and how deep their files are looked for. */
 const MEMORY_FOLDERS: [string, number][] = [
@@ -125,13 +144,6 @@ const ROOT_FILES = ['.cursorrules', '.clinerules', '.windsurfrules'];
 /** The memory files at a workspace's own places (WORKSPACE_MEMORY_GLOB), in a stable order; Recall's own instructions left out. */
 export function workspaceMemoryFiles(root: string): string[] {
   const found: string[] = [];
-  const isFile = (p: string): boolean => {
-    try {
-      return fs.lstatSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
   for (const rel of [...WORKSPACE_FILES, ...ROOT_FILES]) if (isFile(path.join(root, rel))) found.push(path.join(root, rel));
   const walk = (dir: string, depth: number): void => {
     let entries: fs.Dirent[];
@@ -147,5 +159,99 @@ export function workspaceMemoryFiles(root: string): string[] {
     }
   };
   for (const [rel, depth] of MEMORY_FOLDERS) walk(path.join(root, rel), depth);
+  found.push(...nestedMemoryFiles(root));
   return found.filter((f) => memoryFileType(f)).sort();
+}
+
+/** Folders the workspace's .gitignore names plainly ("dist/", "/build", "out"): build output, not the person's. */
+function ignoredFolders(root: string): Set<string> {
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(root, '.gitignore'), 'utf8');
+  } catch {
+    return new Set();
+  }
+  const names = text.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '').replace(/\/$/, ''));
+  return new Set(names.filter((n) => n && /^[\w.-]+$/.test(n)));
+}
+
+/** Whether a folder under a workspace is looked in for nested memory files (see SKIPPED_FOLDERS). */
+function skipped(name: string, ignored: Set<string>): boolean {
+  return name.startsWith('.') || SKIPPED_FOLDERS.has(name) || ignored.has(name);
+}
+
+/**
+ * AGENTS.md, CLAUDE.md and CLAUDE.local.md in the workspace's subfolders, breadth first (the
+ * shallowest first), within LIMITS.nestedMemoryDepth folders down, LIMITS.nestedMemoryFolders
+ * folders looked in and LIMITS.nestedMemoryFiles files; dependencies, hidden and ignored folders left out.
+ */
+export function nestedMemoryFiles(root: string): string[] {
+  const ignored = ignoredFolders(root);
+  const found: string[] = [];
+  let level = [root];
+  let looked = 0;
+  for (let depth = 0; depth <= LIMITS.nestedMemoryDepth && level.length; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (looked++ >= LIMITS.nestedMemoryFolders) return found;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory() && !skipped(e.name, ignored)) next.push(full);
+        else if (dir !== root && e.isFile() && NESTED_NAMES.has(e.name)) {
+          found.push(full);
+          if (found.length >= LIMITS.nestedMemoryFiles) return found;
+        }
+      }
+    }
+    level = next;
+  }
+  return found;
+}
+
+/** Whether `file` is one of the workspace's memory files by the same rules as workspaceMemoryFiles (a watcher's event). */
+export function isWorkspaceMemoryFile(root: string, file: string): boolean {
+  if (!memoryFileType(file)) return false;
+  const rel = path.relative(root, file);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  const folders = rel.split(path.sep).slice(0, -1);
+  if (!NESTED_NAMES.has(path.basename(file)) || folders.length === 0 || (folders.length === 1 && folders[0] === '.claude')) return true;
+  const ignored = ignoredFolders(root);
+  return folders.length <= LIMITS.nestedMemoryDepth && !folders.some((f) => skipped(f, ignored));
+}
+
+/** Claude Code's name for a project's folder under ~/.claude/projects: its path, every character but letters and digits a "-". */
+export const claudeProjectName = (folder: string): string => path.resolve(folder).replace(/[^A-Za-z0-9]/g, '-');
+
+/**
+ * The person's own memory files for a workspace: ~/.claude/CLAUDE.md (global: for every project)
+ * and Claude Code's auto memory of the workspace's project (`<claudeProjects>/<name>/memory/*.md`,
+ * named after the workspace folder or the repository it is in). Read as the person's words.
+ */
+export function userMemoryFiles(
+  workspace: string,
+  home: string,
+  claudeProjects = path.join(home, '.claude', 'projects'),
+): { file: string; global: boolean }[] {
+  const out: { file: string; global: boolean }[] = [];
+  const global = path.join(home, '.claude', 'CLAUDE.md');
+  if (isFile(global)) out.push({ file: global, global: true });
+  const names = new Set([workspace, gitRoot(workspace)].filter((f): f is string => !!f).map(claudeProjectName));
+  for (const name of names) {
+    const dir = path.join(claudeProjects, name, 'memory');
+    let entries: string[] = [];
+    try {
+      entries = fs.readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    for (const n of entries) if (/\.md$/i.test(n) && isFile(path.join(dir, n))) out.push({ file: path.join(dir, n), global: false });
+  }
+  return out;
 }

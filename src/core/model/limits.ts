@@ -38,6 +38,10 @@ export const LIMITS = {
   memoryFileBytes: 256 * 1024,
   /** Knowledge items one memory file yields at most; past it, a clear error. */
   memoryFileItems: 1000,
+  /** A workspace's nested AGENTS.md / CLAUDE.md: folders deep below it, folders looked in, and files read at most. */
+  nestedMemoryDepth: 4,
+  nestedMemoryFolders: 2000,
+  nestedMemoryFiles: 50,
   /** Code places one `recall_remember` cites (`src/db.ts:10-20`): each becomes an anchor. */
   citations: 10,
   /** Characters of a session id or a source given as a filter. */

@@ -1,18 +1,33 @@
 /**
- * The memory files this workspace keeps (AGENTS.md, CLAUDE.md, Copilot's and Cursor's rules, Cline's
- * memory bank…) read into the memory as knowledge items: each at start, and again when it is
- * written, made or deleted (its items follow its lines; a deleted file's end). Only in a trusted
- * workspace (extension.ts starts it through whenTrusted); the instructions file Recall writes is
- * never read back. A file that fails is logged and skipped: nothing here interrupts anyone.
+ * The memory files this workspace keeps (AGENTS.md and CLAUDE.md, nested ones in its subfolders
+ * too, Copilot's and Cursor's rules, Cline's memory bank…) and the person's own for it
+ * (~/.claude/CLAUDE.md, Claude Code's auto memory of this project) read into the memory as
+ * knowledge items: each at start, and again when it is written, made or deleted (its items follow
+ * its lines; a deleted file's end). Only in a trusted workspace (extension.ts starts it through
+ * whenTrusted); the instructions file Recall writes is never read back. A file that fails is
+ * logged and skipped: nothing here interrupts anyone.
  */
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { WORKSPACE_MEMORY_GLOB, workspaceMemoryFiles } from '../../core/ingest/memory-files.js';
+import {
+  claudeProjectName,
+  isWorkspaceMemoryFile,
+  userMemoryFiles,
+  WORKSPACE_MEMORY_GLOB,
+  workspaceMemoryFiles,
+} from '../../core/ingest/memory-files.js';
+import { gitRoot } from '../../core/model/project.js';
 import { MemoryError } from '../../core/model/errors.js';
+import { readSettings } from '../config.js';
 import type { RecallExtension } from '../ctx.js';
 import { sendMemoryFile } from './common/memory-file-sync.js';
 
 /** Quiet time after a file's last write before it is read (an editor saves in bursts). */
 const SETTLE_MS = 1500;
+
+/** A person's own file (read as their words; a global one's items to the global memory), else the workspace's. */
+type Own = { global: boolean } | undefined;
 
 export class WorkspaceMemoryFiles implements vscode.Disposable {
   private readonly watchers: vscode.FileSystemWatcher[] = [];
@@ -22,42 +37,67 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
   private disposed = false;
 
   constructor(private readonly ctx: RecallExtension) {
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      if (folder.uri.scheme !== 'file') continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder.uri, WORKSPACE_MEMORY_GLOB));
-      const changed = (uri: vscode.Uri): void => this.schedule(uri.fsPath);
-      watcher.onDidCreate(changed);
-      watcher.onDidChange(changed);
-      watcher.onDidDelete(changed);
-      this.watchers.push(watcher);
+    for (const folder of this.folders()) {
+      this.watch(folder, WORKSPACE_MEMORY_GLOB, (file) => (isWorkspaceMemoryFile(folder, file) ? undefined : false));
+      for (const dir of this.autoMemoryFolders(folder)) this.watch(dir, '*.md', () => ({ global: false }));
     }
+    if (this.folders().length) this.watch(path.join(os.homedir(), '.claude'), 'CLAUDE.md', () => ({ global: true }));
     this.readAll();
   }
 
-  /** Every memory file of the workspace, read again (at start, and into another memory folder). */
+  /** Every memory file of the workspace and the person's own for it, read again (at start, and into another memory folder). */
   readAll(): void {
-    for (const folder of vscode.workspace.workspaceFolders ?? [])
-      if (folder.uri.scheme === 'file') for (const file of workspaceMemoryFiles(folder.uri.fsPath)) this.schedule(file);
+    for (const folder of this.folders()) {
+      for (const file of workspaceMemoryFiles(folder)) this.schedule(file, undefined);
+      for (const { file, global } of userMemoryFiles(folder, os.homedir(), this.claudeProjects())) this.schedule(file, { global });
+    }
   }
 
-  private schedule(file: string): void {
+  private folders(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  }
+
+  private claudeProjects(): string {
+    return readSettings().autoIngest.claudeCodeFolder;
+  }
+
+  /** Where Claude Code keeps its auto memory for this folder's project (userMemoryFiles reads the same places). */
+  private autoMemoryFolders(folder: string): string[] {
+    const names = new Set([folder, gitRoot(folder)].filter((f): f is string => !!f).map(claudeProjectName));
+    return [...names].map((n) => path.join(this.claudeProjects(), n, 'memory'));
+  }
+
+  /** Watches `glob` under `base`; `own` says whose a changed file is (false: not one to read). */
+  private watch(base: string, glob: string, own: (file: string) => Own | false): void {
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(base), glob));
+    const changed = (uri: vscode.Uri): void => {
+      const whose = own(uri.fsPath);
+      if (whose !== false) this.schedule(uri.fsPath, whose);
+    };
+    watcher.onDidCreate(changed);
+    watcher.onDidChange(changed);
+    watcher.onDidDelete(changed);
+    this.watchers.push(watcher);
+  }
+
+  private schedule(file: string, own: Own): void {
     clearTimeout(this.timers.get(file));
     this.timers.set(
       file,
       setTimeout(() => {
         this.timers.delete(file);
-        this.queue = this.queue.then(() => this.read(file));
+        this.queue = this.queue.then(() => this.read(file, own));
       }, SETTLE_MS),
     );
   }
 
-  private async read(file: string): Promise<void> {
+  private async read(file: string, own: Own): Promise<void> {
     if (this.disposed) return;
     try {
-      const r = await sendMemoryFile(file, this.ctx.human);
+      const r = await sendMemoryFile(file, this.ctx.human, own);
       if (!r) return;
       if (r.added || r.ended) this.ctx.memoryChanged();
-      this.ctx.log.info(`memory file ${file} (${r.label}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
+      this.ctx.log.info(`memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
     } catch (err) {
       const why = err instanceof MemoryError ? `${err.message}${err.hint ? ` ${err.hint}` : ''}` : String(err);
       this.ctx.log.warn(`memory file ${file} not read: ${why}`);

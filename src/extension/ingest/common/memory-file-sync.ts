@@ -10,16 +10,22 @@ import type { MemoryFileResult } from '../../../core/memory/memory.js';
 import { fileAuthorship } from '../../../service/authorship.js';
 import type { MemoryAccess } from '../../../tools/catalogue.js';
 
-/** Sends `file` (its items go to the connection's project); undefined when it is not a memory file (Recall's own instructions included). */
-export async function sendMemoryFile(file: string, memory: MemoryAccess): Promise<MemoryFileResult | undefined> {
+/**
+ * Sends `file` (its items go to the connection's project); undefined when it is not a memory file
+ * (Recall's own instructions included). `own`: one of the person's own files in their home folder
+ * (~/.claude/CLAUDE.md, Claude Code's auto memory): their words whatever git says, and a global one's
+ * items go to the global memory.
+ */
+export async function sendMemoryFile(file: string, memory: MemoryAccess, own?: { global: boolean }): Promise<MemoryFileResult | undefined> {
   if (!memoryFileType(file)) return undefined;
   const gone = !fs.existsSync(file);
   const { text, mtimeMs } = gone ? { text: '', mtimeMs: Date.now() } : readMemoryFileText(file);
-  const written = await fileAuthorship(file);
+  const written = own ? { authority: 'user' as const, authors: [] } : await fileAuthorship(file);
   return memory.call('knowledge.file', {
     file,
     text,
     written: { authority: written.authority, authors: written.authors },
     time: new Date(mtimeMs).toISOString(),
+    ...(own?.global ? { project: null } : {}),
   });
 }
