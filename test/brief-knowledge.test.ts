@@ -264,7 +264,7 @@ test("a file's items are briefed in the file's order, how sure and since when sa
   const b = m.brief({ project: APP, budgetTokens: 600 });
   const lines = b.text.split('\n');
   const title = lines.findIndex((l) => l.startsWith("From the repository's files"));
-  assert.match(lines[title]!, /\(authors: [^;]+; each \d+%, since \d{4}-\d\d-\d\d, unless its line says\):$/);
+  assert.match(lines[title]!, /\(authors: [^)]+\): each \d+%, since \d{4}-\d\d-\d\d, unless its line says$/);
   const shown = lines.slice(title + 1).filter((l) => l.startsWith('- '));
   assert.ok(
     shown.every((l) => !/\(\d+%, since/.test(l)),

@@ -87,9 +87,8 @@ function sectionTitle(section: BriefSection, lines: Line[], shared: string | und
     const more = authors.length > AUTHORS_SHOWN ? ` and ${authors.length - AUTHORS_SHOWN} more` : '';
     if (authors.length) notes.push(`authors: ${authors.slice(0, AUTHORS_SHOWN).join(', ')}${more}`);
   }
-  if (shared) notes.push(`each ${shared}, unless its line says`);
   const title = SECTION_TITLES[section].replace(/:$/, '');
-  return `${title}${notes.length ? ` (${notes.join('; ')})` : ''}:`;
+  return `${title}${notes.length ? ` (${notes.join('; ')})` : ''}:${shared ? ` each ${shared}, unless its line says` : ''}`;
 }
 
 /** The meta most of a section's lines share, when at least two do: the title says it once for them. */
@@ -102,7 +101,7 @@ function sharedMeta(lines: Line[]): string | undefined {
 
 /**
  * The header and the picked lines under their section titles, in section order. Items read from
- * one file or turn share how sure and since when: the title says it once ("each 90%, since …")
+ * one file or turn share how sure and since when: the title says it once ("Rules: each 90%, since …")
  * and only a line that differs says its own, so the budget goes to statements.
  */
 export function renderBody(header: string, lines: Line[]): string {
