@@ -401,3 +401,20 @@ test('Chinese and Japanese instruction files: each rule line and list item is a 
     undefined,
   );
 });
+
+test('a lead-in ending in ":" is an item when code follows it, not when the items it leads do', () => {
+  const read = (full: string) => memoryFileItems(readMemoryFileText(full).text, memoryFileType(full)!);
+  // Real files: a rule whose content is a code block (origin in test/fixtures/knowledge/SOURCES.md), and a flat list's lead-in.
+  const nftbk = read(path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'nftbk', '.clinerules'));
+  assert.deepEqual(
+    nftbk.filter((i) => i.startLine === 53).map((i) => [i.kind, i.statement, i.subject]),
+    [['rule', 'Maintain the established directory structure for NFT backups', 'Output Structure']],
+  );
+  assert.ok(!nftbk.some((i) => i.startLine > 53 && i.startLine < 62), 'the code is not read');
+  const wxvx = read(path.join(FIX, 'wxvx/AGENTS.md'));
+  assert.equal(
+    wxvx.find((i) => i.startLine === 7),
+    undefined,
+    '"Keep module ownership aligned with the current layout:" leads the items after it',
+  );
+});

@@ -1,11 +1,15 @@
 /**
  * A memory file's knowledge items, read from its markdown structure alone (no model):
  *
- * - each list item (bullet or numbered; its continuation lines with it) is one item; a lead-in
- *   ending in ":" (its sub-items carry the content), a task ("[ ]", "[x]") and a fragment of
- *   fewer than three words are not;
+ * - each list item (bullet or numbered; its continuation lines with it) is one item, or each of
+ *   its sentences when it is too long to be one statement; a lead-in ending in ":" followed by the
+ *   items it leads (deeper ones, or a flat list's next) is not (one followed by code, a table or
+ *   nothing is), nor a task ("[ ]", "[x]") or a fragment of fewer than three words (a word per two
+ *   Chinese or Japanese characters);
  * - each sentence of a paragraph that instructs (imperative or modal: "Use…", "Never…",
- *   "…must…") or states a decision is one item; other prose (introductions) is not;
+ *   "…must…", or the markers of instruction-markers.ts in other languages) or states a decision
+ *   is one item; other prose (introductions) is not. A line break before a capital, a digit or a
+ *   letter of a caseless script ends a sentence: rule files put a statement on each line;
  * - code fences, block quotes, tables, HTML comments, front matter and `@import` lines are never
  *   read: a statement quoted or in code is not the person's.
  *
@@ -190,6 +194,13 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
         'Split it into smaller files and point Recall at them.',
       );
   };
+  // A lead-in waiting for the items it leads (deeper, or a flat list's next ones): when code, a table or nothing follows, it says something itself.
+  let lead: { b: Block; raw: string } | undefined;
+  const settle = (subItem: boolean): void => {
+    const open = lead;
+    lead = undefined;
+    if (open && !subItem) emitItem(open.b, open.raw);
+  };
   const flushItem = (): void => {
     if (!item) return;
     const raw = item.lines.join(' ').trim();
@@ -200,8 +211,13 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (/:\s*$/.test(raw)) {
       const name = headingName(labelled(raw).label ?? raw);
       if (name && wordCount(name) <= 6) leads.push({ indent, name });
+      lead = { b, raw };
       return;
     }
+    emitItem(b, raw);
+  };
+  function emitItem(b: Block, raw: string): void {
+    const indent = b.indent ?? 0;
     // A task, an example or a bare code span says nothing by itself.
     if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
     const { label, body } = labelled(raw);
@@ -217,7 +233,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       return;
     }
     push(kindOf(clean, headings.filter(Boolean), type, true)!, plain(raw), subject, b.start, b.end, raw);
-  };
+  }
   const flushPara = (): void => {
     if (!para) return;
     const b = para;
@@ -246,6 +262,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     const opens = /^\s*(`{3,}|~{3,})/.exec(line);
     if (opens) {
       flush();
+      settle(false);
       fence = opens[1]!;
       continue;
     }
@@ -262,6 +279,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
       flush();
+      settle(false);
       leads = [];
       const level = heading[1]!.length;
       if (level === 1) title = !begun;
@@ -272,22 +290,29 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     }
     if (!line.trim() || /^\s*(?:>|\||@\S+\s*$|[-*_=]{3,}\s*$)/.test(line)) {
       flush();
+      if (/^\s*[>|]/.test(line)) settle(false);
       continue;
     }
     begun = true;
     const bullet = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
     if (bullet) {
       flush();
-      item = { start: n, end: n, lines: [bullet[2]!], indent: bullet[1]!.replace(/\t/g, '    ').length };
+      const indent = bullet[1]!.replace(/\t/g, '    ').length;
+      settle(lead !== undefined && indent >= (lead.b.indent ?? 0));
+      item = { start: n, end: n, lines: [bullet[2]!], indent };
     } else if (item) {
       item.lines.push(line.trim());
       item.end = n;
     } else if (para) {
       para.lines.push(line);
       para.end = n;
-    } else para = { start: n, end: n, lines: [line] };
+    } else {
+      settle(false);
+      para = { start: n, end: n, lines: [line] };
+    }
   }
   flush();
+  settle(false);
   return items;
 }
 
