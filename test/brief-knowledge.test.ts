@@ -282,3 +282,19 @@ test("a file's items are briefed in the file's order, how sure and since when sa
   assert.match(lines.at(-1)!, /^Left out \(all the repository's\): [^;]+; /, "named once as the repository's, not title by title");
   m.close();
 });
+
+test('a brief in Chinese stays within its budget counting a Chinese character as a token', async () => {
+  // A real rules file in Chinese (test/fixtures/knowledge/instructions/simple-firewall/CLAUDE.md, origin in SOURCES.md).
+  const file = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'simple-firewall', 'CLAUDE.md');
+  const m = await memory();
+  m.readMemoryFile({ file, text: fs.readFileSync(file, 'utf8'), written: { authority: 'external', authors: [] }, project: APP }, person);
+  for (const budgetTokens of [120, 300]) {
+    const b = m.brief({ project: APP, budgetTokens });
+    // Counted here on its own: each Han character one token (BPE tokenisers spend about one), the rest four characters a token.
+    const han = b.text.match(/\p{Script=Han}/gu)?.length ?? 0;
+    const tokens = han + Math.ceil((b.text.length - han) / 4);
+    assert.ok(tokens <= budgetTokens, `${tokens} tokens for a budget of ${budgetTokens}:\n${b.text}`);
+    assert.ok(b.facts.length > 0 && b.left_out > 0, 'some rules shown, the rest named');
+  }
+  m.close();
+});

@@ -44,6 +44,12 @@ export interface Line {
   authors?: string[];
 }
 
+/** Characters a BPE tokeniser spends about a token on each: Chinese, Japanese and Korean. */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** A text's size in quarter tokens: a character each, and four for a wide one (see WIDE). */
+export const sizeOf = (text: string): number => text.length + 3 * (text.match(WIDE)?.length ?? 0);
+
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 const day = (iso: string): string => iso.slice(0, 10);
 const flat = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -123,15 +129,15 @@ const moreOf = (n: number): string => `+${n} more`;
 export const shortestFooter = (count: number): string => `${FOOTER}${moreOf(count)}`;
 
 /**
- * The footer naming what the budget left out, within `chars`: the titles of as many left-out lines
- * as fit (given in the order to name them), then how many more. Never longer than `chars` when
- * `chars` holds the shortest footer.
+ * The footer naming what the budget left out, within `chars` (its size, sizeOf): the titles of as
+ * many left-out lines as fit (given in the order to name them), then how many more. Never bigger
+ * than `chars` when `chars` holds the shortest footer.
  */
 export function footer(left: Line[], chars: number): { text: string; named: string[] } {
   const named: string[] = [];
   // Others' words are named as theirs: each, or once when all left out are.
   const others = `${FOOTER.replace(/: $/, '')} (all the repository's): `;
-  const allOthers = left.every((l) => l.section === 'repository') && `${others}${moreOf(left.length)}`.length <= chars;
+  const allOthers = left.every((l) => l.section === 'repository') && sizeOf(`${others}${moreOf(left.length)}`) <= chars;
   const head = allOthers ? others : FOOTER;
   const text = (): string => {
     const rest = left.length - named.length;
@@ -139,7 +145,7 @@ export function footer(left: Line[], chars: number): { text: string; named: stri
   };
   for (const l of left) {
     named.push(!allOthers && l.section === 'repository' ? `repository's: ${l.title}` : l.title);
-    if (text().length > chars) {
+    if (sizeOf(text()) > chars) {
       named.pop();
       break;
     }

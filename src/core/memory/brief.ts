@@ -18,7 +18,8 @@
  * sections take turns, so a memory with hundreds of rules still shows its decisions; what the
  * budget leaves out is named in a footer (brief-text.ts), not only counted.
  * Tokens are counted as characters / 4 (a common rule of thumb for English with BPE tokenisers;
- * no tokeniser is bundled), and the whole text, header and footer included, stays within the budget.
+ * no tokeniser is bundled), a Chinese, Japanese or Korean character as a whole token (they take
+ * about one each), and the whole text, header and footer included, stays within the budget.
  */
 import { invalid } from '../model/errors.js';
 import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../model/knowledge.js';
@@ -27,7 +28,7 @@ import type { EpisodeView, FactView } from '../model/views.js';
 import { scopeOf } from '../model/project.js';
 import { scopeSql } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
-import { factLine, footer, noteLine, renderBody, SECTIONS, shortestFooter, type BriefSection, type Line } from './brief-text.js';
+import { factLine, footer, noteLine, renderBody, SECTIONS, shortestFooter, sizeOf, type BriefSection, type Line } from './brief-text.js';
 import type { JournaledGraph } from './journaled-graph.js';
 
 export type { BriefSection };
@@ -63,7 +64,7 @@ export interface Brief {
   project: string | null;
   /** The brief as a model or a SessionStart hook reads it. */
   text: string;
-  /** Its size by the characters / 4 count; at most budget_tokens. */
+  /** Its size by the count above (characters / 4, a wide character a token); at most budget_tokens. */
   tokens: number;
   budget_tokens: number;
   /** The facts shown, each with the section it is under. */
@@ -76,7 +77,7 @@ export interface Brief {
 }
 
 /** The token count a brief is held to: characters / 4, rounded up. */
-export const approxTokens = (text: string): number => Math.ceil(text.length / 4);
+export const approxTokens = (text: string): number => Math.ceil(sizeOf(text) / 4);
 
 export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
   const budget = input.budgetTokens ?? LIMIT_DEFAULTS.brief;
@@ -91,9 +92,9 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
   const count = queues.reduce((n, q) => n + q.length, 0);
   if (count === 0) return empty(`Recall brief (${scopeName}): nothing confirmed, decided or preferred yet.`, input.project, budget);
 
-  const chars = budget * 4;
+  const chars = budget * 4; // in quarter tokens (sizeOf)
   const room = Math.max(shortestFooter(count).length, Math.min(FOOTER_CHARS, Math.floor(chars * FOOTER_SHARE)));
-  const fits = (lines: Line[], more: number): boolean => renderBody(header, lines).length + (more > 0 ? 1 + room : 0) <= chars;
+  const fits = (lines: Line[], more: number): boolean => sizeOf(renderBody(header, lines)) + (more > 0 ? 1 + room : 0) <= chars;
   // Round-robin over the sections, in order of weight, while the whole text (with room for its footer) fits.
   const waiting = queues.map((q) => [...q]);
   const picked: Line[] = [];
@@ -114,7 +115,7 @@ export function brief(mem: JournaledGraph, input: BriefInput = {}): Brief {
   const body = renderBody(header, picked);
   const chosen = new Set(picked);
   const left = interleave(queues.map((q) => q.filter((l) => !chosen.has(l))));
-  const named = left.length ? footer(left, Math.max(room, Math.min(FOOTER_CHARS, chars - body.length - 1))) : undefined;
+  const named = left.length ? footer(left, Math.max(room, Math.min(FOOTER_CHARS, chars - sizeOf(body) - 1))) : undefined;
   const text = named ? `${body}\n${named.text}` : body;
   return {
     project: input.project ?? null,
