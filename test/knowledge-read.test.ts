@@ -319,10 +319,11 @@ test('the same moods between people, or said as an expectation, are not requirem
     'Ensure smooth movement and collision resolution.',
   ])
     assert.deepEqual(readKnowledge({ text: said, role: 'user' }), [], said);
-  // Between two people a requirement with a named subject is an opinion; to an agent it is the work's.
-  const spec = 'All handlers should only parse input.';
-  assert.deepEqual(readKnowledge({ text: spec, speaker: 'Caroline' }), []);
-  assert.equal(readKnowledge({ text: spec, role: 'user' })[0]?.kind, 'rule');
+  // Between two people a requirement with a named subject, or a prohibition, is talk; to an agent it is the work's.
+  for (const spec of ['All handlers should only parse input.', "You're not allowed to print the connection string."]) {
+    assert.deepEqual(readKnowledge({ text: spec, speaker: 'Caroline' }), [], spec);
+    assert.equal(readKnowledge({ text: spec, role: 'user' })[0]?.kind, 'rule', spec);
+  }
 });
 
 test("an agent's durable facts: how to build, run and test, a setting, a correction (codex, copilot, claude-code zh)", () => {
@@ -373,4 +374,6 @@ test("an agent's lessons: the fix said as what fixed it, a cause in Chinese, joi
   );
   // "fixed" as an adjective ("fixed character abilities") is no fix: a design remark is not a lesson.
   assert.deepEqual(turn('gemini/chat-share-icon-first.md', 26).items, []);
+  for (const said of ['Nothing fixes the race.', 'During the build, the cache prevents rebuilds.'])
+    assert.deepEqual(readKnowledge({ text: said, role: 'assistant' }), [], said);
 });

@@ -32,8 +32,8 @@ const CONSTRAINT = /^(?:please\s+)?(?:ensure|avoid|refrain from)\b\s+\S/i;
  */
 const WORK =
   /`|\b(?:code|codebase|files?|folders?|director(?:y|ies)|tests?|commits?|branch(?:es)?|dependenc(?:y|ies)|librar(?:y|ies)|packages?|modules?|functions?|class(?:es)?|methods?|variables?|types?|imports?|scripts?|comments?|docs?|documentation|readme|logs?|logging|errors?|exceptions?|config(?:uration)?|builds?|deploy(?:s|ments?)?|api|endpoints?|schemas?|migrations?|formatting|lint(?:ing|er)?|naming|style|architecture|secrets?|credentials?|tokens?|keys?|passwords?)\b/i;
-/** A prohibition in the passive, any speaker: "you are BLOCKED from reading X", "X is not allowed". */
-export const PROHIBITED =
+/** A prohibition in the passive: "you are BLOCKED from reading X", "X is not allowed". */
+const PROHIBITED =
   /\b(?:is|are|'re)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|blocked|banned)\b(?:\s+(?:to|from)\b|\s*[.;]?\s*$)/i;
 /** A choice said against what it replaces, opening the sentence: "instead of relay, rename the M42 as Aux". */
 const INSTEAD = /(?:^|,\s*|\band\s+)(?:so\s+)?(?:instead of|rather than)\s+([^,]{1,60}),\s*(?:please\s+)?([a-z]+)\b/i;
@@ -51,7 +51,7 @@ export function personForm(s: string): FormReading | undefined {
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
-  if (CONSTRAINT.test(s) && WORK.test(s)) return { kind: 'rule' };
+  if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
   const modal = s.match(MODAL);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
   return undefined;
@@ -72,7 +72,8 @@ const CORRECTION =
 const SETTING =
   /^`?([\w./-]{2,60})`?\s+(?:is|are)\s+(?:an?|the)\s+(?:environment variables?|env vars?|config(?:uration)? files?|entry points?|build scripts?|start scripts?)\b/i;
 /** The fix that worked, said as what did it: "forcing xcb ... fixes the immediate exit". */
-const FIXED_BY = /^(?:\w+\s*[,—–-]+\s*)?[A-Z]?[a-z]+ing\b.{0,160}?\b(?:fixes|resolves|solves|prevents|avoids)\b/;
+const FIXED_BY =
+  /^(?:\w+\s*[,—–-]+\s*)?(?!(?:nothing|something|anything|everything|thing|string|during|including|according|regarding|considering|following|bring)\b)[A-Za-z][a-z]+ing\b.{0,160}?\b(?:fixes|resolves|solves|prevents|avoids)\b/i;
 /** A cause confirmed: "that confirms it was a Qt platform plugin issue". */
 const CONFIRMED_CAUSE = /\b(?:confirms|confirmed|shows|showed|means)\s+(?:that\s+)?(?:it|this|the \w+)\s+(?:was|is)\s+(?:a|an|the)\b/i;
 /** A failure and its cause in Chinese: "错误在 X 文件中", "无法访问 ..., 所以 ...". */

@@ -14,7 +14,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, continuesLesson, personForm, PROHIBITED } from './knowledge-forms.js';
+import { agentForm, continuesLesson, personForm } from './knowledge-forms.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
@@ -175,7 +175,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
 
 /** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */
 function instructed(s: string): boolean {
-  const m = s.match(RULE) ?? s.match(PROHIBITED);
+  const m = s.match(RULE);
   return m !== null && !/!\s*$/.test(s) && !OFFERED.test(s) && !DESCRIBED.test(s.slice(0, m.index));
 }
 
