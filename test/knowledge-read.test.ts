@@ -377,3 +377,19 @@ test("an agent's lessons: the fix said as what fixed it, a cause in Chinese, joi
   for (const said of ['Nothing fixes the race.', 'During the build, the cache prevents rebuilds.'])
     assert.deepEqual(readKnowledge({ text: said, role: 'assistant' }), [], said);
 });
+
+test("the person's answers to an agent's questions are decisions (claude-code skill-command-args, turn 3)", () => {
+  const answered = turn('claude-code/skill-command-args-slice.jsonl', 3);
+  assert.match(answered.text, /^User has answered your questions:/);
+  assert.deepEqual(
+    answered.items.map((k) => [k.kind, k.statement.replace(/^"([^"]{0,12})[^"]*"/, '"$1…"')]),
+    [
+      ['decision', '"vibe-skill 的…"="Claude Code Skill"'],
+      ['decision', '"设计规范中强调的 Age…"="是，全面采用 (推荐)"'],
+      ['decision', '"你希望 vibe-ski…"="SKILL.md + rules/ + tools/"'],
+    ],
+  );
+  // An answer that only lets the agent go on chooses nothing; the same text from the agent is no decision.
+  assert.deepEqual(readKnowledge({ text: 'User has answered your questions: "Shall I continue?"="Yes".', role: 'user' }), []);
+  assert.ok(!readKnowledge({ text: answered.text, role: 'assistant' }).some((k) => k.kind === 'decision'));
+});

@@ -57,6 +57,16 @@ export function personForm(s: string): FormReading | undefined {
   return undefined;
 }
 
+/** The person's answers to an agent's questions, as the agent's host records them: `"Which database?"="Postgres"`. */
+const ANSWER = /"([^"\n]{3,300}?)"\s*=\s*"([^"\n]{1,200})"/g;
+/** An answer that only lets the agent go on ("yes", "proceed") chooses nothing. */
+const GO_ON = /^(?:yes|no|ok|okay|sure|proceed|continue|go ahead|y|n|是|否|好|可以|はい|いいえ|sim|não)[.!。]?$/i;
+
+/** Each choice the person made by answering an agent's question: the question and the answer, as written. */
+export function answeredChoices(text: string): { statement: string; answer: string }[] {
+  return [...text.matchAll(ANSWER)].filter((m) => !GO_ON.test(m[2]!.trim())).map((m) => ({ statement: m[0].trim(), answer: m[2]!.trim() }));
+}
+
 /** A command as an agent writes one in a code span: a runner or a script path, environment settings before it. */
 const COMMAND =
   /`((?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:npm|pnpm|yarn|bun|bunx|npx|node|deno|python3?|pip3?|pytest|uv|poetry|tox|cargo|go|make|cmake|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|podman|bundle|rake|rails|php|composer|mix|flutter|swift|xcodebuild|just|\.{1,2}\/[\w./-]+)(?:\s[^`]*)?)`/;

@@ -14,7 +14,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, continuesLesson, personForm } from './knowledge-forms.js';
+import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
@@ -109,6 +109,17 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   // A person's turn in a conversation with an agent: what it asks of the agent specifies the work.
   const toAgent = !agent && (role === 'user' || role === 'human');
   const out: KnowledgeReading[] = [];
+  // What the person chose by answering the agent's questions is decided, whatever the sentences around it say.
+  if (toAgent)
+    for (const a of answeredChoices(text).slice(0, LIMITS.knowledgeItemsPerTurn))
+      if (a.statement.length <= LIMITS.statementChars)
+        out.push({
+          kind: 'decision',
+          statement: a.statement,
+          subject: firstEntity(a.answer) ?? nameLike(a.answer),
+          object: firstEntity(a.answer),
+        });
+  if (out.length > 0) return out;
   const all = candidateSentences(text).map((c) => c.replace(/[\u2018\u2019]/g, "'").trim());
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
