@@ -14,6 +14,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
+import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
@@ -105,25 +106,53 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   if (!text.trim()) return [];
   const role = (input.role ?? '').toLowerCase();
   const agent = AGENT_ROLES.has(role) || AGENT_ROLES.has((input.speaker ?? '').trim().toLowerCase());
+  // A person's turn in a conversation with an agent: what it asks of the agent specifies the work.
+  const toAgent = !agent && (role === 'user' || role === 'human');
   const out: KnowledgeReading[] = [];
-  for (const sentence of candidateSentences(text)) {
-    if (out.length >= LIMITS.knowledgeItemsPerTurn) break;
-    const s = sentence.replace(/[\u2018\u2019]/g, "'").trim();
-    if (
-      s.length > LIMITS.knowledgeSentenceChars ||
-      (s.split(/\s+/).length < 2 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s))
-    )
-      continue;
-    if (isQuestion(s)) continue;
-    const item = agent ? agentItem(s) : personItem(s);
-    if (item) out.push(item);
+  // What the person chose by answering the agent's questions is decided, whatever the sentences around it say.
+  if (toAgent)
+    for (const a of answeredChoices(text).slice(0, LIMITS.knowledgeItemsPerTurn))
+      if (a.statement.length <= LIMITS.statementChars)
+        out.push({
+          kind: 'decision',
+          statement: a.statement,
+          subject: firstEntity(a.answer) ?? nameLike(a.answer),
+          object: firstEntity(a.answer),
+        });
+  if (out.length > 0) return out;
+  const all = candidateSentences(text).map((c) => c.replace(/[\u2018\u2019]/g, "'").trim());
+  for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
+    const s = all[i]!;
+    if (!readable(s)) continue;
+    const item = agent ? agentItem(s) : personItem(s, toAgent);
+    if (!item) continue;
+    // A lesson goes on in the next sentence when that one names the failure, its cause or its fix.
+    const next = all[i + 1];
+    if (item.kind === 'lesson' && next && readable(next) && continuesLesson(next, FAILURE, CAUSE_OR_FIX)) {
+      const joined = `${s} ${next}`;
+      if (joined.length <= LIMITS.knowledgeSentenceChars) {
+        item.statement = joined;
+        i++;
+      }
+    }
+    out.push(item);
   }
   return out;
 }
 
+/** A sentence that can state something: within bounds, more than a word, not a question. */
+function readable(s: string): boolean {
+  // An aside in brackets is not counted: the sentence around it is what is read.
+  if (s.length > LIMITS.statementChars || s.replace(/\([^()]*\)/g, '').length > LIMITS.knowledgeSentenceChars) return false;
+  if (s.split(/\s+/).length < 2 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)) return false;
+  return !isQuestion(s);
+}
+
 /** A decision, a preference or a rule stated by the person, or nothing. */
-function personItem(s: string): KnowledgeReading | undefined {
-  if (isHedged(s) || isTemporary(s)) return undefined;
+function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
+  // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it.
+  const main = s.replace(/\([^()]*\)/g, ' ');
+  if (isHedged(main) || isTemporary(main)) return undefined;
   if (PREFERENCE.test(s)) {
     const choice = chosen(s, PREFERENCE);
     if (choice) return { kind: 'preference', statement: s, subject: replaced(s) ?? choice, object: choice };
@@ -151,7 +180,8 @@ function personItem(s: string): KnowledgeReading | undefined {
   if (RULE_SHOUTED.test(s) || RULE_JA.test(s) || RULE_ZH.test(s) || RULE_PT.test(s) || instructed(s)) {
     return { kind: 'rule', statement: s, subject: firstEntity(s) };
   }
-  return undefined;
+  const form = toAgent ? personForm(s) : undefined;
+  return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
 }
 
 /** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */
@@ -170,7 +200,8 @@ function agentItem(s: string): KnowledgeReading | undefined {
     const what = chosen(s, PROJECT_FACT);
     if (what) return { kind: 'fact', statement: s, subject: what, object: what };
   }
-  return undefined;
+  const form = agentForm(s, FAILURE);
+  return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
 }
 
 /** The first entity named after the form that opens the choice. */

@@ -1,8 +1,9 @@
 /**
  * Recording knowledge items (model/knowledge.ts), from wherever they are read: the offline
  * extractor, a model's reading, an agent's `recall_remember`, the memory files people keep. One
- * item per piece of knowledge: the same rule said again is new evidence for the item already held
- * (same kind and project, a statement of nearly the same words), not a second item.
+ * item per piece of knowledge: the same rule said again, in the same or other words, is new evidence
+ * for the item already held (same project, a kind of the same family, the same statement by
+ * knowledge-same.ts), not a second item.
  */
 import type { Authority, PriorKind } from '../model/config.js';
 import { checkFromStatement } from '../ingest/checks.js';
@@ -10,15 +11,24 @@ import { invalid } from '../model/errors.js';
 import type { EventBody } from '../model/events.js';
 import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { tokenize, STOP_WORDS } from '../retrieval/text.js';
 import { all } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
+import { sameStatement, statementKey, type StatementKey } from './knowledge-same.js';
 import { validName } from './validate.js';
 
 /** Items of a kind compared against when a new one is read (the newest held in its project). */
 const COMPARED = 2_000;
-/** Share of content words two statements must have in common to be one item. */
-const SAME_ITEM = 0.7;
+/**
+ * Kinds one statement can be read as, by one source or another: what the person set (a memory file's
+ * rule, a turn's decision) is one family; what was found out is the other.
+ */
+const FAMILY: Record<KnowledgeKind, readonly KnowledgeKind[]> = {
+  rule: ['rule', 'decision', 'preference'],
+  decision: ['rule', 'decision', 'preference'],
+  preference: ['rule', 'decision', 'preference'],
+  fact: ['fact', 'lesson'],
+  lesson: ['fact', 'lesson'],
+};
 
 export interface KnowledgeCandidate {
   kind: KnowledgeKind;
@@ -50,22 +60,10 @@ export function statementOf(v: unknown): string {
   return s;
 }
 
-/** The content words a statement is compared by. */
-function words(statement: string): Set<string> {
-  return new Set(tokenize(statement).filter((w) => w.length > 1 && !STOP_WORDS.has(w)));
-}
-
 /** A rule whose words state a check exactly carries it from the start (ingest/checks.ts). */
 function ruleCheck(kind: KnowledgeKind, statement: string): { check?: ReturnType<typeof checkFromStatement> } {
   const check = kind === 'rule' ? checkFromStatement(statement) : undefined;
   return check ? { check } : {};
-}
-
-function similarity(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
 }
 
 /**
@@ -74,7 +72,7 @@ function similarity(a: Set<string>, b: Set<string>): number {
  * the same commit.
  */
 export class KnowledgeWriter {
-  private readonly batch: { id: string; kind: KnowledgeKind; project: string | null; words: Set<string>; cited: Set<string> }[] = [];
+  private readonly batch: { id: string; kind: KnowledgeKind; project: string | null; key: StatementKey; cited: Set<string> }[] = [];
   private asserted = 0;
 
   constructor(
@@ -93,8 +91,8 @@ export class KnowledgeWriter {
     const statement = statementOf(c.statement);
     const subject = validName(c.subject, 'subject');
     const object = c.object === undefined ? subject : validName(c.object, 'object');
-    const w = words(statement);
-    const held = this.find(c.kind, c.project, w);
+    const key = statementKey(statement);
+    const held = this.find(c.kind, c.project, key);
     if (held) {
       if (c.evidence === undefined || held.cited.has(c.evidence)) return { id: held.id };
       held.cited.add(c.evidence);
@@ -104,7 +102,7 @@ export class KnowledgeWriter {
       };
     }
     const id = this.mem.graph.nextId('rel', this.idOffset + this.asserted++);
-    this.batch.push({ id, kind: c.kind, project: c.project, words: w, cited: new Set(c.evidence ? [c.evidence] : []) });
+    this.batch.push({ id, kind: c.kind, project: c.project, key, cited: new Set(c.evidence ? [c.evidence] : []) });
     return {
       id,
       event: {
@@ -125,21 +123,29 @@ export class KnowledgeWriter {
     };
   }
 
-  /** The item of this kind and project, in this batch or held, whose statement says nearly the same. */
-  private find(kind: KnowledgeKind, project: string | null, w: Set<string>): (typeof this.batch)[number] | undefined {
-    const inBatch = this.batch.find((b) => b.kind === kind && b.project === project && similarity(b.words, w) >= SAME_ITEM);
+  /** The item of this kind's family and project, in this batch or held, whose statement says the same. */
+  private find(kind: KnowledgeKind, project: string | null, key: StatementKey): (typeof this.batch)[number] | undefined {
+    const family = FAMILY[kind];
+    const inBatch = this.batch.find((b) => family.includes(b.kind) && b.project === project && sameStatement(b.key, key));
     if (inBatch) return inBatch;
     const rows = all(
       this.mem.db,
-      `SELECT r.id, r.statement,
+      `SELECT r.id, r.kind, r.statement,
               (SELECT json_group_array(episode_id) FROM evidence WHERE relationship_rowid = r.rowid AND episode_id IS NOT NULL) AS cited
-         FROM relationships r WHERE r.kind = ? AND r.project IS ? AND r.valid_to IS NULL ORDER BY r.rowid DESC LIMIT ?`,
-      [kind, project, COMPARED],
+         FROM relationships r WHERE r.kind IN (${family.map(() => '?').join(', ')}) AND r.project IS ? AND r.valid_to IS NULL
+         ORDER BY r.rowid DESC LIMIT ?`,
+      [...family, project, COMPARED],
     );
     for (const r of rows) {
-      const theirs = words(String(r.statement ?? ''));
-      if (similarity(theirs, w) < SAME_ITEM) continue;
-      const found = { id: String(r.id), kind, project, words: theirs, cited: new Set(JSON.parse(String(r.cited)) as string[]) };
+      const theirs = statementKey(String(r.statement ?? ''));
+      if (!sameStatement(theirs, key)) continue;
+      const found = {
+        id: String(r.id),
+        kind: String(r.kind) as KnowledgeKind,
+        project,
+        key: theirs,
+        cited: new Set(JSON.parse(String(r.cited)) as string[]),
+      };
       this.batch.push(found);
       return found;
     }

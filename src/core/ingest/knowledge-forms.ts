@@ -1,0 +1,111 @@
+/**
+ * Forms of knowledge that hold in a conversation with an agent, beside the general ones of
+ * knowledge-read.ts. What a person writes to an agent specifies the work ("the handlers should only
+ * parse input", "ensure every action can be referenced", "instead of relay, name it Aux"); between
+ * two people the same moods are opinion ("everyone should try it"), so these are read only from a
+ * turn whose role says it was addressed to an agent. From an agent: how to build, run and test (a
+ * command in a code span, said as such), a correction ("the port is 10808, not 7890"), and a fix
+ * said as the thing that fixed it ("forcing xcb ... fixes the exit"), in English and Chinese.
+ */
+import type { KnowledgeKind } from '../model/knowledge.js';
+
+/** A found form: its kind and, when the form names it, what it is about. */
+export interface FormReading {
+  kind: KnowledgeKind;
+  subject?: string;
+}
+
+/** Subjects that describe or guess ("it should work", "your family must be proud", "that should fix it"), not specify. */
+const NOT_SPECIFIED_SUBJECT =
+  /\b(?:i|i'm|me|my|we|us|our|you|your|he|she|it|it's|its|they|them|their|this|that|there|everyone|everybody|someone|anyone|nobody|which|who|what)\b/i;
+/** What follows an expectation or a guess, not a requirement: "should be fine", "must have been", "should work now". */
+const EXPECTED =
+  /^(?:have|'ve|be (?:fine|ok|okay|good|enough|done|ready|possible|easy|gone|here|there|visible|fixed|resolved|working|noted)|fix|help|do it|do the trick)\b|\bnow\b|\balready\b/i;
+/** A requirement with a named subject: "X must be Y", "X should remain in Z", "X needs to be on Z". */
+const MODAL =
+  /^(.{2,120}?)\s+(?:must|should|shall|needs? to|has to|have to)(?:\s+not|n't)?\s+(?:always\s+|never\s+|only\s+|also\s+)?(.*)$/i;
+/** Constraints said as an imperative: "ensure ...", "avoid ...", "refrain from ...". */
+const CONSTRAINT = /^(?:please\s+)?(?:ensure|avoid|refrain from)\b\s+\S/i;
+/**
+ * The work itself, which a constraint must name to outlast the task: "ensure modular, clean code"
+ * holds for the next task, "ensure smooth movement" is this feature's specification.
+ */
+const WORK =
+  /`|\b(?:code|codebase|files?|folders?|director(?:y|ies)|tests?|commits?|branch(?:es)?|dependenc(?:y|ies)|librar(?:y|ies)|packages?|modules?|functions?|class(?:es)?|methods?|variables?|types?|imports?|scripts?|comments?|docs?|documentation|readme|logs?|logging|errors?|exceptions?|config(?:uration)?|builds?|deploy(?:s|ments?)?|api|endpoints?|schemas?|migrations?|formatting|lint(?:ing|er)?|naming|style|architecture|secrets?|credentials?|tokens?|keys?|passwords?)\b/i;
+/** A prohibition in the passive: "you are BLOCKED from reading X", "X is not allowed". */
+const PROHIBITED =
+  /\b(?:is|are|'re)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|blocked|banned)\b(?:\s+(?:to|from)\b|\s*[.;]?\s*$)/i;
+/** A choice said against what it replaces, opening the sentence: "instead of relay, rename the M42 as Aux". */
+const INSTEAD = /(?:^|,\s*|\band\s+)(?:so\s+)?(?:instead of|rather than)\s+([^,]{1,60}),\s*(?:please\s+)?([a-z]+)\b/i;
+/** Words that open a clause without being an imperative ("instead of X, we ...", "instead of X, the ..."). */
+const NOT_IMPERATIVE =
+  /^(?:i|we|you|he|she|it|they|the|a|an|this|that|these|those|there|my|our|your|his|her|their|its|is|are|was|were|it's|i'm|we're|maybe|just)$/i;
+/** The person's environment: "I'm on Ubuntu 22.04", "we're running Node 20". */
+const ENVIRONMENT = /^(?:[Ii]'m|I am|[Ww]e're|[Ww]e are)\s+(?:on|running)\s+([A-Z][\w.+#-]*(?:\s+v?\d[\w.]*)?)/;
+
+/** A rule, a decision or a fact stated by a person to an agent in one of these forms, or nothing. */
+export function personForm(s: string): FormReading | undefined {
+  // A sentence ending on what it points back to ("ensure you follow it") says nothing alone.
+  if (/\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s)) return undefined;
+  const env = s.match(ENVIRONMENT);
+  if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
+  const instead = s.match(INSTEAD);
+  if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
+  if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
+  const modal = s.match(MODAL);
+  if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
+  return undefined;
+}
+
+/** The person's answers to an agent's questions, as the agent's host records them: `"Which database?"="Postgres"`. */
+const ANSWER = /"([^"\n]{3,300}?)"\s*=\s*"([^"\n]{1,200})"/g;
+/** An answer that only lets the agent go on ("yes", "proceed") chooses nothing. */
+const GO_ON = /^(?:yes|no|ok|okay|sure|proceed|continue|go ahead|y|n|是|否|好|可以|はい|いいえ|sim|não)[.!。]?$/i;
+
+/** Each choice the person made by answering an agent's question: the question and the answer, as written. */
+export function answeredChoices(text: string): { statement: string; answer: string }[] {
+  return [...text.matchAll(ANSWER)].filter((m) => !GO_ON.test(m[2]!.trim())).map((m) => ({ statement: m[0].trim(), answer: m[2]!.trim() }));
+}
+
+/** A command as an agent writes one in a code span: a runner or a script path, environment settings before it. */
+const COMMAND =
+  /`((?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:npm|pnpm|yarn|bun|bunx|npx|node|deno|python3?|pip3?|pytest|uv|poetry|tox|cargo|go|make|cmake|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|podman|bundle|rake|rails|php|composer|mix|flutter|swift|xcodebuild|just|\.{1,2}\/[\w./-]+)(?:\s[^`]*)?)`/;
+/** What a command is said to do that outlasts the turn: how to build, run, test, start, lint or install. */
+const HOW_TO =
+  /\b(?:build|builds|building|run|runs|test|tests|testing|start|starts|startup|lint|linting|install|deploy|serve|dev|format|typecheck|launch|command|commands|entry point)\b/i;
+/** A report of work done, not how to do it: "I ran ...", "Improved help texts for the `bundle` command". */
+const ONE_RUN = /\b(?:[Ii]|[Ww]e)\s+(?:ran|re-?ran|executed|tried|added|updated|improved|changed|fixed)\b|^[A-Z][a-z]+ed\b/;
+/** A correction of a fact: "the proxy port is 10808, not 7890"; "需要输入 vibelife 的密码，不是 aiscend 的". */
+const CORRECTION =
+  /\b(?:is|are|uses|needs|requires|runs on|listens on)\s+[^,;]{1,60},\s*not\s+\S|(?:是|为|需要|要用|用).{1,40}[，,]\s*(?:而)?不是/i;
+/** Where a setting or an entry lives: "OPK_DEBUG is an environment variable the app reads at startup". */
+const SETTING =
+  /^`?([\w./-]{2,60})`?\s+(?:is|are)\s+(?:an?|the)\s+(?:environment variables?|env vars?|config(?:uration)? files?|entry points?|build scripts?|start scripts?)\b/i;
+/** The fix that worked, said as what did it: "forcing xcb ... fixes the immediate exit". */
+const FIXED_BY =
+  /^(?:\w+\s*[,—–-]+\s*)?(?!(?:nothing|something|anything|everything|thing|string|during|including|according|regarding|considering|following|bring)\b)[A-Za-z][a-z]+ing\b.{0,160}?\b(?:fixes|resolves|solves|prevents|avoids)\b/i;
+/** A cause confirmed: "that confirms it was a Qt platform plugin issue". */
+const CONFIRMED_CAUSE = /\b(?:confirms|confirmed|shows|showed|means)\s+(?:that\s+)?(?:it|this|the \w+)\s+(?:was|is)\s+(?:a|an|the)\b/i;
+/** A failure and its cause in Chinese: "错误在 X 文件中", "无法访问 ..., 所以 ...". */
+const FAILURE_ZH = /错误|报错|失败|异常|无法|不能|出错|崩溃|问题/u;
+const CAUSE_ZH = /因为|由于|原因|所以|导致|(?:错误|问题)(?:在|出在|是)/u;
+
+/** A lesson or a durable fact stated by an agent in one of these forms, or nothing. */
+export function agentForm(s: string, failure: RegExp): FormReading | undefined {
+  if (FIXED_BY.test(s) || (CONFIRMED_CAUSE.test(s) && failure.test(s)) || (FAILURE_ZH.test(s) && CAUSE_ZH.test(s)))
+    return { kind: 'lesson' };
+  const command = s.match(COMMAND);
+  if (command && HOW_TO.test(s) && !ONE_RUN.test(s)) {
+    const runner = command[1]!.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, '').split(/\s/)[0];
+    return { kind: 'fact', ...(runner ? { subject: runner } : {}) };
+  }
+  const setting = s.match(SETTING);
+  if (setting) return { kind: 'fact', subject: setting[1]! };
+  if (CORRECTION.test(s)) return { kind: 'fact' };
+  return undefined;
+}
+
+/** A sentence that goes on with a lesson: names a failure, a cause or a fix (joined to the lesson before it). */
+export function continuesLesson(s: string, failure: RegExp, causeOrFix: RegExp): boolean {
+  return failure.test(s) || causeOrFix.test(s) || FIXED_BY.test(s) || FAILURE_ZH.test(s) || CAUSE_ZH.test(s);
+}
