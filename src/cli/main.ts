@@ -21,6 +21,8 @@ import { exportMemory, refuseExportInto } from './transfer.js';
 import { exitAfterOutput, runHook, STDIO } from './hook.js';
 import { runHooks } from './hooks-install.js';
 import { runRule } from './rules.js';
+import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../core/model/knowledge.js';
+import type { RememberResult } from '../core/memory/remember.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -80,6 +82,9 @@ const OPTIONS = {
   url: { type: 'string', multiple: true },
   instead: { type: 'string' },
   checked: { type: 'boolean' },
+  kind: { type: 'string' },
+  subject: { type: 'string' },
+  cite: { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -139,10 +144,21 @@ async function main(argv: string[]): Promise<number> {
         for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
         text = Buffer.concat(chunks).toString('utf8');
       }
+      // The shape of recall_remember: a kind makes the note a knowledge item, citations anchor it to code.
+      const kind = oneOf(values.kind, KNOWLEDGE_KINDS, 'kind');
       const r = await withClient((c) =>
-        c.call('remember', { text, entities: values.entity, source: values.source ?? 'cli', session: values.session }),
+        c.call('remember', {
+          text,
+          entities: values.entity,
+          source: values.source ?? 'cli',
+          session: values.session,
+          kind,
+          subject: values.subject,
+          citations: values.cite,
+          reason: values.reason,
+        }),
       );
-      print(r, () => r.id + (r.duplicate ? ' (already remembered)' : ''));
+      print(r, () => renderRemembered(r, kind));
       return 0;
     }
     case 'ingest':
@@ -338,6 +354,15 @@ async function service(args: string[], values: Values, memory: string, connect: 
     default:
       throw new UsageError('service needs one of: start, stop, status.');
   }
+}
+
+/** The note's id first (what scripts read), then the item and where each citation went. */
+function renderRemembered(r: RememberResult, kind: KnowledgeKind | undefined): string {
+  const lines = [r.id + (r.duplicate ? ' (already remembered)' : '')];
+  if (r.item) lines.push(`${kind ?? 'item'} ${r.item}`);
+  if (r.anchored?.length) lines.push(`anchored to ${r.anchored.join(', ')}`);
+  for (const u of r.unanchored ?? []) lines.push(`not anchored: ${u.citation}: ${u.why}`);
+  return lines.join('\n');
 }
 
 function one(args: string[], what: string, example: string): string {

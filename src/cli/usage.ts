@@ -14,6 +14,9 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
        current folder's (its git remote, else its path); reads see it and the global memory, --all every project
 
   remember TEXT|- [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
+           [--kind decision|rule|preference|fact|lesson] [--subject S] [--cite PATH[:START-END]]... [--reason R]
+                                       with --kind also a knowledge item (its id on the next line); each
+                                       --cite anchors it to those lines of the workspace
   ingest FILE|DIR...                   import transcripts (a folder: the transcripts in it, walked); per file: counts,
                                        the project its turns went to, how they were dated
   query TEXT [--limit N] [--history] [--mode ${modes}] [--json]
