@@ -21,8 +21,7 @@ import { exportMemory, refuseExportInto } from './transfer.js';
 import { exitAfterOutput, runHook, STDIO } from './hook.js';
 import { runHooks } from './hooks-install.js';
 import { runRule } from './rules.js';
-import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../core/model/knowledge.js';
-import type { RememberResult } from '../core/memory/remember.js';
+import { runRemember } from './remember.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -85,6 +84,7 @@ const OPTIONS = {
   kind: { type: 'string' },
   subject: { type: 'string' },
   cite: { type: 'string', multiple: true },
+  sampling: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -136,31 +136,8 @@ async function main(argv: string[]): Promise<number> {
     });
 
   switch (command) {
-    case 'remember': {
-      let text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
-      // `-`: the text comes on standard input (a command line stops near 128 KB).
-      if (text === '-') {
-        const chunks: Buffer[] = [];
-        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        text = Buffer.concat(chunks).toString('utf8');
-      }
-      // The shape of recall_remember: a kind makes the note a knowledge item, citations anchor it to code.
-      const kind = oneOf(values.kind, KNOWLEDGE_KINDS, 'kind');
-      const r = await withClient((c) =>
-        c.call('remember', {
-          text,
-          entities: values.entity,
-          source: values.source ?? 'cli',
-          session: values.session,
-          kind,
-          subject: values.subject,
-          citations: values.cite,
-          reason: values.reason,
-        }),
-      );
-      print(r, () => renderRemembered(r, kind));
-      return 0;
-    }
+    case 'remember':
+      return runRemember(args, values, withClient, out);
     case 'ingest':
       return ingestPaths(args, { json: values.json, project: here.project, named }, connect, out, err);
     case 'query': {
@@ -302,6 +279,7 @@ async function main(argv: string[]): Promise<number> {
           host: values.host,
           token: values.token,
           tokenFile: values['token-file'],
+          sampling: values.sampling,
           ...here,
         },
         err,
@@ -354,15 +332,6 @@ async function service(args: string[], values: Values, memory: string, connect: 
     default:
       throw new UsageError('service needs one of: start, stop, status.');
   }
-}
-
-/** The note's id first (what scripts read), then the item and where each citation went. */
-function renderRemembered(r: RememberResult, kind: KnowledgeKind | undefined): string {
-  const lines = [r.id + (r.duplicate ? ' (already remembered)' : '')];
-  if (r.item) lines.push(`${kind ?? 'item'} ${r.item}`);
-  if (r.anchored?.length) lines.push(`anchored to ${r.anchored.join(', ')}`);
-  for (const u of r.unanchored ?? []) lines.push(`not anchored: ${u.citation}: ${u.why}`);
-  return lines.join('\n');
 }
 
 function one(args: string[], what: string, example: string): string {
