@@ -51,6 +51,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   setup --list [--json]                each host's config files here, and whether Recall is set up in them
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
+  mcp --sampling                       stdio, and the client's model (MCP sampling) reads the notes agents store
+                                       for rules, decisions and lessons, at agent authority (off unless given)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
   rule list [--checked] [--json]       the project's and the global rules, their checks and the hooks' outcomes
