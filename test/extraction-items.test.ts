@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { LIMITS } from '../src/core/model/limits';
-import { buildExtractionPrompt, parseExtractedItems, parseExtraction } from '../src/extension/ingest/common/extraction-prompt';
+import { buildExtractionPrompt, parseExtractedItems, parseExtraction } from '../src/core/ingest/extraction-prompt';
 import { MemoryClient } from '../src/service/rpc/client';
 import { onCleanup, ROOT, tmpFolder } from './helpers';
 

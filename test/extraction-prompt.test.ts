@@ -1,11 +1,11 @@
 /**
  * The language-model extractor's prompt and the reading of its answer
- * (src/extension/ingest/common/extraction-prompt.ts, no vscode). The answers here are strings as a
+ * (src/core/ingest/extraction-prompt.ts, no vscode). The answers here are strings as a
  * model might write them; the model itself is exercised in the e2e test (a mock provider registered in VS Code).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from '../src/extension/ingest/common/extraction-prompt';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtraction } from '../src/core/ingest/extraction-prompt';
 
 test('the prompt numbers the turns, names the speakers, asks for JSON only and redacts secrets', () => {
   const prompt = buildExtractionPrompt([

@@ -21,6 +21,7 @@ import { exportMemory, refuseExportInto } from './transfer.js';
 import { exitAfterOutput, runHook, STDIO } from './hook.js';
 import { runHooks } from './hooks-install.js';
 import { runRule } from './rules.js';
+import { runRemember } from './remember.js';
 
 const OPTIONS = {
   memory: { type: 'string' },
@@ -80,6 +81,10 @@ const OPTIONS = {
   url: { type: 'string', multiple: true },
   instead: { type: 'string' },
   checked: { type: 'boolean' },
+  kind: { type: 'string' },
+  subject: { type: 'string' },
+  cite: { type: 'string', multiple: true },
+  sampling: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -131,20 +136,8 @@ async function main(argv: string[]): Promise<number> {
     });
 
   switch (command) {
-    case 'remember': {
-      let text = one(args, 'TEXT', 'remember "we chose sql.js for storage"');
-      // `-`: the text comes on standard input (a command line stops near 128 KB).
-      if (text === '-') {
-        const chunks: Buffer[] = [];
-        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        text = Buffer.concat(chunks).toString('utf8');
-      }
-      const r = await withClient((c) =>
-        c.call('remember', { text, entities: values.entity, source: values.source ?? 'cli', session: values.session }),
-      );
-      print(r, () => r.id + (r.duplicate ? ' (already remembered)' : ''));
-      return 0;
-    }
+    case 'remember':
+      return runRemember(args, values, withClient, out);
     case 'ingest':
       return ingestPaths(args, { json: values.json, project: here.project, named }, connect, out, err);
     case 'query': {
@@ -286,6 +279,7 @@ async function main(argv: string[]): Promise<number> {
           host: values.host,
           token: values.token,
           tokenFile: values['token-file'],
+          sampling: values.sampling,
           ...here,
         },
         err,

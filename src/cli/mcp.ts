@@ -9,6 +9,7 @@ import { resolveHttpToken } from '../mcp/http-token.js';
 import { LazyMemory } from '../mcp/memory.js';
 import { createMcpServer } from '../mcp/server.js';
 import { RobustStdioTransport } from '../mcp/stdio.js';
+import { UsageError } from './usage.js';
 
 export interface McpCommandOptions {
   memory: string;
@@ -20,6 +21,8 @@ export interface McpCommandOptions {
   /** The project this server's connection works in (null: global): `--project`, else its working folder's. */
   project?: string | null;
   workspace?: string;
+  /** The person's consent: the client's model (MCP sampling) may read the notes agents store. */
+  sampling?: boolean;
 }
 
 export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void): Promise<number> {
@@ -27,8 +30,11 @@ export async function runMcp(opts: McpCommandOptions, log: (msg: string) => void
     project: opts.project,
     workspace: opts.workspace,
   });
+  // A stateless HTTP request has no way back to the client's model: sampling is stdio's.
+  if (opts.sampling && opts.http)
+    throw new UsageError('--sampling works over stdio only (Streamable HTTP here answers each request alone).');
   if (!opts.http) {
-    const server = createMcpServer(memory);
+    const server = createMcpServer(memory, opts.sampling ? { sampling: { log: (m) => log(`recall mcp: ${m}`) } } : {});
     const transport = new RobustStdioTransport();
     const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
     await server.connect(transport);

@@ -14,6 +14,9 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
        current folder's (its git remote, else its path); reads see it and the global memory, --all every project
 
   remember TEXT|- [--entity NAME]... [--source S] [--session ID]   store a note; prints the episode id
+           [--kind decision|rule|preference|fact|lesson] [--subject S] [--cite PATH[:START-END]]... [--reason R]
+                                       with --kind also a knowledge item (its id on the next line); each
+                                       --cite anchors it to those lines of the workspace
   ingest FILE|DIR...                   import transcripts (a folder: the transcripts in it, walked); per file: counts,
                                        the project its turns went to, how they were dated
   query TEXT [--limit N] [--history] [--mode ${modes}] [--json]
@@ -48,6 +51,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   setup --list [--json]                each host's config files here, and whether Recall is set up in them
   mcp [--http [--port ${MCP_HTTP_DEFAULTS.port}] [--host ${MCP_HTTP_DEFAULTS.host}] [--token-file F]]   MCP server (stdio, or Streamable HTTP at /mcp;
                                        its bearer token: $RECALL_MCP_TOKEN, --token-file, else <memory>/mcp-http.token)
+  mcp --sampling                       stdio, and the client's model (MCP sampling) reads the notes agents store
+                                       for rules, decisions and lessons, at agent authority (off unless given)
   bench locomo --data FILE [--k N] [--mode ${modes} --model-path DIR] [--long-turns N] [--bursts] [--write-docs] [--json]
                                        retrieval quality on a LoCoMo file
   rule list [--checked] [--json]       the project's and the global rules, their checks and the hooks' outcomes

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { inputJsonSchema, TOOL_LIST, type MemoryAccess, type RecallTool } from '../tools/catalogue.js';
 import { invokeTool } from '../tools/invoke.js';
 import { VERSION } from '../service/rpc/version.js';
+import { SamplingExtractor, type SampledTurn } from './sampling.js';
 
 export const SERVER_INSTRUCTIONS = `Recall is the user's long-term memory across coding sessions: decisions, preferences, project facts and past conversations.
 - Before answering anything that depends on earlier sessions (why something was chosen, what the user prefers, what happened before), call recall_query with the question as it came up.
@@ -22,20 +23,23 @@ export const SERVER_INSTRUCTIONS = `Recall is the user's long-term memory across
  * out-of-range limit or an unknown tool gets an isError result with a hint the model can act on,
  * the same text as on every other surface.
  */
-export function createMcpServer(memory: MemoryAccess): McpServer {
+export function createMcpServer(memory: MemoryAccess, opts: { sampling?: { log: (msg: string) => void } } = {}): McpServer {
   const server = new McpServer(
     { name: 'recall', title: 'Recall memory', version: VERSION },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: { listChanged: true } } },
   );
   const byName = new Map<string, RecallTool>(TOOL_LIST.map((t) => [t.name, t]));
   const listing = TOOL_LIST.map(toolListing);
+  const sampler = opts.sampling && new SamplingExtractor(server.server, memory, opts.sampling.log);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(`Unknown tool "${request.params.name}".\nHint: the tools are ${[...byName.keys()].join(', ')}.`);
     }
-    return callTool(tool, memory, request.params.arguments);
+    const result = await callTool(tool, memory, request.params.arguments);
+    if (sampler && tool.name === 'recall_remember') sampler.add(noteToRead(request.params.arguments, result));
+    return result;
   });
   return server;
 }
@@ -58,6 +62,15 @@ async function callTool(tool: RecallTool, memory: MemoryAccess, args: unknown): 
   // Each tool's `structured` builds exactly its published output shape (clients such as the SDK's
   // Client reject anything else); test/mcp.test.ts calls every tool through that Client.
   return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+}
+
+/** A note newly stored without a kind of its own: what the client's model may read (sampling.ts). */
+function noteToRead(args: unknown, result: CallToolResult): SampledTurn[] {
+  const stored = result.structuredContent as { id?: unknown; duplicate?: unknown } | undefined;
+  const a = args as { text?: unknown; kind?: unknown } | undefined;
+  if (result.isError || typeof stored?.id !== 'string' || stored.duplicate !== false || typeof a?.text !== 'string' || a.kind !== undefined)
+    return [];
+  return [{ id: stored.id, text: a.text, speaker: 'assistant (a note it stored)' }];
 }
 
 function errorResult(text: string, isError = true): CallToolResult {

@@ -22,6 +22,7 @@ import { checkAnchors } from './checks-anchors.mjs';
 import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 import { humanChecks } from './checks-human.mjs';
 import { checksTrust } from './checks-trust.mjs';
+import { checksKnowledge } from './checks-knowledge.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -1080,6 +1081,7 @@ try {
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog });
   await checksTrust({ check, h, dirs, cliJson, waitNotification });
+  await checksKnowledge({ check, page, h, dirs, invokeTools, waitRow });
 
   await check(
     "the views' project filter: Show Current Project Only hides other projects' sessions; Show All Projects brings them back",

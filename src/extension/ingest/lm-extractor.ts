@@ -11,12 +11,11 @@
  */
 import * as vscode from 'vscode';
 import type { RecallExtension } from '../ctx.js';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtractedItems, parseExtraction } from './common/extraction-prompt.js';
+import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtractedItems, parseExtraction } from '../../core/ingest/extraction-prompt.js';
 import type { StoredTurn } from './common/ingest-batches.js';
 import { COMMANDS } from '../common/ids.js';
 
-/** Turns waiting at most; more are left unread (and logged). */
-const MAX_PENDING = 200;
+const MAX_PENDING = EXTRACTION_LIMITS.pendingTurns;
 
 const JUSTIFICATION =
   "Recall reads the relationships (who uses, prefers or decided what) stated in new chat turns, to add them to its memory as the model's reading.";

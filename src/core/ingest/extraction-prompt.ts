@@ -1,15 +1,15 @@
 /**
  * What Recall asks a language model about new conversation turns, and how it reads the answer.
- * No `vscode` here, so node tests cover it; lm-extractor.ts does the asking.
+ * Shared by the extension's vscode.lm extraction and the MCP server's sampling (mcp/sampling.ts).
  *
  * The model sees a few turns at a time (numbered, secrets already replaced) and answers with JSON
  * `[{turn, subject, predicate, object}]`. Its answer is read defensively: code fences and prose
  * around the JSON are ignored, anything that is not a well-formed relationship is dropped, and the
  * count per turn is capped, so a rambling or hostile answer adds little and never fails the caller.
  */
-import { redactSecrets } from '../../../core/ingest/redact.js';
-import { isKnowledgeKind, type KnowledgeKind } from '../../../core/model/knowledge.js';
-import { LIMITS } from '../../../core/model/limits.js';
+import { redactSecrets } from './redact.js';
+import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
+import { LIMITS } from '../model/limits.js';
 
 export const EXTRACTION_LIMITS = {
   /** Turns in one request. */
@@ -22,6 +22,12 @@ export const EXTRACTION_LIMITS = {
   nameChars: 200,
   /** Longest answer read; the rest is not waited for. */
   responseChars: 20_000,
+  /** Turns waiting for a model at most; more are left unread (and logged). */
+  pendingTurns: 200,
+  /** Tokens a client's model may answer with over MCP sampling (a model's tokens run about 4 characters). */
+  sampleMaxTokens: 5_000,
+  /** How long a client's model may take on one request before it is given up on. */
+  sampleTimeoutMs: 60_000,
 } as const;
 
 export interface PromptTurn {
@@ -64,7 +70,7 @@ export function buildExtractionPrompt(turns: readonly PromptTurn[]): string {
 export function parseExtraction(response: string, turnCount: number): ExtractedFact[][] {
   const out: ExtractedFact[][] = Array.from({ length: turnCount }, () => []);
   const seen = out.map(() => new Set<string>());
-  for (const item of jsonItems(response)) {
+  for (const item of answerEntries(response) ?? []) {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
     const o = item as Record<string, unknown>;
     const turn = turnOf(o.turn, turnCount);
@@ -93,7 +99,7 @@ export interface ExtractedItem {
  */
 export function parseExtractedItems(response: string, turnCount: number): ExtractedItem[][] {
   const out: ExtractedItem[][] = Array.from({ length: turnCount }, () => []);
-  for (const item of jsonItems(response)) {
+  for (const item of answerEntries(response) ?? []) {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
     const o = item as Record<string, unknown>;
     const turn = turnOf(o.turn, turnCount);
@@ -107,9 +113,12 @@ export function parseExtractedItems(response: string, turnCount: number): Extrac
   return out;
 }
 
-/** The array the answer holds: bare, in a code fence, amid prose, or as {"facts"|"relationships": [...]}. */
-function jsonItems(response: string): unknown[] {
-  if (typeof response !== 'string') return [];
+/**
+ * The array the answer holds: bare, in a code fence, amid prose, or as {"facts"|"relationships": [...]};
+ * undefined when it holds none (not the JSON asked for).
+ */
+export function answerEntries(response: string): unknown[] | undefined {
+  if (typeof response !== 'string') return undefined;
   const text = response.slice(0, EXTRACTION_LIMITS.responseChars);
   const fenced = /```[\w-]*\s*\n?([\s\S]*?)```/.exec(text)?.[1];
   for (const candidate of [fenced, text].filter((c): c is string => c !== undefined)) {
@@ -121,7 +130,7 @@ function jsonItems(response: string): unknown[] {
       if (list) return list;
     }
   }
-  return [];
+  return undefined;
 }
 
 function parseLoose(text: string): unknown {
