@@ -14,66 +14,8 @@ import { JournaledGraph } from '../src/core/memory/journaled-graph';
 import type { Check } from '../src/core/model/checks';
 import { resolveConfig, type Authority } from '../src/core/model/config';
 import type { EventBody } from '../src/core/model/events';
-import { CLI, ROOT, onCleanup, tmpFolder, type CliResult } from './helpers';
-
-const HOOK = path.join(ROOT, 'dist', 'hook.js');
-const FIXTURES = path.join(__dirname, 'fixtures', 'hooks');
-const PAYLOADS = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'payloads.json'), 'utf8')) as Record<string, Record<string, object>>;
-const HOSTS = ['claude', 'vscode', 'copilot'] as const;
-type Host = (typeof HOSTS)[number];
-
-/** A script run as the host runs it: stdin the payload, in `cwd`; a run past `timeoutMs` is killed. */
-function run(script: string, args: string[], o: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}) {
-  const started = Date.now();
-  return new Promise<CliResult>((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: o.cwd,
-      // A roomy deadline: these tests are about answers, not speed, on a busy machine.
-      env: { ...process.env, RECALL_IDLE_EXIT_MS: '60000', RECALL_HOOK_DEADLINE_MS: '30000', ...o.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(o.stdin ?? '');
-  });
-}
-
-const payload = (host: Host, event: string, cwd: string, patch: Record<string, unknown> = {}): string =>
-  JSON.stringify({ ...JSON.parse(JSON.stringify(PAYLOADS[host]![event]).replaceAll('$CWD', cwd)), ...patch });
-
-const hook = (memory: string, event: string, stdin: string, host?: Host, env?: NodeJS.ProcessEnv) =>
-  run(HOOK, [event, ...(host ? ['--host', host] : []), '--memory', memory], { stdin, env });
-
-/** The decision and reason a host reads from the hook's stdout (allow: nothing printed). */
-function decisionOf(host: Host, r: CliResult): { decision: string; reason: string } {
-  assert.equal(r.code, 0, r.stderr);
-  if (!r.stdout.trim()) return { decision: 'allow', reason: '' };
-  const o = JSON.parse(r.stdout);
-  if (host === 'copilot') return { decision: o.permissionDecision, reason: o.permissionDecisionReason };
-  assert.equal(o.hookSpecificOutput.hookEventName, 'PreToolUse');
-  return { decision: o.hookSpecificOutput.permissionDecision, reason: o.hookSpecificOutput.permissionDecisionReason };
-}
-
-function contextOf(host: Host, r: CliResult): string {
-  assert.equal(r.code, 0, r.stderr);
-  const o = JSON.parse(r.stdout);
-  if (host === 'copilot') return o.additionalContext;
-  assert.equal(o.hookSpecificOutput.hookEventName, 'SessionStart');
-  return o.hookSpecificOutput.additionalContext;
-}
-
-/** A memory and a project folder (its key `dir:<folder>`), the service started by the first command. */
-function project(tag: string): { memory: string; cwd: string; cli: (args: string[]) => Promise<CliResult> } {
-  const memory = tmpFolder(`${tag}-memory`);
-  const cwd = tmpFolder(`${tag}-project`);
-  return { memory, cwd, cli: (args) => run(CLI, ['--memory', memory, ...args], { cwd }) };
-}
+import { CLI, onCleanup, tmpFolder, type CliResult } from './helpers';
+import { FIXTURES, HOOK, HOSTS, contextOf, decisionOf, hook, payload, project, run, type Host } from './hooks-kit';
 
 test("session start: each host's documented payload gets the brief of its folder's project, in its shape", async () => {
   const p = project('start');
@@ -241,12 +183,15 @@ test('a hook never breaks its host: it allows, adds nothing, exits 0 and says wh
   fs.writeFileSync(file, 'not a folder');
   allowed(await hook(file, 'pre-tool-use', force, 'claude'), /is a file/);
 
-  // A memory whose owner holds the folder and never answers: the hook answers at its deadline
-  // (the default one), long before the client would give up waiting.
+  // A memory whose owner holds the folder and never answers: with no hooks cache to answer from,
+  // the hook answers at its deadline (the default one), long before the client would give up.
   const hung = tmpFolder('never-hung');
   const owner = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e6)', path.join(hung, 'service.js')], { stdio: 'ignore' });
   onCleanup(() => owner.kill('SIGKILL'));
   fs.writeFileSync(path.join(hung, 'service.lock'), JSON.stringify({ pid: owner.pid, started: new Date().toISOString() }));
-  allowed(await hook(hung, 'pre-tool-use', force, 'claude', { RECALL_HOOK_DEADLINE_MS: '' }), /no answer within \d+ ms/);
+  allowed(
+    await hook(hung, 'pre-tool-use', force, 'claude', { RECALL_HOOK_DEADLINE_MS: '' }),
+    /did not answer within \d+ ms; no usable hooks cache/,
+  );
   assert.equal(owner.exitCode, null, 'the owner was left alone');
 });

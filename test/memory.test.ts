@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { MemoryError } from '../src/core/model/errors';
 import { Memory } from '../src/core/memory/memory';
-import { JOURNAL_FILE, SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { JOURNAL_FILE } from '../src/core/store/file-names';
 import { tmpFolder } from './helpers';
 
 const person = { authority: 'human' as const, source: 'cli' };

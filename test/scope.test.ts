@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
-import { JOURNAL_FILE, SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
+import { JOURNAL_FILE } from '../src/core/store/file-names';
 import { MemoryError } from '../src/core/model/errors';
 import { tmpFolder } from './helpers';
 

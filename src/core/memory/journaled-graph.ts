@@ -11,6 +11,7 @@ import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { readOrigin } from '../store/ids.js';
 import { getMeta } from '../store/meta.js';
+import { JOURNAL_FILE } from '../store/file-names.js';
 import { Journal } from '../store/journal.js';
 import {
   compareWithSnapshot,
@@ -23,7 +24,6 @@ import {
 import { SCHEMA_VERSION } from '../store/schema.js';
 import { atomically, forgetStatements, loadSqlJs, type Database } from '../store/sqlite.js';
 
-export const JOURNAL_FILE = 'journal.jsonl';
 export const SNAPSHOT_FILE = 'snapshot.sqlite';
 
 /** Request ids kept across snapshots: far more than can be in flight when a service dies. */

@@ -22,7 +22,7 @@ import { listHeld, type HeldForgetSummary } from './held-forgets.js';
 import { applyRemote, restoreForget, type ErasureScope, type RemoteApplied } from './remote.js';
 import type { EmbeddedKind, MemoryStatus, QueryInput, QueryResult, ScopedRead, StartedQuery, TraverseResult } from './reads.js';
 import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate, unalias, type ProjectAssignment } from './writes.js';
-import { addRule, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
+import { addRule, checkedRulesByProject, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
 import { readMemoryFile, type MemoryFileInput, type MemoryFileResult } from './memory-files.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 
@@ -155,6 +155,11 @@ export class Memory {
   /** A project's and the global memory's current rules (with `checked`, only those with checks). */
   rules(project: string | null, opts: { checked?: boolean; limit?: number } = {}): FactView[] {
     return rulesOf(this.mem, project, opts);
+  }
+
+  /** Every project's rules with checks and the global ones, for hooks that run without the service (rules.ts). */
+  checkedRulesByProject(): ReturnType<typeof checkedRulesByProject> {
+    return checkedRulesByProject(this.mem);
   }
 
   /** `recipe`: how to retrieve (recipe.ts); by default the named recipe of `input.mode`. */

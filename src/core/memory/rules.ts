@@ -97,12 +97,29 @@ export function rulesOf(mem: JournaledGraph, project: string | null, opts: { che
   return ids.flatMap((id) => mem.graph.factById(id) ?? []);
 }
 
-function checkedRules(mem: JournaledGraph, project: string | null): CheckedRule[] {
+/**
+ * What a hook needs when the service is not running (model/hook-cache.ts): the global rules with
+ * checks and each project's own.
+ */
+export function checkedRulesByProject(mem: JournaledGraph): { global: CheckedRule[]; projects: Record<string, CheckedRule[]> } {
+  const projects: Record<string, CheckedRule[]> = {};
+  const keys = all(
+    mem.db,
+    'SELECT DISTINCT project FROM relationships WHERE check_spec IS NOT NULL AND valid_to IS NULL AND project IS NOT NULL LIMIT ?',
+    [LIMITS.hookRules],
+  );
+  for (const { project } of keys) projects[String(project)] = checkedRules(mem, String(project), 'own');
+  return { global: checkedRules(mem, null, 'own'), projects };
+}
+
+/** A project's rules with checks and the global ones (`own`: only those in `project`, null the global). */
+function checkedRules(mem: JournaledGraph, project: string | null, which: 'with-global' | 'own' = 'with-global'): CheckedRule[] {
+  const where = which === 'own' ? 'r.project IS ?' : '(r.project IS NULL OR r.project = ?)';
   const rows = all(
     mem.db,
     `SELECT r.id, r.statement, r.authority, r.pinned, r.pinned_by, r.check_spec, r.check_by, s.name AS subject, r.predicate, o.name AS object
        FROM relationships r JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
-      WHERE r.check_spec IS NOT NULL AND r.valid_to IS NULL AND (r.project IS NULL OR r.project = ?) ORDER BY r.rowid DESC LIMIT ?`,
+      WHERE r.check_spec IS NOT NULL AND r.valid_to IS NULL AND ${where} ORDER BY r.rowid DESC LIMIT ?`,
     [project, LIMITS.hookRules],
   );
   return rows.map((r) => ({

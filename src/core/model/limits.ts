@@ -130,6 +130,13 @@ export const LIMITS = {
   hookDeadlineMs: 1300,
   /** Rules with checks one decision weighs (a project's and the global ones). */
   hookRules: 500,
+  /** Projects whose last hook brief the hooks' cache keeps (the most recent ones). */
+  hookCacheBriefs: 50,
+  /** Bytes of the hooks' cache a cold hook reads, and of the spool of its decisions the service takes in. */
+  hookCacheBytes: 4 * 1024 * 1024,
+  hookSpoolBytes: 4 * 1024 * 1024,
+  /** Bytes of one spooled call (a larger one is answered but not recorded). */
+  hookSpoolLineBytes: 64 * 1024,
 } as const;
 
 /** Smallest brief budget, in tokens: the header and one line fit. */

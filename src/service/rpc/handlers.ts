@@ -10,6 +10,7 @@ import { lastRecovery } from '../../core/store/recovery.js';
 import type { SyncLoop } from '../../sync/sync-loop.js';
 import type { VectorChannel } from '../embeddings/vector-channel.js';
 import type { LockHolder } from './lock.js';
+import type { HookCacheKeeper } from './hook-cache.js';
 import { proveOwnership } from './proof.js';
 import type { Method, ParamsOf, ResultOf } from './protocol.js';
 import { syncHandlers } from './sync-handlers.js';
@@ -26,6 +27,8 @@ export interface ServiceParts {
   memory: Memory;
   vectors: VectorChannel;
   sync: SyncLoop | undefined;
+  /** The hooks' cache and spool (hook-cache.ts). */
+  hooks: HookCacheKeeper;
   /** This service's lock record: hello proves with it that this process owns the folder. */
   owner: LockHolder;
   /** When the service started, for status. */
@@ -75,6 +78,7 @@ export function handlerTable(s: ServiceParts): Handlers {
       };
       const plan = memory.forget(p.entity, by);
       forgetVectors(vectors, rowids);
+      s.hooks.write(); // the briefs kept for hooks, made anew before the forget returns
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.
@@ -117,8 +121,15 @@ export function handlerTable(s: ServiceParts): Handlers {
     'rule.add': (p, by) => memory.addRule(p, by),
     'rule.check': (p, by) => memory.setCheck(p, by),
     rules: (p, by) => memory.rules(inProject(p, by).project ?? null, { checked: p.checked, limit: p.limit }),
-    'hook.check': (p, by, c) => memory.hookCheck(p, by, c.workspace),
-    brief: (p, by) => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens }),
+    'hook.check': (p, by, c) => {
+      s.hooks.drain();
+      return memory.hookCheck(p, by, c.workspace);
+    },
+    brief: (p, by) => {
+      const brief = memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens });
+      if (by.source === 'hook') s.hooks.noteBrief(by.project);
+      return brief;
+    },
     'graph.neighbourhood': (p) => browse.neighbourhood(p),
     'export.page': (p) => memory.exportPage(p),
     ...syncHandlers(memory, sync),

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryError } from '../../core/model/errors.js';
+import { JOURNAL_FILE } from '../../core/store/file-names.js';
 import { checkMemoryFolder } from './folder-trust.js';
 
 /** `--memory DIR`, else $RECALL_HOME, else ~/.recall. */
@@ -33,6 +34,11 @@ export function ensureMemoryFolder(folder: string): void {
 
 export const lockPath = (folder: string): string => path.join(folder, 'service.lock');
 export const logPath = (folder: string): string => path.join(folder, 'service.log');
+/** What hooks answer from when no service runs (model/hook-cache.ts), and what they decided meanwhile. */
+export const hookCachePath = (folder: string): string => path.join(folder, 'hook-cache.json');
+export const hookSpoolPath = (folder: string): string => path.join(folder, 'hook-spool.jsonl');
+/** The journal grows with every change: a hooks cache written at this size holds every change so far. */
+export const journalBytes = (folder: string): number => fs.statSync(path.join(folder, JOURNAL_FILE), { throwIfNoEntry: false })?.size ?? 0;
 
 /**
  * The socket lives in the memory folder when only its owner can create files there (and the

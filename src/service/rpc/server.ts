@@ -13,6 +13,7 @@ import { SyncLoop } from '../../sync/sync-loop.js';
 import { VectorChannel, type EmbeddingSettings } from '../embeddings/vector-channel.js';
 import { Connections } from './connections.js';
 import { forgetVectors, handlerTable } from './handlers.js';
+import { HookCacheKeeper } from './hook-cache.js';
 import { IdleWork } from './idle-work.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { lockPath, socketPath } from './paths.js';
@@ -70,6 +71,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     { ids: (kind, after) => memory.embeddingIds(kind, after), texts: (kind, ids) => memory.embeddingTexts(kind, ids) },
     log,
   );
+  const hooks = new HookCacheKeeper(opts.memory, memory, log);
   const idle = new IdleWork(memory, {
     snapshotIdleMs: opts.snapshotIdleMs ?? 2_000,
     idleExitMs: opts.idleExitMs ?? 10 * 60_000,
@@ -80,9 +82,13 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const sync =
     syncConfig &&
     new SyncLoop(memory, syncConfig, log, (applied) => {
-      if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) forgetVectors(vectors, applied.erasedRowids);
+      if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) {
+        forgetVectors(vectors, applied.erasedRowids);
+        hooks.write();
+      }
       vectors.catchUp();
       clients.changed('sync');
+      hooks.schedule();
       idle.schedule();
     });
   const clients: Connections = new Connections({
@@ -91,6 +97,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       memory,
       vectors,
       sync: sync || undefined,
+      hooks,
       owner: lock.holder,
       started,
       skippedJournalLines: report.skippedLines ?? 0,
@@ -103,6 +110,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     written: () => {
       vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
       sync?.kick(); // and leaves for the team's log in the background
+      hooks.schedule(); // hooks that run without the service see the rules as they are now
     },
     log,
   });
@@ -111,6 +119,9 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   await clients.listen(sock);
   log(`listening on ${sock}`);
   idle.clientsChanged(clients.size);
+  // What cold hooks decided while no service ran is recorded, and the next ones read today's rules.
+  hooks.drain();
+  hooks.write();
   // The model loads after the service answers: a client never waits for it.
   vectors.start().catch((err) => log(`embeddings failed to start: ${(err as Error).message}`));
   sync?.start();
@@ -123,6 +134,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     idle.stop();
     clients.close();
     await sync?.close();
+    hooks.write();
     try {
       vectors.close();
       memory.close({ snapshot: true });
