@@ -3,6 +3,7 @@
  * launches as the MCP server): `node dist/bench.js locomo|scale ...` runs one, and `recall bench
  * ...` loads this bundle at run time (src/cli/bench.ts) and calls runBench.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { locomoSection, scaleSection, writeDocsSection } from './docs.js';
@@ -19,6 +20,8 @@ export interface BenchValues {
   episodes?: string;
   mode?: string;
   'model-path'?: string;
+  /** Keep the scale bench's memory in this new folder (for other benches to run on). */
+  'keep-memory'?: string;
   /** Replace the bench's section of docs/BENCHMARKS.md with what it measured. */
   'write-docs'?: boolean;
   'one-memory'?: boolean;
@@ -33,7 +36,7 @@ export interface BenchValues {
 }
 
 const USAGE = `node dist/bench.js locomo --data FILE [--k N] [--mode keyword|vector|hybrid --model-path DIR] [--one-memory] [--without METHOD,...] [--set PATH=N,...] [--conversations ID,...] [--ranks] [--long-turns N] [--bursts] [--json] [--write-docs]
-node dist/bench.js scale --episodes N [--model-path DIR] [--json] [--write-docs]
+node dist/bench.js scale --episodes N [--model-path DIR] [--keep-memory NEW_DIR] [--json] [--write-docs]
 node dist/bench.js projects --data FILE [--json] [--write-docs]
 node dist/bench.js knowledge [--data LABELS] [--fold tune|held|all] [--json] [--write-docs]`;
 
@@ -54,7 +57,7 @@ const SUITE_OPTIONS: Readonly<Record<string, readonly (keyof BenchValues)[]>> = 
     'json',
     'write-docs',
   ],
-  scale: ['episodes', 'model-path', 'json', 'write-docs'],
+  scale: ['episodes', 'model-path', 'keep-memory', 'json', 'write-docs'],
   projects: ['data', 'json', 'write-docs'],
   knowledge: ['data', 'fold', 'json', 'write-docs'],
 };
@@ -136,8 +139,18 @@ async function scale(values: BenchValues, out: (s: string) => void, err: (s: str
   if (!values.episodes || !Number.isInteger(episodes) || episodes < 100 || episodes > 2_000_000) {
     throw new Error('bench scale needs --episodes N (100 to 2000000).');
   }
-  // A scratch memory always: a benchmark must never write into a person's memory.
-  const r = await runScaleBench({ episodes, modelPath: values['model-path'], serviceScript: path.join(__dirname, 'service.js'), log: err });
+  // A scratch memory always: a benchmark must never write into a person's memory, so one kept
+  // afterwards goes in a folder that does not exist yet.
+  const keep = values['keep-memory'];
+  if (keep && fs.existsSync(keep)) throw new Error(`--keep-memory ${keep}: give a folder that does not exist yet (never a memory in use).`);
+  if (keep) fs.mkdirSync(keep, { recursive: true, mode: 0o700 });
+  const r = await runScaleBench({
+    episodes,
+    memory: keep,
+    modelPath: values['model-path'],
+    serviceScript: path.join(__dirname, 'service.js'),
+    log: err,
+  });
   if (!values.json) {
     const ms = (p50: number | null, p95: number | null): string => (p50 === null ? 'not measured' : `p50 ${p50} ms, p95 ${p95} ms`);
     out(`Scale: ${r.episodes} episodes`);
@@ -195,6 +208,7 @@ if (require.main === module) {
           episodes: { type: 'string' },
           mode: { type: 'string' },
           'model-path': { type: 'string' },
+          'keep-memory': { type: 'string' },
           'write-docs': { type: 'boolean' },
           'one-memory': { type: 'boolean' },
           without: { type: 'string' },
