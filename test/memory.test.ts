@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { MemoryError } from '../src/core/model/errors';
 import { Memory } from '../src/core/memory/memory';
 import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
-import { JOURNAL_FILE } from '../src/core/store/file-names';
+import { JOURNAL_FILE } from '../src/core/model/folder-layout';
 import { tmpFolder } from './helpers';
 
 const person = { authority: 'human' as const, source: 'cli' };

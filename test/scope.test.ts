@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
 import { SNAPSHOT_FILE } from '../src/core/memory/journaled-graph';
-import { JOURNAL_FILE } from '../src/core/store/file-names';
+import { JOURNAL_FILE } from '../src/core/model/folder-layout';
 import { MemoryError } from '../src/core/model/errors';
 import { tmpFolder } from './helpers';
 

@@ -11,7 +11,7 @@ import { entityKey } from '../store/ids.js';
 import { writeFileDurably } from '../store/durable.js';
 import { removeLeftovers } from '../store/recovery.js';
 import { dropHeldAbout } from './held-forgets.js';
-import { JOURNAL_FILE } from '../store/file-names.js';
+import { JOURNAL_FILE } from '../model/folder-layout.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { requireEntity } from './names.js';
 import { requireHuman } from './validate.js';

@@ -11,7 +11,7 @@ import { FTS_TABLES, mergeIndexSegments } from '../store/fts.js';
 import { Graph } from '../store/graph.js';
 import { readOrigin } from '../store/ids.js';
 import { getMeta } from '../store/meta.js';
-import { JOURNAL_FILE } from '../store/file-names.js';
+import { JOURNAL_FILE } from '../model/folder-layout.js';
 import { Journal } from '../store/journal.js';
 import {
   compareWithSnapshot,

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryError } from '../../core/model/errors.js';
-import { JOURNAL_FILE } from '../../core/store/file-names.js';
+import { JOURNAL_FILE } from '../../core/model/folder-layout.js';
 import { checkMemoryFolder } from './folder-trust.js';
 
 /** `--memory DIR`, else $RECALL_HOME, else ~/.recall. */
