@@ -52,9 +52,14 @@ test('a cold session start gets the brief a hook was last given for its project'
   await p.cli(['remember', 'We deploy with the blue-green script, never by hand.']);
   const warm = contextOf('claude', await hook(p.memory, 'session-start', payload('claude', 'session-start', p.cwd), 'claude'));
   assert.match(warm, /blue-green script/);
+  // Kept between sessions only while the memory has not changed.
+  await p.cli(['remember', 'Never merge to main on Fridays.']);
+  const again = contextOf('claude', await hook(p.memory, 'session-start', payload('claude', 'session-start', p.cwd), 'claude'));
+  assert.match(again, /blue-green script/);
+  assert.match(again, /Fridays/, 'the brief made again after the memory changed');
   await p.cli(['service', 'stop']);
   const r = await hook(p.memory, 'session-start', payload('claude', 'session-start', p.cwd), 'claude');
-  assert.equal(contextOf('claude', r), warm);
+  assert.equal(contextOf('claude', r), again);
   assert.match(r.stderr, FROM_CACHE);
 
   // Another project has no brief kept: the hook waits for the service and gets that project's own.

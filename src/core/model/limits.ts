@@ -132,6 +132,8 @@ export const LIMITS = {
   hookRules: 500,
   /** Projects whose last hook brief the hooks' cache keeps (the most recent ones). */
   hookCacheBriefs: 50,
+  /** Milliseconds a brief made for a hook is given again while the memory has not changed (its dates age). */
+  hookBriefReuseMs: 10 * 60_000,
   /** Bytes of the hooks' cache a cold hook reads, and of the spool of its decisions the service takes in. */
   hookCacheBytes: 4 * 1024 * 1024,
   hookSpoolBytes: 4 * 1024 * 1024,

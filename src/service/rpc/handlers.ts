@@ -126,9 +126,9 @@ export function handlerTable(s: ServiceParts): Handlers {
       return memory.hookCheck(p, by, c.workspace);
     },
     brief: (p, by) => {
-      const brief = memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens });
-      if (by.source === 'hook') s.hooks.noteBrief(by.project);
-      return brief;
+      const make = () => memory.brief({ ...inProject(p, by), budgetTokens: p.budget_tokens });
+      // A hook's brief (its default budget, its connection's project) is kept between sessions.
+      return by.source === 'hook' && p.budget_tokens === undefined && p.project === undefined ? s.hooks.briefFor(by.project, make) : make();
     },
     'graph.neighbourhood': (p) => browse.neighbourhood(p),
     'export.page': (p) => memory.exportPage(p),

@@ -5,6 +5,7 @@
  * rules as they are now and recorded on them, at a hook's authority, as a warm hook's call is.
  */
 import * as fs from 'node:fs';
+import type { Brief } from '../../core/memory/brief.js';
 import type { Memory } from '../../core/memory/memory.js';
 import { HOOK_CACHE_VERSION, parseHookCache, type HookCache } from '../../core/model/hook-cache.js';
 import { LIMITS } from '../../core/model/limits.js';
@@ -28,6 +29,8 @@ export class HookCacheKeeper {
   private timer?: NodeJS.Timeout;
   /** Projects a session-start hook asked for, oldest first: their briefs are kept, made anew at each write. */
   private briefProjects: string[];
+  /** The briefs last made for them, with the journal's size then. */
+  private readonly made = new Map<string, { brief: Brief; journal: number; at: number }>();
 
   constructor(
     private readonly folder: string,
@@ -45,24 +48,42 @@ export class HookCacheKeeper {
     this.timer.unref();
   }
 
-  /** A session-start hook asked for `project`'s brief: it is kept for the next cold start. */
-  noteBrief(project: string | null | undefined): void {
-    if (!project || this.briefProjects.at(-1) === project) return;
-    this.briefProjects = [...this.briefProjects.filter((p) => p !== project), project].slice(-LIMITS.hookCacheBriefs);
-    this.schedule();
+  /**
+   * A session-start hook's brief for `project`: the one made last while the memory has not changed
+   * since (and not long ago), else made now; either way kept for the next cold start. A brief
+   * costs a scan of the memory, a host starts a hook per session.
+   */
+  briefFor(project: string | null | undefined, make: () => Brief): Brief {
+    if (!project) return make();
+    const kept = this.made.get(project);
+    if (kept && kept.journal === journalBytes(this.folder) && Date.now() - kept.at < LIMITS.hookBriefReuseMs) return kept.brief;
+    const brief = make();
+    this.made.set(project, { brief, journal: journalBytes(this.folder), at: Date.now() });
+    if (this.briefProjects.at(-1) !== project) {
+      this.briefProjects = [...this.briefProjects.filter((p) => p !== project), project].slice(-LIMITS.hookCacheBriefs);
+      this.schedule();
+    }
+    return brief;
   }
 
   write(): void {
     clearTimeout(this.timer);
     try {
       const now = new Date().toISOString();
+      const journal = journalBytes(this.folder);
+      const briefs: HookCache['briefs'] = {};
+      // Made anew, never kept as served: what was forgotten since leaves no copy here.
+      for (const project of this.briefProjects) {
+        const brief = this.memory.brief({ project });
+        this.made.set(project, { brief, journal, at: Date.now() });
+        briefs[project] = { text: brief.text, at: now };
+      }
       const cache: HookCache = {
         version: HOOK_CACHE_VERSION,
         written_at: now,
-        journal_bytes: journalBytes(this.folder),
+        journal_bytes: journal,
         ...this.memory.checkedRulesByProject(),
-        // Made anew, never kept as served: what was forgotten since leaves no copy here.
-        briefs: Object.fromEntries(this.briefProjects.map((project) => [project, { text: this.memory.brief({ project }).text, at: now }])),
+        briefs,
       };
       writeFileDurably(hookCachePath(this.folder), Buffer.from(JSON.stringify(cache)));
     } catch (err) {
