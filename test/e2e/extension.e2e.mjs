@@ -22,6 +22,7 @@ import { checkAnchors } from './checks-anchors.mjs';
 import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 import { humanChecks } from './checks-human.mjs';
 import { checksTrust } from './checks-trust.mjs';
+import { checksHooksOffer, checksRuleCheckEditor } from './checks-hooks.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -465,6 +466,7 @@ try {
   await h.openWorkbench(page, cs.url);
   step('workbench ready');
   await checksInstructionsOffer({ check, page, h, dirs });
+  await checksHooksOffer({ check, page, h, dirs, dialog, waitNotification });
 
   // ---- the views ----
   await check('the Recall activity-bar container shows the seeded entities (Entities view)', async () => {
@@ -1080,6 +1082,7 @@ try {
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog });
   await checksTrust({ check, h, dirs, cliJson, waitNotification });
+  await checksRuleCheckEditor({ check, page, h, dirs, cliJson, waitRow, waitNotification });
 
   await check(
     "the views' project filter: Show Current Project Only hides other projects' sessions; Show All Projects brings them back",
