@@ -388,6 +388,7 @@ try {
       'extension/dist/extension.js',
       'extension/dist/cli.js',
       'extension/dist/service.js',
+      'extension/dist/hook.js',
       'extension/dist/embed-worker.js',
       'extension/dist/sql-wasm.wasm',
       'extension/dist/ort-wasm.wasm',

@@ -6,6 +6,7 @@
  * and "Recall: Remove Agent Hooks" takes out exactly Recall's entries. Nothing is written without
  * the person's yes, and nothing in a workspace that is not trusted.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hookCommand, install, targetOf, uninstall, type Target } from '../../service/hook-files.js';
@@ -57,6 +58,9 @@ function trusted(): boolean {
 }
 
 function write(ctx: RecallExtension, folder: vscode.WorkspaceFolder): string[] {
+  const script = path.join(path.dirname(ctx.cliScript), 'hook.js');
+  // A hook that cannot start would only warn in every session: none is written.
+  if (!fs.existsSync(script)) throw new Error(`this installation of Recall lacks ${script}; reinstall the extension.`);
   const { target, command } = hooksTarget(ctx, folder);
   const added = install(target, command);
   ctx.log.info(
