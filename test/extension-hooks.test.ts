@@ -274,7 +274,7 @@ test("what hooks decided shows on the rule: its tree item, its tooltip and the g
   const [group] = await tree.getChildren();
   const [node] = await tree.getChildren(group);
   const item = tree.getTreeItem(node);
-  assert.match(item.description, /· checked · blocked 2$/);
+  assert.match(item.description, /^checked · blocked 2 · /);
   assert.match(rendered(item.tooltip).text, /check: command git push --force\* \(set by you\) · hooks: blocked 2/);
   assert.equal(item.contextValue, 'fact.current.rule', 'Edit Rule Check… is offered on it');
 

@@ -38,7 +38,7 @@ export const factState = confidenceText;
 
 /** Confirmed or the effective confidence, and provenance; for an ended fact, why and since when. */
 export function factDescription(f: FactView): string {
-  const parts = [factState(f), f.authority, f.prior, ...hooksParts(f)];
+  const parts = [...hooksParts(f), factState(f), f.authority, f.prior];
   if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
   if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
@@ -47,12 +47,12 @@ export function factDescription(f: FactView): string {
 /** An item in its group: confirmed or not, who said it (its turns' speakers, else its authority) and the authority. */
 export function itemDescription(f: FactView & { said_by?: string[] }): string {
   const who = f.said_by?.length ? f.said_by.join(', ') : f.authority;
-  const parts = [factState(f), `said by ${who}`, f.authority, ...hooksParts(f)];
+  const parts = [...hooksParts(f), factState(f), `said by ${who}`, f.authority];
   if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
 }
 
-/** A rule's check in brief and what hooks decided on it ("checked", "blocked 2, asked 1"); the tooltip says it whole. */
+/** A rule's check in brief and what hooks decided on it ("checked", "blocked 2, asked 1"), first so a narrow view shows them; the tooltip says it whole. */
 function hooksParts(f: FactView): string[] {
   const outcomes = outcomesText(f);
   return [...(f.check ? ['checked'] : []), ...(outcomes ? [outcomes] : [])];
