@@ -29,7 +29,7 @@ async function resolveRule(ctx: RecallExtension, arg: unknown): Promise<FactView
   }
   const picked = await vscode.window.showQuickPick(
     rules.map((f) => ({ label: factText(f), description: f.id, detail: checkLine(f) || 'no check', fact: f })),
-    { title: TITLE, placeHolder: 'Which rule?', matchOnDescription: true, matchOnDetail: true },
+    { title: TITLE, placeHolder: 'Which rule?', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   return picked?.fact;
 }
@@ -55,6 +55,7 @@ export async function editCheck(ctx: RecallExtension, arg?: unknown): Promise<vo
   const action = await vscode.window.showQuickPick(picks, {
     title: `${TITLE}: ${factText(rule)}`,
     placeHolder: rule.check ? `Now: ${describeCheck(rule.check)}. Change which part?` : 'No check yet. Add which?',
+    ignoreFocusOut: true,
   });
   if (!action) return;
   let check;
@@ -67,6 +68,8 @@ export async function editCheck(ctx: RecallExtension, arg?: unknown): Promise<vo
       placeHolder: KIND_LABELS[kind].example,
       value: patternsText(rule.check, kind),
       validateInput: (v) => draftError(rule.check, kind, v),
+      // Steps of one edit: a click elsewhere does not throw away what was typed.
+      ignoreFocusOut: true,
     });
     if (text === undefined) return;
     check = draftCheck(rule.check, kind, text);
