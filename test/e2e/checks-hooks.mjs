@@ -62,15 +62,21 @@ async function offered(page, h, text) {
   await h.runCommand(page, 'Notifications: Show Notifications');
   const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
   await row.waitFor({ state: 'visible', timeout: 30000 });
-  const center = page.locator('.notifications-center .notification-list-item-message');
+  // The answer's message shows in the center, or as a toast when the center closed with its last item.
+  const messages = page.locator(
+    '.notifications-center .notification-list-item-message, .notifications-toasts .notification-list-item-message',
+  );
   return {
     item: row,
     done: async (re) => {
-      await h.waitFor(async () => (await center.allTextContents()).some((t) => re.test(t)), {
-        timeoutMs: 20000,
-        what: `${re} in the notification center`,
-      });
-      await h.runCommand(page, 'Notifications: Hide Notifications');
+      try {
+        await h.waitFor(async () => (await messages.allTextContents()).some((t) => re.test(t)), {
+          timeoutMs: 20000,
+          what: `${re} in the notifications`,
+        });
+      } finally {
+        await h.runCommand(page, 'Notifications: Hide Notifications').catch(() => {});
+      }
     },
   };
 }
@@ -230,6 +236,9 @@ export async function checksRuleCheckEditor({ check, page, h, dirs, cliJson, wai
     const item = page.locator('.monaco-menu .action-label', { hasText: 'Edit Rule Check…' }).first();
     await item.waitFor({ state: 'visible', timeout: 15000 });
     await item.click();
+    // A click that lands while the menu still opens is not taken; the item it hovers takes Enter.
+    await h.sleep(1000);
+    if (await item.isVisible()) await page.keyboard.press('Enter');
     const widget = page.locator('.quick-input-widget');
     await widget
       .locator('.quick-input-title', { hasText: `rule: ${statement}` })
