@@ -28,6 +28,8 @@ const MODULES = [
   'views/present',
   'ingest/memory-files',
   'views/entities',
+  'views/check-editor',
+  'chat/hooks',
 ];
 
 export interface Bundle {

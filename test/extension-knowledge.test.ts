@@ -123,7 +123,7 @@ test('Entities tree: the current project\'s rules and decisions come first, in t
   assert.match(confirmed.description, /^confirmed · said by /);
   assert.doesNotMatch(confirmed.description, /%/, 'a confirmed item reads "confirmed", not a percentage');
   assert.doesNotMatch(rendered(confirmed.tooltip).text, /\d+%/, 'its tooltip neither');
-  assert.equal(confirmed.contextValue, 'fact.current.pinned', 'Mark Wrong applies to it as to any fact');
+  assert.equal(confirmed.contextValue, 'fact.current.pinned.rule', 'Mark Wrong applies to it as to any fact, and Edit Rule Check…');
   assert.equal(confirmed.iconPath.id, 'law');
   const agents = items[shown.indexOf(ids.secrets)];
   assert.match(
@@ -131,7 +131,7 @@ test('Entities tree: the current project\'s rules and decisions come first, in t
     /^\d+% · said by assistant · agent$/,
     "an agent's unconfirmed rule shows its confidence and who said it",
   );
-  assert.equal(agents.contextValue, 'fact.current', 'Confirm and Mark Wrong apply');
+  assert.equal(agents.contextValue, 'fact.current.rule', 'Confirm, Mark Wrong and Edit Rule Check… apply');
   assert.match(items[3].label, /^decision: Switch the database to SQLite\.$/);
 });
 

@@ -169,7 +169,8 @@ test('the MCP server definition provider id, entry point, icon and packaging', (
   assert.ok(fs.existsSync(path.join(ROOT, pkg.icon)) && pkg.icon.endsWith('.png'), 'a PNG marketplace icon');
   assert.match(pkg.engines.vscode, /^\^1\.101\./, 'engines.vscode stays at ^1.101 (MCP provider and LM tools are stable there)');
   const ignore = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
-  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/service.js', 'dist/sql-wasm.wasm'])
+  // dist/hook.js: the agent hooks the extension installs run it.
+  for (const f of ['dist/extension.js', 'dist/cli.js', 'dist/service.js', 'dist/hook.js', 'dist/sql-wasm.wasm'])
     assert.ok(ignore.includes(`!${f}`), `.vscodeignore keeps ${f}`);
   assert.ok(pkg.scripts.package.includes('--no-dependencies'), 'the VSIX carries bundles, not node_modules');
 });

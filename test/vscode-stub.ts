@@ -177,6 +177,9 @@ export const host = {
   messages: [] as { kind: 'info' | 'warning' | 'error'; text: string; items: string[] }[],
   /** What the person answers to a message that matches; unanswered messages are dismissed. */
   answer: (_text: string, _items: string[]): string | undefined => undefined,
+  /** What the person picks in a quick pick (showQuickPick), and types in an input box; undefined: dismissed. */
+  pick: (_items: any[], _options: any): any => undefined,
+  input: (_options: any): string | undefined => undefined,
   /** Lines of every output channel. */
   log: [] as string[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
@@ -206,6 +209,8 @@ export const host = {
     host.updates = [];
     host.messages = [];
     host.answer = () => undefined;
+    host.pick = () => undefined;
+    host.input = () => undefined;
     host.log = [];
     host.commands.clear();
     host.watched = [];
@@ -310,8 +315,8 @@ export const window = {
   showWarningMessage: message('warning'),
   showErrorMessage: message('error'),
   showTextDocument: async () => undefined,
-  showInputBox: async () => undefined,
-  showQuickPick: async () => undefined,
+  showInputBox: async (options: unknown) => host.input(options),
+  showQuickPick: async (items: unknown[] | Promise<unknown[]>, options: unknown) => host.pick(await items, options),
   showOpenDialog: async () => undefined,
   showWorkspaceFolderPick: async () => undefined,
   withProgress: async <T>(_o: unknown, task: (p: { report(): void }, t: CancellationTokenSource['token']) => Promise<T>) =>

@@ -1,196 +1,14 @@
 /**
  * `recall hooks install|uninstall --claude|--vscode|--copilot [--project|--user] [--memory DIR]`:
- * writes Recall's hook entries into a host's hook file, merging with what is there (other hooks,
- * other settings and their formatting are left as they are), and takes out exactly those entries
- * again. Each host's documented file and shape:
- * - Claude Code: `.claude/settings.json` or `~/.claude/settings.json`, `hooks.<Event>` a list of
- *   `{ matcher, hooks: [{ type: "command", command, timeout }] }`;
- * - VS Code: `.github/hooks/*.json`, `hooks.<Event>` a list of `{ type: "command", command, timeout }`
- *   (its user hooks are read from Claude Code's user settings: use --claude --user there);
- * - Copilot CLI: `.github/hooks/*.json` or `~/.copilot/hooks/*.json`, `{ version: 1, hooks:
- *   { preToolUse: [{ type: "command", bash, powershell, timeoutSec }] } }`; its sessionStart output is
- *   not read, so only preToolUse and postToolUse are installed.
- * PostToolUse tells that a call Recall asked about ran: the person let it through.
+ * writes Recall's hook entries into a host's hook file, merging with what is there, and takes out
+ * exactly those entries again (service/hook-files.ts: each host's file and shape, shared with the
+ * VS Code extension's offer).
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { parseArgs } from 'node:util';
 import { deriveProject } from '../core/model/project.js';
-import type { HookEvent, HookHost } from './hook-hosts.js';
+import { hookCommand, HookFileError, install, targetOf, uninstall } from '../service/hook-files.js';
 import { UsageError } from './usage.js';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Seconds the host gives the hook; the hook answers within its own deadline, well inside it. */
-const HOST_TIMEOUT_S = 10;
-
-interface Target {
-  file: string;
-  /** The host's event name for each of ours it runs. */
-  events: Partial<Record<HookEvent, string>>;
-  /** The entry to add under an event, given the command line. */
-  entry: (command: string, event: HookEvent) => Obj;
-  /** A new file's other top-level fields. */
-  header?: Obj;
-}
-
-function targetOf(host: HookHost, scope: 'project' | 'user', root: string, home: string): Target {
-  if (host === 'claude')
-    return {
-      file: scope === 'user' ? path.join(home, '.claude', 'settings.json') : path.join(root, '.claude', 'settings.json'),
-      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
-      entry: (command, event) => ({
-        ...(event === 'session-start' ? {} : { matcher: '*' }),
-        hooks: [{ type: 'command', command, timeout: HOST_TIMEOUT_S }],
-      }),
-    };
-  if (host === 'vscode') {
-    if (scope === 'user')
-      throw new UsageError(
-        "VS Code reads a person's own hooks from Claude Code's user settings: run `recall hooks install --claude --user`.",
-      );
-    return {
-      file: path.join(root, '.github', 'hooks', 'recall.json'),
-      events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
-      entry: (command) => ({ type: 'command', command, timeout: HOST_TIMEOUT_S }),
-    };
-  }
-  return {
-    file:
-      scope === 'user' ? path.join(home, '.copilot', 'hooks', 'recall.json') : path.join(root, '.github', 'hooks', 'recall-copilot.json'),
-    events: { 'pre-tool-use': 'preToolUse', 'post-tool-use': 'postToolUse' },
-    entry: (command) => ({ type: 'command', bash: command, powershell: `& ${command}`, timeoutSec: HOST_TIMEOUT_S }),
-    header: { version: 1 },
-  };
-}
-
-/** Whether a command line is one of Recall's hooks (any host, any memory, any install folder). */
-export function isRecallHook(command: unknown): boolean {
-  return (
-    typeof command === 'string' &&
-    /hook\.js["']? (?:session-start|pre-tool-use|post-tool-use) --host (?:claude|vscode|copilot)\b/.test(command)
-  );
-}
-
-const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
-
-/** The command a host runs: this Node and the lean hook bundle beside this CLI, by absolute path. */
-export function hookCommand(event: HookEvent, host: HookHost, memory?: string): string {
-  const script = path.join(fs.realpathSync(__dirname), 'hook.js');
-  return [process.execPath, script, event, '--host', host, ...(memory ? ['--memory', path.resolve(memory)] : [])].map(quote).join(' ');
-}
-
-/** Whether an event's list entry is ours (Claude Code nests the command in a group). */
-function ours(entry: unknown): boolean {
-  if (!isObj(entry)) return false;
-  if (Array.isArray(entry.hooks)) return entry.hooks.length > 0 && entry.hooks.every((h) => isObj(h) && isRecallHook(h.command));
-  return isRecallHook(entry.command) || isRecallHook(entry.bash);
-}
-
-function read(file: string): { text: string | undefined; root: Obj } {
-  let text: string | undefined;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
-  }
-  if (text === undefined || !text.trim()) return { text: undefined, root: {} };
-  const errors: ParseError[] = [];
-  const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length || !isObj(root))
-    throw new UsageError(`${file} is not a JSON object; fix it or add the hooks by hand. Nothing was written.`);
-  if (root.hooks !== undefined && !isObj(root.hooks))
-    throw new UsageError(`${file} has "hooks" that is not an object. Nothing was written.`);
-  return { text, root };
-}
-
-const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
-
-/** The edited text, checked by reading it back: it must hold exactly `expected`, else nothing is written. */
-function edit(file: string, text: string, pathTo: (string | number)[], value: unknown, expected: Obj): string {
-  const next = applyEdits(text, modify(text, pathTo, value, FORMAT));
-  if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parseJsonc(next))), JSON.parse(JSON.stringify(expected))))
-    throw new UsageError(`Editing ${file} would have changed more than Recall's hooks, so nothing was written.`);
-  return next;
-}
-
-function write(file: string, text: string | null): void {
-  if (text === null) return fs.rmSync(file, { force: true });
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : undefined;
-  const tmp = `${file}.recall-${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, text.endsWith('\n') ? text : text + '\n');
-    if (mode !== undefined) fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-}
-
-/** Adds each event's entry that is not there yet; returns the events added. */
-export function install(t: Target, command: (e: HookEvent) => string): string[] {
-  const { text: original, root } = read(t.file);
-  let text = original ?? '';
-  let now: Obj = original ? root : { ...(t.header ?? {}) };
-  const added: string[] = [];
-  for (const [event, name] of Object.entries(t.events) as [HookEvent, string][]) {
-    const hooks = isObj(now.hooks) ? now.hooks : undefined;
-    const list = hooks?.[name];
-    if (list !== undefined && !Array.isArray(list)) throw new UsageError(`${t.file}: hooks.${name} is not a list. Nothing was written.`);
-    if (list?.some(ours)) continue;
-    const entry = t.entry(command(event), event);
-    const next: Obj = { ...now, hooks: { ...(hooks ?? {}), [name]: [...(list ?? []), entry] } };
-    if (original)
-      text = list ? edit(t.file, text, ['hooks', name, list.length], entry, next) : edit(t.file, text, ['hooks', name], [entry], next);
-    now = next;
-    added.push(name);
-  }
-  if (added.length) write(t.file, original ? text : JSON.stringify(now, null, 2));
-  return added;
-}
-
-/** Takes out Recall's entries (and the lists and file they leave empty); returns the events touched. */
-export function uninstall(t: Target): string[] {
-  const { text: original, root } = read(t.file);
-  if (!original || !isObj(root.hooks)) return [];
-  let text = original;
-  let now: Obj = root;
-  const removed: string[] = [];
-  for (const name of Object.keys(root.hooks)) {
-    const list = (now.hooks as Obj)[name];
-    if (!Array.isArray(list) || !list.some(ours)) continue;
-    const kept = list.filter((e) => !ours(e));
-    const hooks = { ...(now.hooks as Obj) };
-    if (kept.length) hooks[name] = kept;
-    else delete hooks[name];
-    const next: Obj = { ...now, hooks };
-    if (!kept.length) text = edit(t.file, text, ['hooks', name], undefined, next);
-    else
-      for (let i = list.length - 1; i >= 0; i--)
-        if (ours(list[i])) text = edit(t.file, text, ['hooks', name, i], undefined, stepTo(now, name, list, i));
-    now = next;
-    removed.push(name);
-  }
-  if (!removed.length) return [];
-  if (Object.keys(now.hooks as Obj).length === 0) {
-    const { hooks: _gone, ...rest } = now;
-    text = edit(t.file, text, ['hooks'], undefined, rest);
-    now = rest;
-  }
-  const left = Object.keys(now).filter((k) => !(t.header && k in t.header && isDeepStrictEqual(now[k], t.header[k])));
-  write(t.file, left.length ? text : null);
-  return removed;
-}
-
-/** The file's content after removing entries from index `i` up (one edit of a removal from the end). */
-function stepTo(now: Obj, name: string, list: unknown[], i: number): Obj {
-  const rest = list.filter((e, j) => j < i || !ours(e));
-  return { ...now, hooks: { ...(now.hooks as Obj), [name]: rest } };
-}
 
 export async function runHooks(argv: string[], out: (s: string) => void, _err: (s: string) => void): Promise<number> {
   let parsed;
@@ -221,8 +39,13 @@ export async function runHooks(argv: string[], out: (s: string) => void, _err: (
   if (v.project && v.user) throw new UsageError('Give --project or --user, not both.');
   const host = hosts[0]!;
   const scope = v.user ? 'user' : 'project';
-  const t = targetOf(host, scope, deriveProject(process.cwd()).root, os.homedir());
-  const events = action === 'install' ? install(t, (e) => hookCommand(e, host, v.memory)) : uninstall(t);
+  let t, events;
+  try {
+    t = targetOf(host, scope, deriveProject(process.cwd()).root, os.homedir());
+    events = action === 'install' ? install(t, (e) => hookCommand(e, host, { memory: v.memory })) : uninstall(t);
+  } catch (e) {
+    throw e instanceof HookFileError ? new UsageError(e.message) : e;
+  }
   const verb = action === 'install' ? 'added' : 'removed';
   const text = events.length
     ? `${verb} Recall's ${events.join(' and ')} hook(s) ${action === 'install' ? 'to' : 'from'} ${t.file}`

@@ -17,6 +17,8 @@ import type { GraphView } from './graph/graph-view.js';
 import { COMMANDS, type CommandKey } from './common/ids.js';
 import { importConversations } from './ingest/importer.js';
 import { addInstructions } from './chat/instructions.js';
+import { installHooks, removeHooks } from './chat/hooks.js';
+import { editCheck } from './views/check-editor.js';
 import type { MoreNode } from './views/paging.js';
 import { searchMemory } from './views/pickers.js';
 import { factText } from './views/present.js';
@@ -61,6 +63,9 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     showGraph: (arg) => parts.graph.show(arg),
     turnOnSemanticSearch: () => turnOnSemanticSearch(ctx),
     chooseChatSources: () => chooseChatSources(ctx),
+    installHooks: () => installHooks(ctx),
+    removeHooks: () => removeHooks(ctx),
+    editCheck: (arg) => editCheck(ctx, arg),
     loadMore: (node) => (node as MoreNode<unknown>).load(),
     openEpisode: (id) => parts.documents.open(String(id)),
   };

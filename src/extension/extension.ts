@@ -22,6 +22,7 @@ import { registerLmTools } from './chat/lm-tools.js';
 import { registerMcpProvider } from './chat/mcp-provider.js';
 import { answerChat, registerChatParticipant } from './chat/chat-participant.js';
 import { offerInstructions } from './chat/instructions.js';
+import { offerHooks } from './chat/hooks.js';
 import { noticeRemoteMemory } from './remote-notice.js';
 import { StatusBar } from './status-bar.js';
 import { ignoredSettingsReporter, whenTrusted } from './trust.js';
@@ -105,6 +106,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ctx,
     'the offer of an instructions file',
     () => void offerInstructions(ctx).catch((err: Error) => ctx.log.error(`instructions offer: ${err.message}`)),
+  );
+  whenTrusted(
+    ctx,
+    'the offer of agent hooks',
+    () => void offerHooks(ctx).catch((err: Error) => ctx.log.error(`hooks offer: ${err.message}`)),
   );
   ctx.log.info(`activated in ${Date.now() - started} ms`);
 }

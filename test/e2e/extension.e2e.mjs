@@ -22,6 +22,7 @@ import { checkAnchors } from './checks-anchors.mjs';
 import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 import { humanChecks } from './checks-human.mjs';
 import { checksTrust } from './checks-trust.mjs';
+import { checksHooksOffer, checksRuleCheckEditor } from './checks-hooks.mjs';
 import { checksKnowledge } from './checks-knowledge.mjs';
 
 const t0 = Date.now();
@@ -388,6 +389,7 @@ try {
       'extension/dist/extension.js',
       'extension/dist/cli.js',
       'extension/dist/service.js',
+      'extension/dist/hook.js',
       'extension/dist/embed-worker.js',
       'extension/dist/sql-wasm.wasm',
       'extension/dist/ort-wasm.wasm',
@@ -466,6 +468,7 @@ try {
   await h.openWorkbench(page, cs.url);
   step('workbench ready');
   await checksInstructionsOffer({ check, page, h, dirs });
+  await checksHooksOffer({ check, page, h, dirs, dialog, waitNotification });
 
   // ---- the views ----
   await check('the Recall activity-bar container shows the seeded entities (Entities view)', async () => {
@@ -1082,6 +1085,7 @@ try {
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog });
   await checksTrust({ check, h, dirs, cliJson, waitNotification });
   await checksKnowledge({ check, page, h, dirs, invokeTools, waitRow });
+  await checksRuleCheckEditor({ check, page, h, dirs, cliJson, waitRow, waitNotification });
 
   await check(
     "the views' project filter: Show Current Project Only hides other projects' sessions; Show All Projects brings them back",

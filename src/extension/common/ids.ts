@@ -38,6 +38,9 @@ export const COMMANDS = {
   showGraph: 'recall.showGraph',
   turnOnSemanticSearch: 'recall.turnOnSemanticSearch',
   chooseChatSources: 'recall.chooseChatSources',
+  installHooks: 'recall.installHooks',
+  removeHooks: 'recall.removeHooks',
+  editCheck: 'recall.editRuleCheck',
   // Internal: wired to tree items, hidden from the palette.
   loadMore: 'recall.loadMore',
   openEpisode: 'recall.openEpisode',

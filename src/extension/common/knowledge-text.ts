@@ -4,6 +4,7 @@
  * "confirmed", never a percentage; items listed by kind, rules and decisions first. vscode-free:
  * the graph's webview script and node tests use it as the extension does.
  */
+import type { Check, CheckOutcome, CheckSetter } from '../../core/model/checks.js';
 import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../../core/model/knowledge.js';
 import type { FactView } from '../../core/model/views.js';
 
@@ -41,4 +42,30 @@ export const factSaying = (f: Said, max = 120): string =>
 export function byKind<T extends Pick<FactView, 'kind'>>(facts: T[]): { kind?: KnowledgeKind; facts: T[] }[] {
   const groups = [...KIND_ORDER, undefined].map((kind) => ({ kind, facts: facts.filter((f) => f.kind === kind) }));
   return groups.filter((g) => g.facts.length > 0).map((g) => (g.kind ? g : { facts: g.facts }));
+}
+
+/** What hooks decided on a rule, most telling first (a Record, so a new outcome must be placed). */
+const OUTCOME_RANK: Record<CheckOutcome, number> = { blocked: 0, asked: 1, overridden: 2, complied: 3 };
+const OUTCOME_ORDER = (Object.keys(OUTCOME_RANK) as CheckOutcome[]).sort((a, b) => OUTCOME_RANK[a] - OUTCOME_RANK[b]);
+const CHECK_PARTS = ['command', 'path', 'tool', 'url'] as const;
+const SETTERS: Record<CheckSetter, string> = { person: 'you', statement: 'its words', peer: "a teammate's memory" };
+
+/** "blocked 2, asked 1, complied 5"; empty when hooks decided nothing on it yet. */
+export function outcomesText(f: Pick<FactView, 'outcomes'>): string {
+  const o = f.outcomes ?? {};
+  return OUTCOME_ORDER.filter((k) => (o[k] ?? 0) > 0)
+    .map((k) => `${k} ${o[k]}`)
+    .join(', ');
+}
+
+/** "command git push --force* (set by you)". Written here, not with checks.ts's describeCheck, since the graph's page script runs in a browser. */
+export function checkText(c: Check, by?: CheckSetter): string {
+  const parts = CHECK_PARTS.filter((k) => c[k]?.length).map((k) => `${k} ${c[k]!.join(' or ')}`);
+  return `${parts.join('; ')}${c.instead ? ` (instead: ${c.instead})` : ''} (set by ${SETTERS[by ?? 'statement']})`;
+}
+
+/** "check: command git push --force* (set by you) · hooks: blocked 2", or '' for an item with neither. */
+export function checkLine(f: Pick<FactView, 'check' | 'check_by' | 'outcomes'>): string {
+  const outcomes = outcomesText(f);
+  return [f.check ? `check: ${checkText(f.check, f.check_by)}` : '', outcomes ? `hooks: ${outcomes}` : ''].filter(Boolean).join(' · ');
 }

@@ -12,6 +12,7 @@ import type { EntityView, EpisodeView, FactView } from '../../core/model/views.j
 import type { RecallExtension } from '../ctx.js';
 import { COMMANDS, VIEWS } from '../common/ids.js';
 import { messageItem, moreItem, PagedTree, withMore, type MessageNode, type MoreNode } from './paging.js';
+import { checkable } from './check-editor.js';
 import * as present from './present.js';
 
 export interface TypeNode {
@@ -200,8 +201,9 @@ export class EntitiesTree extends PagedTree<Node> {
         item.iconPath = stale
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
           : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : icon);
-        // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm.
-        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}`;
+        // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm;
+        // `.rule`: it can carry a check (Edit Rule Check…).
+        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}${checkable(f) ? '.rule' : ''}`;
         item.accessibilityInformation = { label: `${present.factText(f)}, ${item.description}` };
         return item;
       }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import { citation, renderCode } from '../../tools/render.js';
 import { EPISODE_SCHEME, FACT_SCHEME } from '../common/ids.js';
-import { confidenceText, factSaying, pct } from '../common/knowledge-text.js';
+import { checkLine, confidenceText, factSaying, outcomesText, pct } from '../common/knowledge-text.js';
 import { codeSpan, escapeMarkdown as esc } from '../common/markdown.js';
 
 export { pct };
@@ -38,7 +38,7 @@ export const factState = confidenceText;
 
 /** Confirmed or the effective confidence, and provenance; for an ended fact, why and since when. */
 export function factDescription(f: FactView): string {
-  const parts = [factState(f), f.authority, f.prior];
+  const parts = [...hooksParts(f), factState(f), f.authority, f.prior];
   if (f.status !== 'current') parts.unshift(`${f.status === 'wrong' ? 'wrong' : 'superseded'} since ${day(f.valid_to ?? '')}`);
   if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
@@ -47,9 +47,15 @@ export function factDescription(f: FactView): string {
 /** An item in its group: confirmed or not, who said it (its turns' speakers, else its authority) and the authority. */
 export function itemDescription(f: FactView & { said_by?: string[] }): string {
   const who = f.said_by?.length ? f.said_by.join(', ') : f.authority;
-  const parts = [factState(f), `said by ${who}`, f.authority];
+  const parts = [...hooksParts(f), factState(f), `said by ${who}`, f.authority];
   if (f.code && codeStale(f.code)) parts.unshift(`⚠ code ${f.code.status}`);
   return parts.join(' · ');
+}
+
+/** A rule's check in brief and what hooks decided on it ("checked", "blocked 2, asked 1"), first so a narrow view shows them; the tooltip says it whole. */
+function hooksParts(f: FactView): string[] {
+  const outcomes = outcomesText(f);
+  return [...(f.check ? ['checked'] : []), ...(outcomes ? [outcomes] : [])];
 }
 
 // Tooltips hold memory text (anyone's, a peer's included): every string from it is escaped or a code span, and none supports theme icons.
@@ -67,6 +73,8 @@ export function factTooltip(f: FactView): vscode.MarkdownString {
   if (f.ended_reason) md.appendMarkdown(`  \nReason: ${esc(f.ended_reason)}`);
   md.appendMarkdown(`  \nEvidence: ${f.evidence.length ? f.evidence.map(codeSpan).join(', ') : 'none'}`);
   if (f.code) md.appendMarkdown(`  \n${esc(renderCode(f.code))}`);
+  const hooks = checkLine(f);
+  if (hooks) md.appendMarkdown(`  \n${esc(hooks)}`);
   return md;
 }
 

@@ -1,0 +1,254 @@
+// Agent hooks in the real editor: the first-run offer writes the workspace's .github/hooks/recall.json
+// (VS Code's agent hooks file) only after "Install Hooks", in the documented shape, with commands that
+// run and check this memory's rules; the palette's Remove and Install commands; and the check editor
+// (the palette's rule picker and a rule row's context menu) setting and removing a rule's check, with
+// a bad pattern named in the input box and what hooks decided shown on the rule's row.
+// VS Code 1.104 (this code-server) has no agent hooks, so nothing here can show VS Code listing the
+// file: one check says so by the workbench's own code, and fails once a version that has them is used.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const HOOKS = '.github/hooks/recall.json';
+const PAYLOADS = (h) => JSON.parse(fs.readFileSync(path.join(h.REPO, 'test/fixtures/hooks/payloads.json'), 'utf8'));
+/** The fields VS Code's hooks reference documents for a command hook (code.visualstudio.com/docs/agents/reference/hooks-reference). */
+const HOOK_FIELDS = new Set(['type', 'command', 'windows', 'linux', 'osx', 'cwd', 'env', 'timeout']);
+
+/** The file is one VS Code's agent hooks read: `hooks.<Event>` lists of command hooks, Recall's naming this memory. */
+function assertHooksFile(text, dirs) {
+  const json = JSON.parse(text);
+  assert.deepEqual(Object.keys(json), ['hooks']);
+  assert.deepEqual(Object.keys(json.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart']);
+  for (const [event, list] of Object.entries(json.hooks)) {
+    assert.ok(Array.isArray(list) && list.length === 1, `${event}: one entry`);
+    const [entry] = list;
+    for (const k of Object.keys(entry)) assert.ok(HOOK_FIELDS.has(k), `${event}: "${k}" is not a documented field`);
+    assert.equal(entry.type, 'command');
+    assert.ok(Number.isInteger(entry.timeout) && entry.timeout > 0, `${event}: timeout in seconds`);
+    const slug = event.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+    assert.match(
+      entry.command,
+      new RegExp(`dist/hook\\.js ${slug} --host vscode --memory ${dirs.home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
+  }
+  return json;
+}
+
+/** Runs a hook's command line as VS Code runs it: through the shell, in the workspace, the payload on stdin. */
+function runHook(command, payload, cwd) {
+  const r = spawnSync('sh', ['-c', command], {
+    cwd,
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: { ...process.env, RECALL_HOOK_DEADLINE_MS: '30000' },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim() ? JSON.parse(r.stdout) : {};
+}
+
+/**
+ * The offer's notification: its toast, or, once the toast has timed out (an info toast hides after a
+ * while), its row in the notification center. `done` waits for what follows the answer there, then
+ * hides the center again: while it is open no toast shows, and later checks read toasts.
+ */
+async function offered(page, h, text) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  const shown = await toast.waitFor({ state: 'visible', timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) return { item: toast, done: async (re, wait) => wait(re) };
+  await h.runCommand(page, 'Notifications: Show Notifications');
+  const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 30000 });
+  // The answer's message shows in the center, or as a toast when the center closed with its last item.
+  const messages = page.locator(
+    '.notifications-center .notification-list-item-message, .notifications-toasts .notification-list-item-message',
+  );
+  return {
+    item: row,
+    done: async (re) => {
+      try {
+        await h.waitFor(async () => (await messages.allTextContents()).some((t) => re.test(t)), {
+          timeoutMs: 20000,
+          what: `${re} in the notifications`,
+        });
+      } finally {
+        await h.runCommand(page, 'Notifications: Hide Notifications').catch(() => {});
+      }
+    },
+  };
+}
+
+export async function checksHooksOffer({ check, page, h, dirs, dialog, waitNotification }) {
+  const file = path.join(dirs.folder, HOOKS);
+  let written;
+
+  await check(
+    'the first-run offer of agent hooks writes .github/hooks/recall.json only after "Install Hooks", in VS Code\'s documented shape',
+    async () => {
+      const { item: toast, done } = await offered(page, h, 'agent hooks');
+      assert.match(await toast.innerText(), /your rules are checked before a tool runs/);
+      assert.ok(!fs.existsSync(file), 'written before the person answered');
+      await h.screenshot(page, 'recall-hooks-offer');
+      await toast.locator('.monaco-button', { hasText: 'Install Hooks' }).click();
+      written = await h.waitForFile(file, { timeoutMs: 15000 });
+      assertHooksFile(written, dirs);
+      await done(/agent hooks added to \.github\/hooks\/recall\.json/, waitNotification);
+    },
+  );
+
+  await check('the hooks written run as VS Code would run them: the brief at session start, this memory answering', async () => {
+    const { hooks } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const start = PAYLOADS(h).vscode['session-start'];
+    const out = runHook(hooks.SessionStart[0].command, { ...start, cwd: dirs.folder }, dirs.folder);
+    assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart', JSON.stringify(out));
+    assert.match(out.hookSpecificOutput.additionalContext, /^Recall brief/);
+  });
+
+  await check(
+    'this VS Code (1.104) has no agent hooks, so it cannot list the file: its workbench names no hook events or hook settings',
+    async () => {
+      const vscodeDir = path.join(h.CACHE, 'code-server/node_modules/code-server/lib/vscode');
+      const version = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8')).version;
+      const workbench = fs.readFileSync(path.join(vscodeDir, 'out/vs/code/browser/workbench/workbench.js'), 'utf8');
+      const host = fs.readFileSync(path.join(vscodeDir, 'out/vs/workbench/api/node/extensionHostProcess.js'), 'utf8');
+      // A version with agent hooks names its events and its settings; then this check fails and the e2e must assert VS Code lists ours.
+      for (const needle of ['PreToolUse', 'UserPromptSubmit', 'chat.hookFilesLocations', 'chat.useHooks', '.github/hooks'])
+        assert.ok(
+          !workbench.includes(needle) && !host.includes(needle),
+          `VS Code ${version} knows "${needle}": assert it lists Recall's hooks`,
+        );
+      assert.equal(version, '1.104.0');
+    },
+  );
+
+  await check(
+    'Recall: Remove Agent Hooks takes the file away (nothing else was in it); Recall: Install Agent Hooks asks, then writes it again',
+    async () => {
+      await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+      await h.runCommand(page, 'Recall: Remove Agent Hooks');
+      await h.waitFor(() => !fs.existsSync(file), { timeoutMs: 15000, what: `${HOOKS} removed` });
+      await h.runCommand(page, 'Recall: Install Agent Hooks').catch(() => {});
+      const box = await dialog(/Add Recall's agent hooks to \.github\/hooks\/recall\.json/);
+      assert.match(await box.innerText(), /Before each tool call/);
+      await box.locator('.monaco-button', { hasText: /^Install$/ }).click();
+      assert.equal(await h.waitForFile(file, { timeoutMs: 15000 }), written, 'the same file as the offer wrote');
+    },
+  );
+}
+
+export async function checksRuleCheckEditor({ check, page, h, dirs, cliJson, waitRow, waitNotification }) {
+  const statement = 'Pushes to main go through review.';
+  let rule;
+
+  /**
+   * The rule's row in the "Rules and decisions" group, at the top of the Entities view: the view
+   * renders only the rows in sight, so all is collapsed and the group opened until the row shows.
+   */
+  const ruleRow = async (tail = '', timeoutMs = 30000) => {
+    const re = new RegExp(`^rule: ${statement.replace('.', '\\.')} ${tail}`);
+    const header = page.locator('.pane-header', { hasText: 'Entities' });
+    await h.waitFor(
+      async () => {
+        const row = await waitRow('Entities', re, 2000).catch(() => undefined);
+        if (row) return true;
+        await header.hover();
+        await header
+          .locator('.codicon-collapse-all')
+          .click({ timeout: 2000 })
+          .catch(() => {});
+        const group = await waitRow('Entities', /^Rules and decisions \d+$/, 3000).catch(() => undefined);
+        if (group && (await group.getAttribute('aria-expanded')) === 'false') await group.click().catch(() => {});
+        return false;
+      },
+      { timeoutMs, what: `the row of "${statement}" matching ${re}` },
+    );
+    return waitRow('Entities', re, 5000);
+  };
+
+  /** A check that fails half-way leaves no quick input open to block the next checks' palette. */
+  const tidy = async () => {
+    const widget = page.locator('.quick-input-widget');
+    for (let i = 0; i < 3 && (await widget.isVisible()); i++) {
+      await widget
+        .locator('input.input')
+        .focus()
+        .catch(() => {});
+      await page.keyboard.press('Escape');
+      await h.sleep(300);
+    }
+  };
+  const checkTidy = (name, fn) => check(name, () => fn().finally(tidy));
+
+  await checkTidy(
+    'Edit Rule Check… from the palette: the rule picked, a bad pattern named in the input box, the check set as the person',
+    async () => {
+      rule = cliJson('rule', 'add', statement);
+      assert.equal(rule.check, undefined, 'its words state no check');
+      // The walkthrough's page (opened by an earlier check) takes the focus when it redraws: closed first.
+      await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+      const widget = page.locator('.quick-input-widget');
+      const title = (t) => widget.locator('.quick-input-title', { hasText: t }).first();
+      const opened = title('Recall: Edit Rule Check').waitFor({ state: 'visible', timeout: 30000 });
+      await Promise.race([h.runCommand(page, 'Recall: Edit Rule Check…').catch(() => {}), opened]);
+      await opened;
+      const input = widget.locator('input.input');
+      await input.fill('go through review');
+      await widget.locator('.quick-input-list .monaco-list-row', { hasText: statement }).first().click({ timeout: 15000 });
+      await title(`rule: ${statement}`).waitFor({ state: 'visible', timeout: 15000 });
+      await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Command pattern' }).first().click({ timeout: 15000 });
+      await title('Command pattern').waitFor({ state: 'visible', timeout: 15000 });
+      await input.fill('git push '.repeat(30));
+      await h.waitFor(async () => /at most \d+/.test(await widget.innerText()), {
+        timeoutMs: 10000,
+        what: 'the input box naming the bad pattern',
+      });
+      await h.screenshot(page, 'recall-rule-check-bad-pattern');
+      await input.fill('git push --force*');
+      await h.sleep(300);
+      await input.press('Enter');
+      await waitNotification(/is checked: command `git push --force\*`/);
+      const [listed] = cliJson('rule', 'list').filter((f) => f.id === rule.id);
+      assert.deepEqual(listed.check, { command: ['git push --force*'] });
+      assert.equal(listed.check_by, 'person');
+    },
+  );
+
+  await check(
+    "an agent's force-push, through the hook VS Code would run, is blocked; the rule's row shows its check and the block",
+    async () => {
+      const { hooks } = JSON.parse(fs.readFileSync(path.join(dirs.folder, HOOKS), 'utf8'));
+      const pre = { ...PAYLOADS(h).vscode['pre-tool-use'], cwd: dirs.folder, tool_use_id: 'e2e-force-push' };
+      const out = runHook(hooks.PreToolUse[0].command, pre, dirs.folder);
+      assert.equal(out.hookSpecificOutput?.permissionDecision, 'deny', JSON.stringify(out));
+      assert.ok(out.hookSpecificOutput.permissionDecisionReason.includes(rule.id));
+      const row = await ruleRow('checked · blocked 1 · ');
+      await row.scrollIntoViewIfNeeded();
+      await h.screenshot(page, 'recall-rule-outcomes');
+    },
+  );
+
+  await checkTidy("the rule row's context menu: Edit Rule Check… → Remove the check", async () => {
+    const row = await ruleRow();
+    await row.click({ button: 'right' });
+    const item = page.locator('.monaco-menu .action-label', { hasText: 'Edit Rule Check…' }).first();
+    await item.waitFor({ state: 'visible', timeout: 15000 });
+    await item.click();
+    // A click that lands while the menu still opens is not taken; the item it hovers takes Enter.
+    await h.sleep(1000);
+    if (await item.isVisible()) await page.keyboard.press('Enter');
+    const widget = page.locator('.quick-input-widget');
+    await widget
+      .locator('.quick-input-title', { hasText: `rule: ${statement}` })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15000 });
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Remove the check' }).first().click({ timeout: 15000 });
+    await waitNotification(/the check on .* is removed/);
+    const [listed] = cliJson('rule', 'list').filter((f) => f.id === rule.id);
+    assert.equal(listed.check, undefined);
+    assert.deepEqual(listed.outcomes, { blocked: 1 }, 'what hooks decided stays on the rule');
+    await ruleRow('blocked 1 · ');
+  });
+}
