@@ -60,6 +60,7 @@ test('the tarball holds only the bundles, the wasm they load, and the package’
     'CHANGELOG.md',
     'dist/cli.js',
     'dist/service.js',
+    'dist/hook.js',
     'dist/embed-worker.js',
     'dist/bench.js',
     'dist/sql-wasm.wasm',
@@ -72,6 +73,7 @@ test('the tarball holds only the bundles, the wasm they load, and the package’
     'nothing else (no source, tests, maps, native binaries, extension)',
   );
   for (const bin of Object.values(pkg.bin as Record<string, string>)) assert.ok(files.includes(bin), `the bin ${bin} ships`);
+  assert.ok(files.includes('dist/hook.js'), 'the lean hook bundle ships: the hooks `recall hooks install` writes run it');
   const packed = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
   assert.equal(packed.private, undefined, 'publishable');
   assert.deepEqual(packed.dependencies ?? {}, {}, 'the bundles need nothing from node_modules');
