@@ -181,6 +181,31 @@ test('the offer: asked once, nothing written before a yes, nothing in an untrust
   assert.ok(out.hookSpecificOutput.permissionDecisionReason.includes(rule.id));
 });
 
+test('after an update moved the extension, its hooks that run a script now gone run the new one; others are left alone', async () => {
+  const memory = tmpFolder('hext-moved-memory');
+  const w = workspaceWithTheirHook('hext-moved');
+  const ctx = await extensionCtx(memory);
+  ext.host.folders = [w.folder];
+  ext.host.answer = (_text: string, items: string[]) => (items.includes('Install') ? 'Install' : undefined);
+  await ext.hooks.installHooks(ctx);
+  const installed = fs.readFileSync(w.file, 'utf8');
+  // As an older version wrote them: its folder (and hook.js) gone since.
+  const gone = path.join(tmpFolder('hext-old-extension'), 'dist', 'hook.js');
+  fs.writeFileSync(w.file, installed.replaceAll(HOOK, gone));
+  ext.hooks.repointHooks(ctx);
+  assert.equal(
+    fs.readFileSync(w.file, 'utf8'),
+    installed,
+    "each entry runs this installation's hook.js again; their guard and comment stay",
+  );
+
+  // A hook of Recall's whose script is there (the CLI's, another memory) is not touched.
+  const other = installed.replaceAll(memory, tmpFolder('hext-moved-other'));
+  fs.writeFileSync(w.file, other);
+  ext.hooks.repointHooks(ctx);
+  assert.equal(fs.readFileSync(w.file, 'utf8'), other);
+});
+
 test("a hook command run by VS Code's Electron (ELECTRON_RUN_AS_NODE) is known as Recall's and removed exactly", () => {
   const w = workspaceWithTheirHook('hext-electron');
   const target = targetOf('vscode', 'project', w.folder, '');

@@ -22,7 +22,7 @@ import { registerLmTools } from './chat/lm-tools.js';
 import { registerMcpProvider } from './chat/mcp-provider.js';
 import { answerChat, registerChatParticipant } from './chat/chat-participant.js';
 import { offerInstructions } from './chat/instructions.js';
-import { offerHooks } from './chat/hooks.js';
+import { offerHooks, repointHooks } from './chat/hooks.js';
 import { noticeRemoteMemory } from './remote-notice.js';
 import { StatusBar } from './status-bar.js';
 import { ignoredSettingsReporter, whenTrusted } from './trust.js';
@@ -107,11 +107,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     'the offer of an instructions file',
     () => void offerInstructions(ctx).catch((err: Error) => ctx.log.error(`instructions offer: ${err.message}`)),
   );
-  whenTrusted(
-    ctx,
-    'the offer of agent hooks',
-    () => void offerHooks(ctx).catch((err: Error) => ctx.log.error(`hooks offer: ${err.message}`)),
-  );
+  whenTrusted(ctx, 'the offer of agent hooks', () => {
+    try {
+      repointHooks(ctx);
+    } catch (err) {
+      ctx.log.error(`agent hooks: ${(err as Error).message}`);
+    }
+    void offerHooks(ctx).catch((err: Error) => ctx.log.error(`hooks offer: ${err.message}`));
+  });
   ctx.log.info(`activated in ${Date.now() - started} ms`);
 }
 

@@ -194,6 +194,46 @@ export function uninstall(t: Target): string[] {
   return removed;
 }
 
+/**
+ * Recall's entries whose hook script is gone (an update moved the extension to a new folder) run
+ * `command` instead; returns the events re-pointed. Entries whose script is there are left alone.
+ */
+export function repoint(t: Target, command: (e: HookEvent) => string): string[] {
+  const { text: original, root } = read(t.file);
+  if (!original || !isObj(root.hooks)) return [];
+  let text = original;
+  let now: Obj = root;
+  const moved: string[] = [];
+  for (const [event, name] of Object.entries(t.events) as [HookEvent, string][]) {
+    const list = (now.hooks as Obj)[name];
+    if (!Array.isArray(list)) continue;
+    const i = list.findIndex((e) => ours(e) && scriptGone(e as Obj));
+    if (i < 0) continue;
+    const entry = t.entry(command(event), event);
+    const next: Obj = { ...now, hooks: { ...(now.hooks as Obj), [name]: list.map((e, j) => (j === i ? entry : e)) } };
+    text = edit(t.file, text, ['hooks', name, i], entry, next);
+    now = next;
+    moved.push(name);
+  }
+  if (moved.length) write(t.file, text);
+  return moved;
+}
+
+/** Whether an entry of ours runs a hook script that is no longer there. */
+function scriptGone(entry: Obj): boolean {
+  const commands = Array.isArray(entry.hooks) ? entry.hooks.map((h) => (isObj(h) ? h.command : undefined)) : [entry.command ?? entry.bash];
+  return commands.some((c) => {
+    const script = typeof c === 'string' ? scriptOf(c) : undefined;
+    return script !== undefined && !fs.existsSync(script);
+  });
+}
+
+/** The hook script a command line runs, unquoted as `quote` quoted it. */
+function scriptOf(command: string): string | undefined {
+  const m = command.match(/(?:^|\s)(?:"((?:[^"\\]|\\.)*?hook\.js)"|([^\s"]*hook\.js))(?=\s)/);
+  return m ? (m[1]?.replace(/\\(.)/g, '$1') ?? m[2]) : undefined;
+}
+
 /** The file's content after removing entries from index `i` up (one edit of a removal from the end). */
 function stepTo(now: Obj, name: string, list: unknown[], i: number): Obj {
   const rest = list.filter((e, j) => j < i || !ours(e));

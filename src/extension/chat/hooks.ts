@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hookCommand, install, targetOf, uninstall, type Target } from '../../service/hook-files.js';
+import { hookCommand, install, repoint, targetOf, uninstall, type Target } from '../../service/hook-files.js';
 import type { RecallExtension } from '../ctx.js';
 
 export const HOOKS_PATH = '.github/hooks/recall.json';
@@ -112,6 +112,21 @@ export async function removeHooks(ctx: RecallExtension): Promise<void> {
       ? `Recall: agent hooks removed from ${HOOKS_PATH} (${removed.join(', ')}).`
       : `Recall: ${HOOKS_PATH} holds no hooks of Recall's.`,
   );
+}
+
+/**
+ * At activation in a trusted workspace: Recall's hooks that run a script an update took away (the
+ * extension's folder names its version) run this installation's instead; others are left alone.
+ */
+export function repointHooks(ctx: RecallExtension): void {
+  const script = path.join(path.dirname(ctx.cliScript), 'hook.js');
+  if (!vscode.workspace.isTrusted || !fs.existsSync(script)) return;
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    if (folder.uri.scheme !== 'file') continue;
+    const { target, command } = hooksTarget(ctx, folder);
+    const moved = repoint(target, command);
+    if (moved.length) ctx.log.info(`re-pointed Recall's ${moved.join(', ')} hooks in ${target.file} at ${script}`);
+  }
 }
 
 /** Once per installation, in a trusted workspace whose file lacks them: asks; remembers either answer. */
