@@ -6,7 +6,7 @@
  * bad pattern while it is typed, and what hooks decided shows on the rule (tree item, graph detail).
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, beforeEach, test } from 'node:test';
@@ -18,6 +18,7 @@ import { hookCommand, install, isRecallHook, targetOf, uninstall } from '../src/
 import { MemoryClient } from '../src/service/rpc/client';
 import { loadExtension, rendered, type Bundle } from './extension-host';
 import { CLI, onCleanup, ROOT, tmpFolder, type CliResult } from './helpers';
+import { shell } from './hooks-kit';
 
 const HOOK = path.join(fs.realpathSync(path.join(ROOT, 'dist')), 'hook.js');
 const PAYLOADS = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'hooks', 'payloads.json'), 'utf8'));
@@ -36,17 +37,6 @@ function cli(args: string[], cwd: string): Promise<CliResult> {
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: 0 }),
     ),
   );
-}
-
-/** Runs a hook command line as a host does: through the shell, the payload on stdin. */
-function shell(command: string, stdin: string, cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, RECALL_HOOK_DEADLINE_MS: '30000' } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
-    child.stdin.end(stdin);
-  });
 }
 
 /** A workspace folder whose hooks file already holds someone's own hook, with a comment. */

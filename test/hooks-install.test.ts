@@ -4,11 +4,12 @@
  * one the host can run (run here through a shell, fed the host's documented payload).
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CLI, tmpFolder, type CliResult } from './helpers';
+import { shell } from './hooks-kit';
 
 const PAYLOADS = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'hooks', 'payloads.json'), 'utf8'));
 
@@ -23,17 +24,6 @@ function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, ms: Date.now() - started }),
     ),
   );
-}
-
-/** Runs a hook command line as a host does: through the shell, the payload on stdin. */
-function shell(command: string, stdin: string, cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, RECALL_HOOK_DEADLINE_MS: '30000' } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
-    child.stdin.end(stdin);
-  });
 }
 
 const payload = (host: string, event: string, cwd: string): string => JSON.stringify(PAYLOADS[host][event]).replaceAll('$CWD', cwd);

@@ -67,3 +67,14 @@ export function project(tag: string): { memory: string; cwd: string; cli: (args:
   const cwd = tmpFolder(`${tag}-project`);
   return { memory, cwd, cli: (args) => run(CLI, ['--memory', memory, ...args], { cwd }) };
 }
+
+/** Runs a hook command line as a host does: through the shell, the payload on stdin. */
+export function shell(command: string, stdin: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, RECALL_HOOK_DEADLINE_MS: '30000' } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+    child.stdin.end(stdin);
+  });
+}
