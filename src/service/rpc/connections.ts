@@ -40,7 +40,7 @@ export interface ConnectionOptions {
   recentWrites: RecentWrites;
   activity: Activity;
   /** After a write was answered and before the clients hear of it. */
-  written: () => void;
+  written: (method: Method) => void;
   log: (msg: string) => void;
 }
 
@@ -206,7 +206,7 @@ export class Connections {
         : await this.dispatch(method, params, by, conn);
       if (id !== null) this.sendResult(conn, id, method, result, failWith);
       if (WRITE_METHODS.has(method)) {
-        this.opts.written();
+        this.opts.written(method);
         this.changed(method);
       }
     } catch (err) {

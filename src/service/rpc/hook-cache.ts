@@ -29,8 +29,10 @@ export class HookCacheKeeper {
   private timer?: NodeJS.Timeout;
   /** Projects a session-start hook asked for, oldest first: their briefs are kept, made anew at each write. */
   private briefProjects: string[];
-  /** The briefs last made for them, with the journal's size then. */
-  private readonly made = new Map<string, { brief: Brief; journal: number; at: number }>();
+  /** The briefs last made for them, with the memory's generation then. */
+  private readonly made = new Map<string, { brief: Brief; generation: number; at: number }>();
+  /** Counts the changes a brief can show (a hook's recorded decision is not one). */
+  private generation = 0;
 
   constructor(
     private readonly folder: string,
@@ -41,6 +43,12 @@ export class HookCacheKeeper {
     this.briefProjects = Object.keys(readCache(folder)?.briefs ?? {});
   }
 
+  /** The memory changed through `method` (`sync`: pulled from the team): the cache follows. */
+  changed(method: string): void {
+    if (method !== 'hook.check') this.generation++;
+    this.schedule();
+  }
+
   /** Rewrites the cache a moment after the last change. */
   schedule(): void {
     clearTimeout(this.timer);
@@ -49,16 +57,16 @@ export class HookCacheKeeper {
   }
 
   /**
-   * A session-start hook's brief for `project`: the one made last while the memory has not changed
-   * since (and not long ago), else made now; either way kept for the next cold start. A brief
+   * A session-start hook's brief for `project`: the one made last while nothing it can show has
+   * changed since (and not long ago), else made now; either way kept for the next cold start. A brief
    * costs a scan of the memory, a host starts a hook per session.
    */
   briefFor(project: string | null | undefined, make: () => Brief): Brief {
     if (!project) return make();
     const kept = this.made.get(project);
-    if (kept && kept.journal === journalBytes(this.folder) && Date.now() - kept.at < LIMITS.hookBriefReuseMs) return kept.brief;
+    if (kept && kept.generation === this.generation && Date.now() - kept.at < LIMITS.hookBriefReuseMs) return kept.brief;
     const brief = make();
-    this.made.set(project, { brief, journal: journalBytes(this.folder), at: Date.now() });
+    this.made.set(project, { brief, generation: this.generation, at: Date.now() });
     if (this.briefProjects.at(-1) !== project) {
       this.briefProjects = [...this.briefProjects.filter((p) => p !== project), project].slice(-LIMITS.hookCacheBriefs);
       this.schedule();
@@ -75,7 +83,7 @@ export class HookCacheKeeper {
       // Made anew, never kept as served: what was forgotten since leaves no copy here.
       for (const project of this.briefProjects) {
         const brief = this.memory.brief({ project });
-        this.made.set(project, { brief, journal, at: Date.now() });
+        this.made.set(project, { brief, generation: this.generation, at: Date.now() });
         briefs[project] = { text: brief.text, at: now };
       }
       const cache: HookCache = {

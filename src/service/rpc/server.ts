@@ -88,7 +88,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
       }
       vectors.catchUp();
       clients.changed('sync');
-      hooks.schedule();
+      hooks.changed('sync');
       idle.schedule();
     });
   const clients: Connections = new Connections({
@@ -107,10 +107,10 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     memory,
     recentWrites: new RecentWrites(report.requestIds ?? []),
     activity: idle,
-    written: () => {
+    written: (method) => {
       vectors.catchUp(); // what the write added (turns, entities, facts) gets embedded in the background
       sync?.kick(); // and leaves for the team's log in the background
-      hooks.schedule(); // hooks that run without the service see the rules as they are now
+      hooks.changed(method); // hooks that run without the service see the rules as they are now
     },
     log,
   });
