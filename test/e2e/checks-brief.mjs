@@ -74,8 +74,14 @@ export async function checksBriefChatTools({ check, page, h, dirs, invokeTools, 
     const [r] = run.results;
     assert.ok(r.ok, r.error);
     assert.match(r.text, /^Recall brief \(/);
-    assert.match(r.text, new RegExp(`Confirmed by a person:\\n(- .*\\n)*- \\[${confirmed}\\] Billing uses Stripe \\(confirmed`));
-    assert.match(r.text, new RegExp(`Recent decisions:\\n(- .*\\n)*- \\[${decided}\\] Billing team decided Postgres`));
+    // "(confirmed" on its line, or said once for the section: "Confirmed by a person: each confirmed, …".
+    assert.match(
+      r.text,
+      new RegExp(
+        `Confirmed by a person:(?: each confirmed[^\\n]*\\n(- .*\\n)*- \\[${confirmed}\\] Billing uses Stripe|\\n(- .*\\n)*- \\[${confirmed}\\] Billing uses Stripe \\(confirmed)`,
+      ),
+    );
+    assert.match(r.text, new RegExp(`Recent decisions:[^\\n]*\\n(- .*\\n)*- \\[${decided}\\] Billing team decided Postgres`));
     assert.ok(Math.ceil(r.text.length / 4) <= 300, `${r.text.length} characters is over 300 tokens`);
   });
 
