@@ -78,7 +78,8 @@ export function handlerTable(s: ServiceParts): Handlers {
       };
       const plan = memory.forget(p.entity, by);
       forgetVectors(vectors, rowids);
-      s.hooks.write(); // the briefs kept for hooks, made anew before the forget returns
+      s.hooks.changed('forget'); // the briefs kept for hooks, made anew before the forget returns
+      s.hooks.write();
       return plan;
     },
     // The question is embedded in the model's thread while this one runs the keyword half.

@@ -49,6 +49,12 @@ export class HookCacheKeeper {
     this.schedule();
   }
 
+  /** The brief kept for `project` while nothing it can show has changed since (and it is not old). */
+  private current(project: string): Brief | undefined {
+    const kept = this.made.get(project);
+    return kept && kept.generation === this.generation && Date.now() - kept.at < LIMITS.hookBriefReuseMs ? kept.brief : undefined;
+  }
+
   /** Rewrites the cache a moment after the last change. */
   schedule(): void {
     clearTimeout(this.timer);
@@ -63,8 +69,8 @@ export class HookCacheKeeper {
    */
   briefFor(project: string | null | undefined, make: () => Brief): Brief {
     if (!project) return make();
-    const kept = this.made.get(project);
-    if (kept && kept.generation === this.generation && Date.now() - kept.at < LIMITS.hookBriefReuseMs) return kept.brief;
+    const kept = this.current(project);
+    if (kept) return kept;
     const brief = make();
     this.made.set(project, { brief, generation: this.generation, at: Date.now() });
     if (this.briefProjects.at(-1) !== project) {
@@ -80,10 +86,11 @@ export class HookCacheKeeper {
       const now = new Date().toISOString();
       const journal = journalBytes(this.folder);
       const briefs: HookCache['briefs'] = {};
-      // Made anew, never kept as served: what was forgotten since leaves no copy here.
+      // A kept brief nothing has changed since is written as it is (making one costs a scan); a
+      // forget is a change, so what was forgotten leaves no copy here.
       for (const project of this.briefProjects) {
-        const brief = this.memory.brief({ project });
-        this.made.set(project, { brief, generation: this.generation, at: Date.now() });
+        const brief = this.current(project) ?? this.memory.brief({ project });
+        if (this.made.get(project)?.brief !== brief) this.made.set(project, { brief, generation: this.generation, at: Date.now() });
         briefs[project] = { text: brief.text, at: now };
       }
       const cache: HookCache = {

@@ -84,6 +84,7 @@ export async function runService(opts: ServiceOptions): Promise<void> {
     new SyncLoop(memory, syncConfig, log, (applied) => {
       if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) {
         forgetVectors(vectors, applied.erasedRowids);
+        hooks.changed('sync');
         hooks.write();
       }
       vectors.catchUp();
