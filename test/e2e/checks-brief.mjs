@@ -32,17 +32,23 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
   };
 
   await check('the first-run prompt offers the Copilot instructions file and writes it only after "Add File"', async () => {
-    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'recall.instructions.md' }).first();
-    await toast.waitFor({ state: 'visible', timeout: 60000 });
-    assert.match(await toast.innerText(), /Copilot reads the Recall brief before a task/);
-    await h.sleep(1000);
-    assert.ok(!fs.existsSync(file), 'written before the person answered');
-    await h.screenshot(page, 'recall-instructions-offer');
-    await toast.locator('.monaco-button', { hasText: 'Add File' }).click();
+    await page
+      .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item', {
+        hasText: 'recall.instructions.md',
+      })
+      .first()
+      .waitFor({ state: 'attached', timeout: 60000 });
+    const done = await h.answerOffer(page, 'recall.instructions.md', 'Add File', async (offer) => {
+      assert.match(await offer.innerText(), /Copilot reads the Recall brief before a task/);
+      await h.sleep(1000);
+      assert.ok(!fs.existsSync(file), 'written before the person answered');
+      await h.screenshot(page, 'recall-instructions-offer');
+    });
     const text = await h.waitForFile(file, { timeoutMs: 15000 });
     assert.match(text, /^---\napplyTo: '\*\*'\n/);
     assert.match(text, /call #recallBrief/);
     assert.match(text, /call #recallQuery/);
+    await done();
   });
 
   await check('Recall: Add Instructions for Copilot… asks in a dialog; Cancel writes nothing, Add writes the file', async () => {

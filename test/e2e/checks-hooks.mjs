@@ -47,55 +47,21 @@ function runHook(command, payload, cwd) {
   return r.stdout.trim() ? JSON.parse(r.stdout) : {};
 }
 
-/**
- * The offer's notification: its toast, or, once the toast has timed out (an info toast hides after a
- * while), its row in the notification center. `done` waits for what follows the answer there, then
- * hides the center again: while it is open no toast shows, and later checks read toasts.
- */
-async function offered(page, h, text) {
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
-  const shown = await toast.waitFor({ state: 'visible', timeout: 5000 }).then(
-    () => true,
-    () => false,
-  );
-  if (shown) return { item: toast, done: async (re, wait) => wait(re) };
-  await h.runCommand(page, 'Notifications: Show Notifications');
-  const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  await row.waitFor({ state: 'visible', timeout: 30000 });
-  // The answer's message shows in the center, or as a toast when the center closed with its last item.
-  const messages = page.locator(
-    '.notifications-center .notification-list-item-message, .notifications-toasts .notification-list-item-message',
-  );
-  return {
-    item: row,
-    done: async (re) => {
-      try {
-        await h.waitFor(async () => (await messages.allTextContents()).some((t) => re.test(t)), {
-          timeoutMs: 20000,
-          what: `${re} in the notifications`,
-        });
-      } finally {
-        await h.runCommand(page, 'Notifications: Hide Notifications').catch(() => {});
-      }
-    },
-  };
-}
-
-export async function checksHooksOffer({ check, page, h, dirs, dialog, waitNotification }) {
+export async function checksHooksOffer({ check, page, h, dirs, dialog }) {
   const file = path.join(dirs.folder, HOOKS);
   let written;
 
   await check(
     'the first-run offer of agent hooks writes .github/hooks/recall.json only after "Install Hooks", in VS Code\'s documented shape',
     async () => {
-      const { item: toast, done } = await offered(page, h, 'agent hooks');
-      assert.match(await toast.innerText(), /your rules are checked before a tool runs/);
-      assert.ok(!fs.existsSync(file), 'written before the person answered');
-      await h.screenshot(page, 'recall-hooks-offer');
-      await toast.locator('.monaco-button', { hasText: 'Install Hooks' }).click();
+      const done = await h.answerOffer(page, 'agent hooks', 'Install Hooks', async (offer) => {
+        assert.match(await offer.innerText(), /your rules are checked before a tool runs/);
+        assert.ok(!fs.existsSync(file), 'written before the person answered');
+        await h.screenshot(page, 'recall-hooks-offer');
+      });
       written = await h.waitForFile(file, { timeoutMs: 15000 });
       assertHooksFile(written, dirs);
-      await done(/agent hooks added to \.github\/hooks\/recall\.json/, waitNotification);
+      await done(/agent hooks added to \.github\/hooks\/recall\.json/);
     },
   );
 

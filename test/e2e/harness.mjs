@@ -469,6 +469,57 @@ export async function screenshot(page, name, { fullPage = false } = {}) {
   return file;
 }
 
+/**
+ * The offer's notification: its toast, or its row in the notification center once the toast has hidden
+ * (an info toast hides after a while, also between being found and being clicked on a slow machine).
+ * `read` looks at it before the answer; the `done` returned waits for a message matching `re` (if given)
+ * and hides the center again: while it is open no toast shows, and later checks read toasts.
+ */
+export async function answerOffer(page, text, button, read) {
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+  const shown = await toast.waitFor({ state: 'visible', timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) {
+    await read(toast);
+    const clicked = await toast
+      .locator('.monaco-button', { hasText: button })
+      .click({ timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (clicked)
+      return async (re) =>
+        re &&
+        waitFor(async () => (await notifications(page)).some((t) => re.test(t)), {
+          timeoutMs: 20000,
+          what: `${re} in the notifications`,
+        });
+  }
+  await runCommand(page, 'Notifications: Show Notifications');
+  const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 30000 });
+  if (!shown) await read(row);
+  await row.locator('.monaco-button', { hasText: button }).click();
+  // The answer's message shows in the center, or as a toast when the center closed with its last item.
+  const messages = page.locator(
+    '.notifications-center .notification-list-item-message, .notifications-toasts .notification-list-item-message',
+  );
+  return async (re) => {
+    try {
+      if (re)
+        await waitFor(async () => (await messages.allTextContents()).some((t) => re.test(t)), {
+          timeoutMs: 20000,
+          what: `${re} in the notifications`,
+        });
+    } finally {
+      await runCommand(page, 'Notifications: Hide Notifications').catch(() => {});
+    }
+  };
+}
+
 /** Texts of the visible notification toasts (useful to assert on showInformationMessage). */
 export async function notifications(page) {
   return page.locator('.notifications-toasts .notification-list-item-message').allTextContents();
