@@ -139,9 +139,20 @@ export async function humanChecks({ check, page, h, work, cli, cliJson, invokeTo
 
   // ---- the walkthrough ----
   await check('walkthrough: "Get started with Recall" is listed and opens on its semantic-search step', async () => {
-    await invokeTools([{ command: 'welcome.showAllWalkthroughs' }]);
+    // The graph webview of the checks before can take the focus back, which closes a quick pick that
+    // has just opened: close the editors first, and open the pick again if it is gone.
+    await h.runCommand(page, 'View: Close All Editors').catch(() => {});
     const widget = page.locator('.quick-input-widget');
-    await widget.waitFor({ state: 'visible', timeout: 15000 });
+    await h.waitFor(
+      async () => {
+        await invokeTools([{ command: 'welcome.showAllWalkthroughs' }]);
+        return widget.waitFor({ state: 'visible', timeout: 5000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      { timeoutMs: 30000, intervalMs: 500, what: 'the walkthroughs quick pick' },
+    );
     await widget.locator('input.input').fill('Get started with Recall');
     await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Recall' }).first().click({ timeout: 15000 });
     await page.getByText('Turn on semantic search').first().waitFor({ timeout: 20000 });
