@@ -193,7 +193,7 @@ test('the extension reads nested files as the repository’s, and the person’s
   try {
     const said = async (re: RegExp) => (await exported(memory)).find((f) => re.test(f.statement!));
     await eventually(
-      async () => !!(await said(/UnitTests\.runsettings/)) && !!(await said(/日本語で記述すること/)) && !!(await said(/plop/)),
+      async () => !!(await said(/Always run the backend tests/)) && !!(await said(/日本語で記述すること/)) && !!(await said(/plop/)),
     );
     const facts = await exported(memory);
     const backend = facts.find((f) => /^One class per file/.test(f.statement!));
@@ -205,7 +205,7 @@ test('the extension reads nested files as the repository’s, and the person’s
 
     const global = facts.find((f) => /日本語で記述すること/.test(f.statement!))!;
     assert.deepEqual([global.authority, global.project], ['user', null], '~/.claude/CLAUDE.md: the person’s, for every project');
-    const note = (await said(/UnitTests\.runsettings/))!;
+    const note = (await said(/Always run the backend tests/))!;
     assert.equal(note.authority, 'user', 'auto memory: the person’s');
     assert.equal(note.project, backend.project, 'in this workspace’s project');
     assert.notEqual(note.project, null);

@@ -10,7 +10,9 @@
  *   "…must…", or the markers of instruction-markers.ts in other languages) or states a decision
  *   is one item; other prose (introductions) is not. A line break before a capital, a digit or a
  *   letter of a caseless script ends a sentence: rule files put a statement on each line;
- * - code fences, block quotes, tables, HTML comments, front matter and `@import` lines are never
+ * - a paragraph's stack line ("Electron + React 19 + Redux-Saga") is a fact, and so is a shell block
+ *   under a heading of commands, naming them (memory-file-code.ts);
+ * - other code, block quotes, tables, HTML comments, front matter and `@import` lines are never
  *   read: a statement quoted or in code is not the person's.
  *
  * The kind, in this order: under a heading of lessons (lessons, gotchas, pitfalls, troubleshooting)
@@ -25,6 +27,7 @@ import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
+import { commandsFact, isStackLine } from './memory-file-code.js';
 import type { MemoryFileType } from './memory-files.js';
 
 export interface MemoryFileItem {
@@ -241,7 +244,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     for (const s of sentences(b)) {
       const clean = plain(s.text);
       if (wordCount(clean) < MIN_WORDS) continue;
-      const kind = kindOf(clean, headings.filter(Boolean), type, false);
+      const kind = kindOf(clean, headings.filter(Boolean), type, false) ?? (isStackLine(clean) ? 'fact' : undefined);
       if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
     }
   };
@@ -250,20 +253,25 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     flushPara();
   };
   let i = frontMatterEnd(lines);
-  let fence: string | undefined;
+  let fence: { mark: string; lang: string; start: number; body: string[] } | undefined;
   let comment = false;
   for (; i < lines.length; i++) {
     const n = i + 1;
     let line = lines[i]!;
     if (fence) {
-      if (line.trim().startsWith(fence)) fence = undefined;
+      if (!line.trim().startsWith(fence.mark)) fence.body.push(line);
+      else {
+        const said = commandsFact(headings.filter(Boolean).at(-1), fence.lang, fence.body);
+        if (said) push('fact', said, subjectOf(), fence.start, n, fence.body.join('\n'));
+        fence = undefined;
+      }
       continue;
     }
-    const opens = /^\s*(`{3,}|~{3,})/.exec(line);
+    const opens = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(line);
     if (opens) {
       flush();
       settle(false);
-      fence = opens[1]!;
+      fence = { mark: opens[1]!, lang: opens[2]!, start: n, body: [] };
       continue;
     }
     if (comment) {
