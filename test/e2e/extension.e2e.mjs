@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
 import { checkAnchors } from './checks-anchors.mjs';
-import { checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
+import { START_MCP_SERVERS, checksBriefChatTools, checksInstructionsOffer, checksToolSurface } from './checks-brief.mjs';
 import { humanChecks } from './checks-human.mjs';
 import { checksTrust } from './checks-trust.mjs';
 import { checksHooksOffer, checksRuleCheckEditor } from './checks-hooks.mjs';
@@ -597,15 +597,16 @@ try {
     }
   });
 
-  await checksToolSurface({ check, h, invokeTools });
+  await checksToolSurface({ check, page, h, invokeTools });
   await check("the MCP server from Recall's provider starts and its recall_query answers through VS Code", async () => {
     // Chat sees one tool set (recall.chat.toolSurface): the server definition is offered under "mcp".
     const run = await invokeTools([
       { setting: 'recall.chat.toolSurface', value: 'mcp' },
+      START_MCP_SERVERS,
       { tool: '/^mcp_.*recall_query$/', input: { query: 'Why did we choose sql.js for storage?' }, timeoutMs: 45000 },
       { setting: 'recall.chat.toolSurface', value: 'native' },
     ]);
-    const mcp = run.results[1];
+    const mcp = run.results[2];
     assert.ok(mcp, 'no MCP result');
     assert.ok(mcp.ok, mcp.error);
     assert.match(mcp.tool, /^mcp_recall_memory_recall_query$/, 'tool prefixed from the server label "Recall memory"');
