@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// End-to-end test of the Recall extension in a real VS Code (code-server 4.104, Node 22),
+// End-to-end test of the Recall extension in a real VS Code (code-server 4.112, Node 22),
 // driven by Debian chromium through playwright-core. `npm run test:e2e`.
 //
 //  1. installs the tools (test/e2e/install-tools.sh; a no-op once cached),
@@ -452,7 +452,12 @@ try {
 
   process.env.DRIVER_REQUEST_FILE = path.join(dirs.out, 'request.json');
   const lmLog = path.join(dirs.out, 'mock-lm.jsonl');
-  h.writeUserSettings(dirs.userDataDir, { ...h.DEFAULT_SETTINGS, 'workbench.secondarySideBar.defaultVisibility': 'hidden' });
+  // chat.useHooks (Preview, on by default in 1.112): VS Code reads and runs workspace hook files.
+  h.writeUserSettings(dirs.userDataDir, {
+    ...h.DEFAULT_SETTINGS,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.useHooks': true,
+  });
   cs = await h.startCodeServer({
     ...dirs,
     env: {
