@@ -143,10 +143,35 @@ export async function checksBriefChatTools({ check, page, h, dirs, invokeTools, 
 }
 
 /**
+ * VS Code's own Start Server (MCP: List Servers, the start a chat's first request makes): since 1.112 a
+ * provided server's tools are listed only once it has started, and there is no chat request here.
+ */
+export const START_MCP_SERVERS = { command: 'workbench.mcp.startServer', args: ['*', { waitForLiveTools: true }] };
+
+/**
+ * The tool sources chat offers, as its own tool picker shows them (Configure Tools… in the chat input):
+ * since 1.112 vscode.lm.tools also lists the tools whose `when` hides them from chat, so chat's list is
+ * read here. Recall's native tools come under the extension's name, the server's under its label.
+ */
+async function chatToolSources({ page, h, invokeTools }) {
+  await invokeTools([{ command: 'workbench.action.chat.open' }]);
+  const widget = page.locator('.quick-input-widget');
+  try {
+    await page.locator('.interactive-input-part .action-label[aria-label^="Configure Tools"]').first().click({ timeout: 15000 });
+    await widget.locator('.quick-input-title', { hasText: 'Configure Tools' }).first().waitFor({ state: 'visible', timeout: 15000 });
+    await h.sleep(500);
+    return await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  } finally {
+    if (await widget.isVisible()) await page.keyboard.press('Escape');
+    await invokeTools([{ command: 'workbench.action.closeAuxiliaryBar' }]);
+  }
+}
+
+/**
  * Each tool once (recall.chat.toolSurface). Runs before the MCP check, which offers the server
  * definition by the same setting and then sets it back to "native"; it leaves the setting at "mcp".
  */
-export async function checksToolSurface({ check, h, invokeTools }) {
+export async function checksToolSurface({ check, page, h, invokeTools }) {
   const recallTools = (tools) => tools.filter((t) => /recall_[a-z]+$/.test(t));
   const settle = async (calls, want, what) => {
     let tools = [];
@@ -166,11 +191,15 @@ export async function checksToolSurface({ check, h, invokeTools }) {
   await check('each tool once: chat sees the native tools (default) or the MCP server’s (toolSurface "mcp"), never both', async () => {
     const native = recallTools((await invokeTools([])).tools);
     assert.deepEqual([...native].sort(), [...TOOL_NAMES].sort(), 'by default: the native tools, each once, and no MCP copies');
+    let sources = await chatToolSources({ page, h, invokeTools });
+    assert.ok(sources.includes('Recall') && !sources.includes('Recall memory'), `chat's tools by default: ${sources.join(', ')}`);
     const mcp = await settle(
-      [{ setting: 'recall.chat.toolSurface', value: 'mcp' }],
-      (t) => t.length === TOOL_NAMES.length && t.every((n) => n.startsWith('mcp_')),
-      'the MCP tool set alone',
+      [{ setting: 'recall.chat.toolSurface', value: 'mcp' }, START_MCP_SERVERS],
+      (t) => t.filter((n) => n.startsWith('mcp_')).length === TOOL_NAMES.length,
+      'the MCP tool set',
     );
-    assert.deepEqual([...mcp].sort(), TOOL_NAMES.map((n) => `mcp_recall_memory_${n}`).sort());
+    assert.deepEqual(mcp.filter((n) => n.startsWith('mcp_')).sort(), TOOL_NAMES.map((n) => `mcp_recall_memory_${n}`).sort());
+    sources = await chatToolSources({ page, h, invokeTools });
+    assert.ok(sources.includes('Recall memory') && !sources.includes('Recall'), `chat's tools under "mcp": ${sources.join(', ')}`);
   });
 }

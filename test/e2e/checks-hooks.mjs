@@ -3,8 +3,8 @@
 // run and check this memory's rules; the palette's Remove and Install commands; and the check editor
 // (the palette's rule picker and a rule row's context menu) setting and removing a rule's check, with
 // a bad pattern named in the input box and what hooks decided shown on the rule's row.
-// VS Code 1.104 (this code-server) has no agent hooks, so nothing here can show VS Code listing the
-// file: one check says so by the workbench's own code, and fails once a version that has them is used.
+// And VS Code itself (1.112, hooks in Preview) lists the file the offer wrote: Chat: Configure Hooks...
+// counts each event's hooks and names each hook's command and file.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +47,91 @@ function runHook(command, payload, cwd) {
   return r.stdout.trim() ? JSON.parse(r.stdout) : {};
 }
 
+/** VS Code's labels for the events Recall hooks, in its Configure Hooks quick pick. */
+const EVENT_LABELS = { SessionStart: 'Session Start', PreToolUse: 'Pre-Tool Use', PostToolUse: 'Post-Tool Use' };
+
+/**
+ * What a person sees in VS Code's own hooks listing (Chat: Configure Hooks..., no Copilot needed): the
+ * events, each with the count of hooks VS Code read from the hook files (.github/hooks is one of
+ * chat.hookFilesLocations' defaults), then per event its hooks, by command and file. Asserts they are
+ * the hooks of `file` and nothing else; fails when the file is absent (no counts, no rows).
+ */
+export async function assertVsCodeListsHooks({ page, h, file }) {
+  const vscodeDir = path.join(h.CACHE, 'code-server/node_modules/code-server/lib/vscode');
+  const version = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8')).version;
+  const [major, minor] = version.split('.').map(Number);
+  assert.ok(major > 1 || minor >= 110, `VS Code ${version} has no agent hooks (Preview from 1.110)`);
+  const { hooks } = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { hooks: {} };
+  const widget = page.locator('.quick-input-widget');
+  const title = (t) => widget.locator('.quick-input-title', { hasText: t }).first();
+  const rows = widget.locator('.quick-input-list .monaco-list-row');
+  /** Each shown row's label and description, as the quick pick renders them. */
+  const shown = () =>
+    rows.evaluateAll((els) =>
+      els.map((e) => ({
+        label: e.querySelector('.label-name')?.textContent.trim() ?? '',
+        description: e.querySelector('.label-description')?.textContent.trim() ?? '',
+      })),
+    );
+  const open = async () => {
+    await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+    const opened = title(/^Hooks$/).waitFor({ state: 'visible', timeout: 30000 });
+    // The palette stays open as the command's own quick pick: runCommand's wait for it to close is not awaited.
+    await Promise.race([h.runCommand(page, 'Chat: Configure Hooks...').catch(() => {}), opened]);
+    await opened;
+    await h.waitFor(async () => (await rows.count()) >= Object.keys(EVENT_LABELS).length, { what: 'the lifecycle events' });
+  };
+  const close = async () => {
+    for (let i = 0; i < 3 && (await widget.isVisible()); i++) {
+      await widget.locator('input.input').press('Escape');
+      await h.sleep(300);
+    }
+  };
+  const want = Object.fromEntries(Object.values(EVENT_LABELS).map((l) => [l, 1]));
+  let counted = {};
+  try {
+    // VS Code finds a new hook file through its file watcher: the listing is reopened until it counts it.
+    await h
+      .waitFor(
+        async () => {
+          await close();
+          await open();
+          counted = {};
+          for (const { label } of await shown()) {
+            const m = /^(.*) \((\d+)\)$/.exec(label);
+            if (m) counted[m[1]] = Number(m[2]);
+          }
+          return JSON.stringify(counted) === JSON.stringify(want);
+        },
+        { timeoutMs: 30000, intervalMs: 1000, what: 'the hooks counted' },
+      )
+      .catch(() => {});
+    assert.deepEqual(counted, want, "VS Code counts one hook for each of Recall's events, and no others");
+    await h.screenshot(page, 'vscode-hooks-events');
+    for (const [event, label] of Object.entries(EVENT_LABELS)) {
+      if (!(await widget.isVisible())) await open();
+      await rows
+        .filter({ hasText: `${label} (` })
+        .first()
+        .click({ timeout: 15000 });
+      await title(label).waitFor({ state: 'visible', timeout: 15000 });
+      let listed = [];
+      await h.waitFor(
+        async () => {
+          listed = (await shown()).filter((r) => r.description);
+          return listed.length > 0;
+        },
+        { what: `the ${label} hooks` },
+      );
+      assert.deepEqual(listed, [{ label: hooks[event]?.[0]?.command, description: HOOKS }], `${label}: Recall's command, from ${HOOKS}`);
+      if (event === 'PreToolUse') await h.screenshot(page, 'vscode-hooks-pre-tool-use');
+      await close();
+    }
+  } finally {
+    await close();
+  }
+}
+
 export async function checksHooksOffer({ check, page, h, dirs, dialog }) {
   const file = path.join(dirs.folder, HOOKS);
   let written;
@@ -74,20 +159,8 @@ export async function checksHooksOffer({ check, page, h, dirs, dialog }) {
   });
 
   await check(
-    'this VS Code (1.104) has no agent hooks, so it cannot list the file: its workbench names no hook events or hook settings',
-    async () => {
-      const vscodeDir = path.join(h.CACHE, 'code-server/node_modules/code-server/lib/vscode');
-      const version = JSON.parse(fs.readFileSync(path.join(vscodeDir, 'package.json'), 'utf8')).version;
-      const workbench = fs.readFileSync(path.join(vscodeDir, 'out/vs/code/browser/workbench/workbench.js'), 'utf8');
-      const host = fs.readFileSync(path.join(vscodeDir, 'out/vs/workbench/api/node/extensionHostProcess.js'), 'utf8');
-      // A version with agent hooks names its events and its settings; then this check fails and the e2e must assert VS Code lists ours.
-      for (const needle of ['PreToolUse', 'UserPromptSubmit', 'chat.hookFilesLocations', 'chat.useHooks', '.github/hooks'])
-        assert.ok(
-          !workbench.includes(needle) && !host.includes(needle),
-          `VS Code ${version} knows "${needle}": assert it lists Recall's hooks`,
-        );
-      assert.equal(version, '1.104.0');
-    },
+    "VS Code lists Recall's hooks file (chat.useHooks on): Chat: Configure Hooks... counts its three events, each names its command in .github/hooks/recall.json",
+    () => assertVsCodeListsHooks({ page, h, file }),
   );
 
   await check(

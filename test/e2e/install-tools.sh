@@ -10,7 +10,9 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${RECALL_E2E_CACHE:-$REPO/.cache/e2e}"
 NODE_VERSION="22.23.5"
-CODE_SERVER_VERSION="4.104.0"
+CODE_SERVER_VERSION="4.112.0"
+RIPGREP_PKG_VERSION="1.17.1" # @vscode/ripgrep in code-server 4.112.0's VS Code
+RIPGREP_RELEASE="v15.0.1"
 PLAYWRIGHT_VERSION="${PLAYWRIGHT_VERSION:-1.65.1}"
 CONFORMANCE_VERSION="${CONFORMANCE_VERSION:-0.1.16}"
 
@@ -69,9 +71,11 @@ step_start "code-server $CODE_SERVER_VERSION"
 have_cs=""
 if [ -x "$CODE_SERVER" ] && [ -f "$CS_DIR/.installed-$CODE_SERVER_VERSION" ]; then have_cs=1; fi
 if [ -z "$have_cs" ]; then
-  # @vscode/ripgrep downloads rg from GitHub on install: pre-seed its cache with Debian's rg.
-  RG_CACHE="$TMPDIR/vscode-ripgrep-cache-1.15.14"
-  RG_TGZ="$RG_CACHE/ripgrep-v13.0.0-13-x86_64-unknown-linux-musl.tar.gz"
+  # @vscode/ripgrep downloads rg from GitHub on install: pre-seed its cache with Debian's rg. The
+  # cache folder names the package's version (lib/vscode/npm-shrinkwrap.json), the tarball the rg
+  # release its lib/postinstall.js asks for; both change with code-server's VS Code.
+  RG_CACHE="$TMPDIR/vscode-ripgrep-cache-$RIPGREP_PKG_VERSION"
+  RG_TGZ="$RG_CACHE/ripgrep-$RIPGREP_RELEASE-x86_64-unknown-linux-musl.tar.gz"
   # The tarball is extracted straight into .../@vscode/ripgrep/bin, so `rg` sits at its root.
   if ! [ -s "$RG_TGZ" ] || ! tar -tzf "$RG_TGZ" | grep -qx 'rg'; then
     rm -rf "$SCRATCH/rgpack"; mkdir -p "$RG_CACHE" "$SCRATCH/rgpack"
