@@ -18,6 +18,23 @@ import { validName } from './validate.js';
 
 /** Items of a kind compared against when a new one is read (the newest held in its project). */
 const COMPARED = 2_000;
+
+/**
+ * The keys of held statements, kept between writes: every new item is compared with up to COMPARED
+ * held ones, and making their keys again each time made ingest slow down as items accumulated.
+ * A statement's key depends on its text alone; the oldest are dropped past the bound.
+ */
+const HELD_KEYS = 4 * COMPARED;
+const heldKeys = new Map<string, StatementKey>();
+function heldKey(statement: string): StatementKey {
+  let key = heldKeys.get(statement);
+  if (!key) {
+    key = statementKey(statement);
+    heldKeys.set(statement, key);
+    if (heldKeys.size > HELD_KEYS) heldKeys.delete(heldKeys.keys().next().value!);
+  }
+  return key;
+}
 /**
  * Kinds one statement can be read as, by one source or another: what the person set (a memory file's
  * rule, a turn's decision) is one family; what was found out is the other.
@@ -130,21 +147,21 @@ export class KnowledgeWriter {
     if (inBatch) return inBatch;
     const rows = all(
       this.mem.db,
-      `SELECT r.id, r.kind, r.statement,
-              (SELECT json_group_array(episode_id) FROM evidence WHERE relationship_rowid = r.rowid AND episode_id IS NOT NULL) AS cited
+      `SELECT r.rowid AS rowid, r.id, r.kind, r.statement
          FROM relationships r WHERE r.kind IN (${family.map(() => '?').join(', ')}) AND r.project IS ? AND r.valid_to IS NULL
          ORDER BY r.rowid DESC LIMIT ?`,
       [...family, project, COMPARED],
     );
     for (const r of rows) {
-      const theirs = statementKey(String(r.statement ?? ''));
+      const theirs = heldKey(String(r.statement ?? ''));
       if (!sameStatement(theirs, key)) continue;
+      const cited = all(this.mem.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [r.rowid]);
       const found = {
         id: String(r.id),
         kind: String(r.kind) as KnowledgeKind,
         project,
         key: theirs,
-        cited: new Set(JSON.parse(String(r.cited)) as string[]),
+        cited: new Set(cited.map((e) => String(e.episode_id))),
       };
       this.batch.push(found);
       return found;
