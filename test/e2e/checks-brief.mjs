@@ -24,9 +24,9 @@ const TOOL_NAMES = [
 
 export async function checksInstructionsOffer({ check, page, h, dirs }) {
   const file = path.join(dirs.folder, INSTRUCTIONS);
-  const dialog = async (re) => {
+  const dialog = async (re, timeout = 20000) => {
     const box = page.locator('.monaco-dialog-box');
-    await box.waitFor({ state: 'visible', timeout: 20000 });
+    await box.waitFor({ state: 'visible', timeout });
     await h.waitFor(async () => re.test(await box.innerText()), { what: `a dialog matching ${re}` });
     return box;
   };
@@ -53,19 +53,38 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
 
   await check('Recall: Add Instructions for Copilot… asks in a dialog; Cancel writes nothing, Add writes the file', async () => {
     // The first check opened the file; with it open and deleted underneath, the command did not show its
-    // dialog in one run (cause not found), so the editor is closed first.
-    await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+    // dialog in one run (cause not found), so the editor is closed first, once it has opened (it may open
+    // late), and the command is run again if its dialog does not show.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'recall.instructions.md' });
+    await tab
+      .first()
+      .waitFor({ state: 'visible', timeout: 10000 })
+      .catch(() => {});
+    await h.waitFor(
+      async () => {
+        if ((await tab.count()) > 0) await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+        return (await tab.count()) === 0;
+      },
+      { timeoutMs: 30000, intervalMs: 500, what: 'the instructions file closed' },
+    );
     fs.rmSync(file, { force: true });
     await h.sleep(1000);
     const run = () => h.runCommand(page, 'Recall: Add Instructions for Copilot…').catch(() => {});
-    await run();
-    let box = await dialog(/Add \.github\/instructions\/recall\.instructions\.md to workspace\?/);
+    const asked = async (re) => {
+      for (let tries = 1; ; tries++) {
+        await run();
+        const box = await dialog(re, 8000).catch((e) => {
+          if (tries >= 3) throw e;
+        });
+        if (box) return box;
+      }
+    };
+    let box = await asked(/Add \.github\/instructions\/recall\.instructions\.md to workspace\?/);
     assert.match(await box.innerText(), /#recallBrief/);
     await box.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await h.sleep(1500);
     assert.ok(!fs.existsSync(file), 'written although the person cancelled');
-    await run();
-    box = await dialog(/Add \.github\/instructions\/recall\.instructions\.md/);
+    box = await asked(/Add \.github\/instructions\/recall\.instructions\.md/);
     await box.locator('.monaco-button', { hasText: /^Add$/ }).click();
     assert.match(await h.waitForFile(file, { timeoutMs: 15000 }), /#recallBrief/);
   });
