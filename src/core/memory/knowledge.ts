@@ -11,6 +11,7 @@ import { invalid } from '../model/errors.js';
 import type { EventBody } from '../model/events.js';
 import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
+import { heldItems, stillHeld } from '../store/held-items.js';
 import { all } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { sameStatement, statementKey, type StatementKey } from './knowledge-same.js';
@@ -145,20 +146,15 @@ export class KnowledgeWriter {
     const family = FAMILY[kind];
     const inBatch = this.batch.find((b) => family.includes(b.kind) && b.project === project && sameStatement(b.key, key));
     if (inBatch) return inBatch;
-    const rows = all(
-      this.mem.db,
-      `SELECT r.rowid AS rowid, r.id, r.kind, r.statement
-         FROM relationships r WHERE r.kind IN (${family.map(() => '?').join(', ')}) AND r.project IS ? AND r.valid_to IS NULL
-         ORDER BY r.rowid DESC LIMIT ?`,
-      [...family, project, COMPARED],
-    );
-    for (const r of rows) {
-      const theirs = heldKey(String(r.statement ?? ''));
-      if (!sameStatement(theirs, key)) continue;
+    const items = heldItems(this.mem.db, family, project, COMPARED);
+    for (let i = items.length - 1; i >= 0; i--) {
+      const r = items[i]!;
+      const theirs = heldKey(r.statement);
+      if (!sameStatement(theirs, key) || !stillHeld(this.mem.db, items, i, family, project)) continue;
       const cited = all(this.mem.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [r.rowid]);
       const found = {
-        id: String(r.id),
-        kind: String(r.kind) as KnowledgeKind,
+        id: r.id,
+        kind: r.kind as KnowledgeKind,
         project,
         key: theirs,
         cited: new Set(cited.map((e) => String(e.episode_id))),

@@ -13,6 +13,7 @@ import { isBare, orphansAfter } from './erasure.js';
 import { assignSelection } from './assign-selection.js';
 import { applyRuleEvent, dropOutcomes, setCheck } from './check-writes.js';
 import { retract, supersede } from './item-endings.js';
+import { projectsMoved } from './held-items.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -298,6 +299,7 @@ export class GraphWrites {
     if (!sel) return;
     const moved = JSON.stringify(all(this.db, `SELECT id FROM episodes e WHERE ${sel.where}`, sel.params).map((r) => String(r.id)));
     run(this.db, `UPDATE episodes AS e SET project = ? WHERE ${sel.where}`, [e.project, ...sel.params]);
+    projectsMoved(this.db);
     const own = e.origin === undefined ? '' : 'AND id GLOB ?';
     run(
       this.db,

@@ -1,0 +1,63 @@
+/**
+ * The newest current knowledge items of some kinds in a project, kept between writes: each new item
+ * is compared with them (memory/knowledge.ts), and reading them all again for every new item made
+ * ingest slow down as items accumulated. A list reads only the rows added since it last looked
+ * (rowids only grow: ids.ts never hands one out twice); a row that ended or went since is dropped
+ * when `current` finds it so; a move between projects (project.assign) starts every list again.
+ */
+import { all, scalar, type Database } from './sqlite.js';
+
+export interface HeldItem {
+  rowid: number;
+  id: string;
+  kind: string;
+  statement: string;
+}
+
+interface HeldList {
+  after: number;
+  moves: number;
+  items: HeldItem[];
+}
+
+const lists = new WeakMap<Database, Map<string, HeldList>>();
+const moves = new WeakMap<Database, number>();
+
+/** Rows moved between projects: every list of this memory is read again. */
+export function projectsMoved(db: Database): void {
+  moves.set(db, (moves.get(db) ?? 0) + 1);
+}
+
+/** The newest current items of these kinds in the project, at most `newest` of them, oldest first. */
+export function heldItems(db: Database, kinds: readonly string[], project: string | null, newest: number): HeldItem[] {
+  let mine = lists.get(db);
+  if (!mine) lists.set(db, (mine = new Map()));
+  const name = JSON.stringify([kinds, project]);
+  const stamp = moves.get(db) ?? 0;
+  let list = mine.get(name);
+  if (!list || list.moves !== stamp) mine.set(name, (list = { after: 0, moves: stamp, items: [] }));
+  const last = Number(scalar(db, 'SELECT max(rowid) FROM relationships') ?? 0);
+  if (last > list.after) {
+    // `+` keeps the planner on the rowid range: only the rows added since are read.
+    const added = all(
+      db,
+      `SELECT rowid, id, kind, statement FROM relationships WHERE rowid > ? AND rowid <= ?
+         AND +kind IN (${kinds.map(() => '?').join(', ')}) AND +project IS ? AND valid_to IS NULL ORDER BY rowid`,
+      [list.after, last, ...kinds, project],
+    );
+    for (const r of added)
+      list.items.push({ rowid: Number(r.rowid), id: String(r.id), kind: String(r.kind), statement: String(r.statement ?? '') });
+    list.after = last;
+    if (list.items.length > newest) list.items.splice(0, list.items.length - newest);
+  }
+  return list.items;
+}
+
+/** Whether a listed item is still current, of these kinds and in the project; one that is not leaves the list. */
+export function stillHeld(db: Database, items: HeldItem[], at: number, kinds: readonly string[], project: string | null): boolean {
+  const item = items[at]!;
+  const [row] = all(db, 'SELECT kind, project, valid_to FROM relationships WHERE rowid = ? AND id = ?', [item.rowid, item.id]);
+  const held = row !== undefined && row.valid_to === null && (row.project ?? null) === project && kinds.includes(String(row.kind));
+  if (!held) items.splice(at, 1);
+  return held;
+}
