@@ -3,7 +3,9 @@
  * is compared with them (memory/knowledge.ts), and reading them all again for every new item made
  * ingest slow down as items accumulated. A list reads only the rows added since it last looked
  * (rowids only grow: ids.ts never hands one out twice); a row that ended or went since is dropped
- * when `current` finds it so; a move between projects (project.assign) starts every list again.
+ * when `stillHeld` finds it so; a move between projects (project.assign) starts every list again.
+ * What could slip past (a row given an old-style id's own lower number by sync) is only compared
+ * with no more: the statement is then held twice, never lost.
  */
 import { all, scalar, type Database } from './sqlite.js';
 
