@@ -14,7 +14,8 @@ import { decide } from '../core/model/rule-decision.js';
 import { toolCallOf } from '../core/model/tool-call.js';
 import { checkMemoryFolder, checkPrivateFile } from '../service/rpc/folder-trust.js';
 import { hookCachePath, hookSpoolPath, journalBytes } from '../service/rpc/paths.js';
-import { preToolUseOutput, sessionStartOutput, type HookEvent, type HookInput } from './hook-hosts.js';
+import type { HookEvent } from '../core/model/hook-kinds.js';
+import { preToolUseOutput, sessionStartOutput, type HookInput } from './hook-hosts.js';
 
 /** One hook call, read and placed: what both the warm and the cold answer start from. */
 export interface HookRequest {

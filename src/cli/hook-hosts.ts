@@ -15,11 +15,7 @@
  * "Allow" is said by printing nothing: a hook's "allow" would skip the host's own permission
  * prompt, and Recall's rules only ever add a question or a block. Pure.
  */
-export const HOOK_HOSTS = ['claude', 'vscode', 'copilot'] as const;
-export type HookHost = (typeof HOOK_HOSTS)[number];
-
-export const HOOK_EVENTS = ['session-start', 'pre-tool-use', 'post-tool-use'] as const;
-export type HookEvent = (typeof HOOK_EVENTS)[number];
+import type { HookEvent, HookHost } from '../core/model/hook-kinds.js';
 
 /** A hook's input as Recall reads it, whichever host sent it. */
 export interface HookInput {

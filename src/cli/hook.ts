@@ -17,15 +17,8 @@ import { MemoryClient } from '../service/rpc/client.js';
 import { isLiveOwner, readLock } from '../service/rpc/lock.js';
 import { lockPath, resolveMemoryFolder } from '../service/rpc/paths.js';
 import { answerFromCache, hookCallOf, type HookRequest } from './hook-cold.js';
-import {
-  HOOK_EVENTS,
-  HOOK_HOSTS,
-  preToolUseOutput,
-  readHookInput,
-  sessionStartOutput,
-  type HookEvent,
-  type HookHost,
-} from './hook-hosts.js';
+import { HOOK_EVENTS, HOOK_HOSTS, type HookEvent, type HookHost } from '../core/model/hook-kinds.js';
+import { preToolUseOutput, readHookInput, sessionStartOutput } from './hook-hosts.js';
 
 /** Overrides the deadline (milliseconds), e.g. for a host with a tighter limit. */
 const DEADLINE_ENV = 'RECALL_HOOK_DEADLINE_MS';
