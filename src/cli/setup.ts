@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { workspaceRoot } from '../core/anchors/workspace.js';
 import { SetupError, type Entry } from './setup-edit.js';
 import { findHost, HOSTS, SCOPES, where, type Host, type Launch, type Scope, type Where } from './setup-hosts.js';
+import { realTarget, writeConfigText } from '../service/config-text-file.js';
 import { UsageError } from './usage.js';
 
 /** The npm package that `npx -y` fetches. */
@@ -88,7 +89,7 @@ function add(host: Host, scope: Scope, file: string, name: string, entry: Entry,
     );
     return 1;
   }
-  writeFile(file, format.add(text, name, entry));
+  writeConfigText(file, format.add(text, name, entry));
   return report(`${text === undefined ? 'created' : 'added the MCP server "' + name + '" to'} ${file}`, [
     ...(text === undefined ? [`  with the MCP server "${name}"`] : []),
     `  runs:   ${commandLine(launch)}`,
@@ -113,7 +114,7 @@ function remove(host: Host, scope: Scope, file: string, name: string, report: Re
     fs.rmSync(realTarget(file));
     return report(`removed ${file} (it held only Recall's entry).`, []);
   }
-  writeFile(file, next);
+  writeConfigText(file, next);
   return report(`removed the MCP server "${name}" from ${file}; the rest of the file is as it was.`, []);
 }
 
@@ -230,26 +231,6 @@ function readIfThere(file: string): string | undefined {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SetupError(`it cannot be read (${(e as Error).message}).`);
-  }
-}
-
-/** A symlinked config (dotfiles) is written through, so the link stays a link. */
-function realTarget(file: string): string {
-  return fs.existsSync(file) ? fs.realpathSync(file) : file;
-}
-
-/** Written whole or not at all (a temporary file renamed over it), keeping the file's mode. */
-function writeFile(file: string, text: string): void {
-  const target = realTarget(file);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const mode = fs.existsSync(target) ? fs.statSync(target).mode & 0o777 : undefined;
-  const tmp = `${target}.recall-setup-${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, text);
-    if (mode !== undefined) fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, target);
-  } finally {
-    fs.rmSync(tmp, { force: true });
   }
 }
 

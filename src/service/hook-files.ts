@@ -16,10 +16,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser/lib/esm/main.js';
-
-/** The hosts and events Recall installs hooks for (the hook's own reading of them is cli/hook-hosts.ts). */
-export type HookHost = 'claude' | 'vscode' | 'copilot';
-export type HookEvent = 'session-start' | 'pre-tool-use' | 'post-tool-use';
+import type { HookEvent, HookHost } from '../core/model/hook-kinds.js';
+import { writeConfigText } from './config-text-file.js';
 
 /** A hook file that cannot be edited safely: nothing was written, the message says why. */
 export class HookFileError extends Error {}
@@ -127,16 +125,7 @@ function edit(file: string, text: string, pathTo: (string | number)[], value: un
 
 function write(file: string, text: string | null): void {
   if (text === null) return fs.rmSync(file, { force: true });
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : undefined;
-  const tmp = `${file}.recall-${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, text.endsWith('\n') ? text : text + '\n');
-    if (mode !== undefined) fs.chmodSync(tmp, mode);
-    fs.renameSync(tmp, file);
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  writeConfigText(file, text.endsWith('\n') ? text : text + '\n');
 }
 
 /** Adds each event's entry that is not there yet; returns the events added. */
