@@ -229,6 +229,12 @@ export function isWorkspaceMemoryFile(root: string, file: string): boolean {
 /** Claude Code's name for a project's folder under ~/.claude/projects: its path, every character but letters and digits a "-". */
 export const claudeProjectName = (folder: string): string => path.resolve(folder).replace(/[^A-Za-z0-9]/g, '-');
 
+/** Where Claude Code keeps its auto memory for a workspace: named after the folder, or the repository it is in. */
+export function autoMemoryFolders(workspace: string, claudeProjects: string): string[] {
+  const names = new Set([workspace, gitRoot(workspace)].filter((f): f is string => !!f).map(claudeProjectName));
+  return [...names].map((name) => path.join(claudeProjects, name, 'memory'));
+}
+
 /**
  * The person's own memory files for a workspace: ~/.claude/CLAUDE.md (global: for every project)
  * and Claude Code's auto memory of the workspace's project (`<claudeProjects>/<name>/memory/*.md`,
@@ -242,9 +248,7 @@ export function userMemoryFiles(
   const out: { file: string; global: boolean }[] = [];
   const global = path.join(home, '.claude', 'CLAUDE.md');
   if (isFile(global)) out.push({ file: global, global: true });
-  const names = new Set([workspace, gitRoot(workspace)].filter((f): f is string => !!f).map(claudeProjectName));
-  for (const name of names) {
-    const dir = path.join(claudeProjects, name, 'memory');
+  for (const dir of autoMemoryFolders(workspace, claudeProjects)) {
     let entries: string[] = [];
     try {
       entries = fs.readdirSync(dir).sort();

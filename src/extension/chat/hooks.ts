@@ -22,15 +22,17 @@ const WHAT = [
   'After each tool call: a call Recall asked about that then ran is counted as let through.',
 ].join('\n');
 
+/** The lean hook bundle beside this installation's CLI. */
+const hookScript = (ctx: RecallExtension): string => path.join(path.dirname(ctx.cliScript), 'hook.js');
+
 /** The workspace folder's VS Code hook file, its entries running this extension's hook bundle on this memory. */
 export function hooksTarget(
   ctx: RecallExtension,
   folder: vscode.WorkspaceFolder,
 ): { target: Target; command: Parameters<typeof install>[1] } {
-  const script = path.join(path.dirname(ctx.cliScript), 'hook.js');
   return {
     target: targetOf('vscode', 'project', folder.uri.fsPath, ''),
-    command: (event) => hookCommand(event, 'vscode', { memory: ctx.memory, script }),
+    command: (event) => hookCommand(event, 'vscode', { memory: ctx.memory, script: hookScript(ctx) }),
   };
 }
 
@@ -58,7 +60,7 @@ function trusted(): boolean {
 }
 
 function write(ctx: RecallExtension, folder: vscode.WorkspaceFolder): string[] {
-  const script = path.join(path.dirname(ctx.cliScript), 'hook.js');
+  const script = hookScript(ctx);
   // A hook that cannot start would only warn in every session: none is written.
   if (!fs.existsSync(script)) throw new Error(`this installation of Recall lacks ${script}; reinstall the extension.`);
   const { target, command } = hooksTarget(ctx, folder);
@@ -119,7 +121,7 @@ export async function removeHooks(ctx: RecallExtension): Promise<void> {
  * extension's folder names its version) run this installation's instead; others are left alone.
  */
 export function repointHooks(ctx: RecallExtension): void {
-  const script = path.join(path.dirname(ctx.cliScript), 'hook.js');
+  const script = hookScript(ctx);
   if (!vscode.workspace.isTrusted || !fs.existsSync(script)) return;
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;

@@ -11,13 +11,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-  claudeProjectName,
+  autoMemoryFolders,
   isWorkspaceMemoryFile,
   userMemoryFiles,
   WORKSPACE_MEMORY_GLOB,
   workspaceMemoryFiles,
 } from '../../core/ingest/memory-files.js';
-import { gitRoot } from '../../core/model/project.js';
 import { MemoryError } from '../../core/model/errors.js';
 import { readSettings } from '../config.js';
 import type { RecallExtension } from '../ctx.js';
@@ -39,7 +38,7 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
   constructor(private readonly ctx: RecallExtension) {
     for (const folder of this.folders()) {
       this.watch(folder, WORKSPACE_MEMORY_GLOB, (file) => (isWorkspaceMemoryFile(folder, file) ? undefined : false));
-      for (const dir of this.autoMemoryFolders(folder)) this.watch(dir, '*.md', () => ({ global: false }));
+      for (const dir of autoMemoryFolders(folder, this.claudeProjects())) this.watch(dir, '*.md', () => ({ global: false }));
     }
     if (this.folders().length) this.watch(path.join(os.homedir(), '.claude'), 'CLAUDE.md', () => ({ global: true }));
     this.readAll();
@@ -59,12 +58,6 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
 
   private claudeProjects(): string {
     return readSettings().autoIngest.claudeCodeFolder;
-  }
-
-  /** Where Claude Code keeps its auto memory for this folder's project (userMemoryFiles reads the same places). */
-  private autoMemoryFolders(folder: string): string[] {
-    const names = new Set([folder, gitRoot(folder)].filter((f): f is string => !!f).map(claudeProjectName));
-    return [...names].map((n) => path.join(this.claudeProjects(), n, 'memory'));
   }
 
   /** Watches `glob` under `base`; `own` says whose a changed file is (false: not one to read). */

@@ -82,14 +82,13 @@ export async function runService(opts: ServiceOptions): Promise<void> {
   const sync =
     syncConfig &&
     new SyncLoop(memory, syncConfig, log, (applied) => {
+      hooks.changed('sync');
       if (applied.erasedRowids.episodes.length || applied.erasedRowids.relationships.length) {
         forgetVectors(vectors, applied.erasedRowids);
-        hooks.changed('sync');
-        hooks.write();
+        hooks.write(); // what the team forgot leaves no copy in the briefs kept for hooks
       }
       vectors.catchUp();
       clients.changed('sync');
-      hooks.changed('sync');
       idle.schedule();
     });
   const clients: Connections = new Connections({
