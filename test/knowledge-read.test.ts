@@ -85,7 +85,7 @@ test('questions are not rules (specstory legacy, turns 8 and 10; aider multi-ses
   }
 });
 
-test('a task is not a rule: of 43 requests to build a game, only the constraints on the code and the requirements said as such (copilot chatsession-v3)', () => {
+test('a task is not a rule: of 43 requests to build a game, only the constraints on the code, the requirements said as such and the stack it is built with (copilot chatsession-v3)', () => {
   const episodes = readTranscriptFile(path.join(REAL, 'copilot/chatsession-v3-prompt-completion.json')).episodes;
   const asked = episodes.filter((e) => e.role === 'user');
   assert.ok(asked.length > 40, `${asked.length} requests`);
@@ -94,9 +94,14 @@ test('a task is not a rule: of 43 requests to build a game, only the constraints
   assert.ok(read.includes('rule: Ensure modular, clean code in a single Python file that runs directly in VS Code.'), JSON.stringify(read));
   // "Ensure smooth movement and collision resolution.": this feature's specification, not the work's.
   assert.ok(!read.some((r) => /smooth movement|draw properly/.test(r)), JSON.stringify(read));
-  // The tasks themselves ("Add ...", "Implement ...", "Test and polish ...") are never read.
-  assert.ok(!read.some((r) => /^\w+: (?:Add|Implement|Create|Write|Test and polish|Improve|Make)\b/.test(r)), JSON.stringify(read));
-  assert.ok(read.length <= 4, JSON.stringify(read));
+  // The tasks themselves ("Add ...", "Implement ...", "Test and polish ...") are never rules; the one that
+  // names the means of the whole game ("... in Python using Pygame") chose the stack: a decision.
+  assert.ok(!read.some((r) => /^rule: (?:Add|Implement|Create|Write|Test and polish|Improve|Make)\b/.test(r)), JSON.stringify(read));
+  const decided = read.filter((r) => r.startsWith('decision: '));
+  assert.deepEqual(decided, [
+    "decision: Write a complete advanced 2D endless runner game in Python using Pygame called 'Cosmic Adventure: The Journey of Star'.",
+  ]);
+  assert.ok(read.length <= 5, JSON.stringify(read));
 });
 
 test('talk that describes is not a rule: a game design chat yields nothing (gemini share, every turn of the person)', () => {
@@ -392,4 +397,16 @@ test("the person's answers to an agent's questions are decisions (claude-code sk
   // An answer that only lets the agent go on chooses nothing; the same text from the agent is no decision.
   assert.deepEqual(readKnowledge({ text: 'User has answered your questions: "Shall I continue?"="Yes".', role: 'user' }), []);
   assert.ok(!readKnowledge({ text: answered.text, role: 'assistant' }).some((k) => k.kind === 'decision'));
+});
+
+test('a request to build something with a known technology chose it; one without, or a fix, chose nothing', () => {
+  const read = (t: string): [string, string | undefined][] => readKnowledge({ text: t, role: 'user' }).map((k) => [k.kind, k.object]);
+  assert.deepEqual(read('Create a REST API in Node.js with Express.'), [['decision', 'Node.js']]);
+  assert.deepEqual(read('Implement high score save/load using JSON file.'), []);
+  assert.deepEqual(read('Fix the login flow with the new token.'), []);
+  // Said to another person, not to an agent, it is talk.
+  assert.deepEqual(
+    readKnowledge({ text: 'Create a REST API in Node.js with Express.' }).map((k) => k.kind),
+    [],
+  );
 });

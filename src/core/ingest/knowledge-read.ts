@@ -1,8 +1,10 @@
 /**
  * Knowledge read from one turn without a model: from the person's own prose, the decisions, rules
  * and preferences stated in imperative and modal forms ("use X", "let's go with X", "never log the
- * token", "from now on ..."); from an agent's, lessons (a failure and its cause, or its fix) and
- * durable facts about the project ("the app uses X"). A rule in the negative is still a rule.
+ * token", "from now on ...", and their like in other languages: knowledge-languages.ts), and the
+ * stack a request to an agent names ("write it in Python"); from an agent's, lessons (a failure and
+ * its cause, or its fix) and durable facts about the project ("the app uses X"). A rule in the
+ * negative is still a rule.
  *
  * Precision over recall: a sentence is read only when one of these forms opens or carries it, and
  * never when it is a question, a doubt, a one-off ("for now"), quoted, fenced or a tool's output
@@ -15,6 +17,7 @@ import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
 import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
+import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
@@ -40,14 +43,6 @@ const CHOICE = new RegExp(
 /** A change of choice: "switch from Y to X", "replace Y with X". */
 const CHANGE =
   /\b(?:(?:switch|switching|move|moving|migrate|migrating)\s+from\s+(.{1,60}?)\s+to\s+|replac(?:e|ing)\s+(.{1,60}?)\s+with\s+)(.+)$/i;
-/** Japanese: "データベースは Supabase を使います" (the database: we use Supabase). */
-const CHOICE_JA =
-  /^(?:(.{1,16}?)[はも]、?\s*)?(.{1,60}?)\s*を(?:使います|使う|使用します|使用する|採用します|採用する|利用します|使ってください)/u;
-/** Chinese: "数据库使用 Firebase", "改用 X", "统一用 X". */
-const CHOICE_ZH = /^(?:(.{1,12}?)(?:统一|就|都)?)(?:使用|改用|采用|选用|统一用)\s*(.{1,60}?)(?:[，。,.]|$)/u;
-/** Portuguese: "vamos usar X", "use X", "a partir de agora usamos X". */
-const CHOICE_PT = /\b(?:vamos usar|usaremos|usamos|use|usar|mude para|mudar para|trocar para|vamos com)\s+/i;
-
 /** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
 const NOT_INSTRUCTED =
   'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
@@ -73,13 +68,16 @@ const DESCRIBED = /\b(?:i|i'm|i'll|i've|i'd|me|my|he|she|they|it|it's|he's|she's
 /** Advice offered ("you can use X"), not a rule set. */
 const OFFERED = /^(?:\w+,\s*)?you can(?!'t|not)\b/i;
 const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b/;
-const RULE_JA = /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)/u;
-const RULE_ZH = /^(?:请)?(?:必须|一定要|总是|始终|永远不要|不要|禁止)|以后都|今后/u;
-const RULE_PT =
-  /^(?:por favor,?\s+)?(?:sempre|nunca|não)\s+(?:use|usar|faça|fazer|coloque|mude|altere|crie|escreva|apague|remova)\b|\ba partir de agora\b|\bproibido\b/i;
 /** A preference: "I prefer X", "prefer X over Y", "I'd rather X". */
 const PREFERENCE =
   /\b(?:i|we)\s+(?:really\s+)?(?:prefer|'d rather|would rather)\b|^prefer\s+|\bmy preference is\b|\bprefiro\b|好きです|更喜欢|我喜欢用/i;
+
+/**
+ * A request to an agent to build something with a named means ("create the API in Node.js with
+ * Express"): the stack is chosen. Only a technology the extractor knows counts as the means.
+ */
+const BUILT_WITH =
+  /^(?:please\s+|now\s+|ok(?:ay)?,?\s+)?(?:write|create|build|make|implement|develop|code|set up|scaffold|generate|rewrite|port)\b.{0,160}?\b(?:in|using|with|on top of|via)\s+/i;
 
 /** What a choice replaces: "X instead of Y", "X rather than Y", "X over Y". */
 const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[,.;:)]|\s+(?:for|in|when|because|since)\b|$)/i;
@@ -168,20 +166,30 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
     const choice = chosen(s, CHOICE);
     if (choice) return { kind: 'decision', statement: s, subject: replaced(s) ?? choice, object: choice };
   }
-  const ja = s.match(CHOICE_JA) ?? s.match(CHOICE_ZH);
-  if (ja) {
-    const choice = firstEntity(ja[2]!) ?? nameLike(ja[2]!);
-    if (choice) return { kind: 'decision', statement: s, subject: topic(ja[1]) ?? choice, object: choice };
+  const cjk = choiceOtherCjk(s);
+  if (cjk) {
+    const choice = firstEntity(cjk.choice) ?? nameLike(cjk.choice);
+    if (choice) return { kind: 'decision', statement: s, subject: topic(cjk.topic) ?? choice, object: choice };
   }
-  if (CHOICE_PT.test(s) && /\b(?:vamos|usaremos|usamos)\b/i.test(s)) {
-    const choice = chosen(s, CHOICE_PT);
+  const latin = choiceOtherLatin(s);
+  if (latin !== undefined) {
+    const choice = firstEntity(latin);
     if (choice) return { kind: 'decision', statement: s, subject: choice, object: choice };
   }
-  if (RULE_SHOUTED.test(s) || RULE_JA.test(s) || RULE_ZH.test(s) || RULE_PT.test(s) || instructed(s)) {
+  if (RULE_SHOUTED.test(s) || statesRuleOther(s) || instructed(s)) {
     return { kind: 'rule', statement: s, subject: firstEntity(s) };
   }
+  const stack = toAgent ? builtWith(s) : undefined;
+  if (stack) return { kind: 'decision', statement: s, subject: stack, object: stack };
   const form = toAgent ? personForm(s) : undefined;
   return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
+}
+
+/** The technology a request to build something names as its means: "write the game in Python using Pygame". */
+function builtWith(s: string): string | undefined {
+  const m = s.match(BUILT_WITH);
+  if (!m || m.index === undefined) return undefined;
+  return extract({ text: s.slice(m.index + m[0].length) }).entities.find((e) => e.type === 'technology')?.name;
 }
 
 /** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */

@@ -95,7 +95,10 @@ export function isHedged(s: string): boolean {
     /\b(?:would|could|might|maybe|perhaps|probably|possibly|i think|i guess|i suppose|not sure|wonder|wondering|considering|thinking about|thinking of|hoping|hope|wish|suggest|suggestion|recommend|for example|e\.g\.)\b/i.test(
       s,
     ) ||
-    /(?:かもしれ|でしょう|と思い|如果|也许|可能|或许|talvez|acho que|se (?:a gente|nós)|quizás|tal vez)/i.test(s)
+    /(?:かもしれ|でしょう|と思い|如果|也许|可能|或许|talvez|acho que|se (?:a gente|nós)|quizás|tal vez|creo que|peut-être|je pense|je crois|on pourrait|vielleicht|ich denke|ich glaube|könnten|forse|penso che|potremmo|아마|것 같)/i.test(
+      s,
+    ) ||
+    /^(?:si|wenn|falls|se)\s/i.test(s.trim())
   );
 }
 

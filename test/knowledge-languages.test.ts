@@ -1,0 +1,73 @@
+/**
+ * Rules and choices a person states in Spanish, French and German, read from real sentences people
+ * wrote for their assistants, and real sentences of the same texts that state neither. Origins
+ * (repository, path, commit), one per sentence group:
+ * - es: mrcl29/doswords src/constants/llmRules.ts @698f864794bf452f981b307c553c2f7de1805d26;
+ *   wicouy/bot-llm src/models/prompt.py @f174a990ecebd466110715099ad776efd6899727
+ * - fr: Mister-Wolfgang/the-endless-sea PROMPT-GARDE-FOUS.md @7caa73023340cb15d3bc0c711a37fecc1528ec58;
+ *   saboiteau/SecondBrain-Starter-Kit Mon_Profil/MES_REGLES.md @efcc9379edc643c9ce5b03e7abf92926b33d3d70;
+ *   ServOMorph/auto_copier_coller .claude/CLAUDE.md @b21d4e3c1bc54e781227fcce5619c82e278da4db
+ * - de: Paulschmidt-GDS2/KIDT KIDT/KIDT/Prompts/conversation-instructions.md @6b1430896914c2b87053ae65894d6af9201b051c;
+ *   Talhaman91/Sprachlernmaterial_Generator src/sprachlern_tool/prompts/system_prompt.py @4eb75e58e695814618d903e6df1402f56740460e;
+ *   JonathanXDR/M324 Dokumentation/D1_Applikation_Technologien.md @0b9da31cbdaace5e4cdc3480786f010752b47403
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readKnowledge } from '../src/core/ingest/knowledge-read';
+
+const read = (text: string) => readKnowledge({ text, role: 'user' });
+const kinds = (text: string): string[] => read(text).map((k) => k.kind);
+
+const RULES: Record<string, string[]> = {
+  es: [
+    'No uses encabezados, viñetas, numeraciones automáticas, cursivas, citas ni bloques de código.',
+    'Responde siempre en español.',
+    'Usa siempre el Sistema Internacional de Unidades (SI) para todas las medidas, magnitudes y cálculos.',
+    'Nunca mientes, inventas información ni generas datos no confirmados.',
+  ],
+  fr: [
+    'TOUJOURS utiliser YARN pour la gestion des paquets',
+    'Ne jamais inventer de citations ou de chiffres.',
+    'Toujours vérifier mes fichiers Connaissances avant de répondre sur un sujet technique.',
+    "Ne pas prendre d'initiatives non sollicitées",
+  ],
+  de: ['NIEMALS schätzen: "etwa 10 Wörter"', 'Du antwortest IMMER in natürlicher Sprache!'],
+};
+
+for (const [language, sentences] of Object.entries(RULES))
+  test(`a person's rules in ${language}, each read as a rule in its own words`, () => {
+    for (const s of sentences) {
+      const items = read(s);
+      assert.deepEqual(
+        items.map((k) => [k.kind, k.statement]),
+        [['rule', s]],
+        s,
+      );
+    }
+  });
+
+test('sentences of the same texts that describe or introduce are not rules', () => {
+  for (const s of [
+    'Mantén las respuestas simples, claras y directas.',
+    'Esta restricción de idioma es obligatoria para todos los mensajes del chat.',
+    'Tu es un assistant de développement avec des RÈGLES ABSOLUES à respecter.',
+    'Ces règles existent suite à une destruction catastrophique de code par automatisation irréfléchie.',
+    'Die Inhalte sollen realistisch wirken, so als wären sie von Muttersprachlern für Muttersprachler geschrieben.',
+    'Wir sind alle mit MariaDB vertraut und beherrschen SQL.',
+  ])
+    assert.deepEqual(kinds(s), [], s);
+});
+
+test('a choice in German word order, after an opening phrase, is a decision naming what was chosen', () => {
+  const s =
+    'Basierend auf JavaScript, verwenden wir TypeScript damit uns weniger Fehler während dem Programmieren unterlaufen und diese auch nicht erst während der Laufzeit erkannt werden.';
+  const [item, ...rest] = read(s);
+  assert.equal(rest.length, 0);
+  assert.equal(item?.kind, 'decision');
+  assert.equal(item?.object, 'TypeScript');
+});
+
+test('a doubt or a condition in these languages is not read', () => {
+  for (const s of ['Quizás usaremos PostgreSQL.', 'Vielleicht verwenden wir TypeScript.', 'Si on utilise React, toujours tester.'])
+    assert.deepEqual(kinds(s), [], s);
+});
