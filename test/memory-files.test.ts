@@ -14,7 +14,7 @@ import { memoryFileItems } from '../src/core/ingest/memory-file-items';
 import { memoryFileType, notMemoryFile, readMemoryFileText } from '../src/core/ingest/memory-files';
 import { LIMITS } from '../src/core/model/limits';
 import type { Memory } from '../src/core/memory/memory';
-import { CLI, memoryWith, tmpFolder } from './helpers';
+import { CLI, memoryWith, ROOT, tmpFolder } from './helpers';
 
 const FIX = path.join(__dirname, 'fixtures', 'memory-files');
 const HUMAN = { authority: 'human' as const };
@@ -417,4 +417,14 @@ test('a lead-in ending in ":" is an item when code follows it, not when the item
     undefined,
     '"Keep module ownership aligned with the current layout:" leads the items after it',
   );
+});
+
+test('an instruction opening with any common verb is a rule, not a fact (nftbk .clinerules, lines 25 and 39)', () => {
+  const file = path.join(ROOT, 'test', 'fixtures', 'knowledge', 'instructions', 'nftbk', '.clinerules');
+  const items = memoryFileItems(readMemoryFileText(file).text, memoryFileType(file)!);
+  const at = (line: number) => items.find((i) => i.startLine === line);
+  assert.match(at(25)?.statement ?? '', /^When providing a solution, give me a score/);
+  assert.equal(at(25)?.kind, 'rule', 'the instruction after the opening clause: "give me a score"');
+  assert.match(at(39)?.statement ?? '', /^Convert IPFS URLs/);
+  assert.equal(at(39)?.kind, 'rule');
 });

@@ -59,7 +59,13 @@ const VERBS = new Set(
     'rebase squash open close explain describe mention list show print emit throw catch guard cache retry default refer consult ' +
     'iterate fix prefix suffix wait reply respond answer communicate target support enable disable ignore skip drop ' +
     'break refactor rename structure generate load save send sanitize escape encode decode parse serialize append prepend insert ' +
-    'choose pick link cite reference'
+    'choose pick link cite reference give convert provide note get see tell mark prioritize prioritise minimize minimise ' +
+    'maximize maximise reduce protect secure measure optimize optimise simplify clarify adhere stick conform match align ' +
+    'mirror copy flag warn notify inform confirm request invoke trigger schedule batch type assert cover summarize ' +
+    'summarise translate localize localise indent capitalize quote normalize normalise trim truncate round filter map ' +
+    'combine join nest flatten inline upgrade downgrade migrate uninstall lock publish ship host serve expose hide restrict ' +
+    'allow deny block permit grant revoke rotate encrypt hash sign authenticate authorize authorise persist fetch query ' +
+    'speak talk address double-check recheck rerun re-run'
   ).split(' '),
 );
 const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
