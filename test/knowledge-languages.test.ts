@@ -71,3 +71,14 @@ test('a doubt or a condition in these languages is not read', () => {
   for (const s of ['Quizás usaremos PostgreSQL.', 'Vielleicht verwenden wir TypeScript.', 'Si on utilise React, toujours tester.'])
     assert.deepEqual(kinds(s), [], s);
 });
+
+// Constructed in the words of a bug report, the case the verb lists guard against.
+test('a report of a failure with the subject dropped is not a rule ("falla siempre", "bekomme immer")', () => {
+  for (const s of [
+    'Falla siempre al compilar el proyecto.',
+    'Bekomme immer den gleichen Fehler.',
+    'Marche toujours pas.',
+    'Sbagli sempre la stessa cosa.',
+  ])
+    assert.deepEqual(kinds(s), [], s);
+});

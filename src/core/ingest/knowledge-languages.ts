@@ -7,8 +7,11 @@
  *   imperative in the negative opening the sentence (es "no uses…", fr "n'utilise jamais…", de
  *   "verwende nie…", it "non usare…");
  * - a choice is said in the first person plural ("usaremos X", "on utilise X", "wir verwenden X",
- *   "…, verwenden wir X")
- *   or, in Japanese, Chinese and Korean, as the object of "use" ("X を使います", "使用 X", "X를 사용").
+ *   "…, verwenden wir X") or, in Japanese, Chinese and Korean, as the object of "use" ("X を使います",
+ *   "使用 X", "X를 사용").
+ *
+ * An imperative before "always" is one of a language's common instructing verbs ("responde siempre",
+ * "antworte immer"): with the subject dropped, "falla siempre" (it always fails) describes.
  *
  * A plain imperative ("usa X", "verwende X") is a task, as in English, and is not read.
  */
@@ -24,13 +27,13 @@ const RULES: readonly RegExp[] = [
   // pt
   /^(?:por favor,?\s+)?(?:sempre|nunca|não)\s+(?:use|usar|faça|fazer|coloque|mude|altere|crie|escreva|apague|remova)\b|\ba partir de agora\b|\bproibido\b/i,
   // es
-  /^(?:por favor,?\s+)?(?:siempre\s+(?!que(?!\p{L}))\p{L}+|(?!(?:esto|eso|esta|esa|ella|yo|una|la)\s)\p{L}+[ae]\s+siempre|nunca\s+\p{L}+(?:es|as|ar|er|ir)|no\s+(?:uses|utilices|hagas|pongas|cambies|modifiques|crees|escribas|borres|elimines|toques|añadas|agregues|instales|subas|publiques))(?!\p{L})|(?<!\p{L})(?:a partir de ahora|de ahora en adelante|desde ahora)(?!\p{L})|(?<!\p{L})(?:está\s+)?prohibido(?!\p{L})/iu,
+  /^(?:por favor,?\s+)?(?:siempre\s+(?!que(?!\p{L}))\p{L}+|(?:usa|utiliza|responde|contesta|escribe|mantén|pon|haz|añade|agrega|incluye|revisa|comprueba|verifica|ejecuta|documenta|comenta|sigue|evita|prioriza)\s+siempre|nunca\s+\p{L}+(?:es|as|ar|er|ir)|no\s+(?:uses|utilices|hagas|pongas|cambies|modifiques|crees|escribas|borres|elimines|toques|añadas|agregues|instales|subas|publiques))(?!\p{L})|(?<!\p{L})(?:a partir de ahora|de ahora en adelante|desde ahora)(?!\p{L})|(?<!\p{L})(?:está\s+)?prohibido(?!\p{L})/iu,
   // fr
-  /^(?:merci de\s+|s'il te plaît,?\s+|stp,?\s+)?(?:toujours\s+\p{L}+(?:er|ir|re|ez)|jamais\s+\p{L}+(?:er|ir|re)|(?:ne\s+|n')\p{L}+\s+(?:jamais|pas|plus)(?!\p{L})|ne\s+(?:jamais|pas|plus)\s+\p{L}+(?:er|ir|re)(?!\p{L})|(?!(?:elle|une|cette|les|des|ces|mes|tes|ses|nous|vous)\s)\p{L}+(?:e|s|ez)\s+toujours(?!\p{L}))|(?<!\p{L})(?:à partir de maintenant|désormais|dorénavant)(?!\p{L})|(?<!\p{L})(?:est\s+)?interdit(?!\p{L})/iu,
+  /^(?:merci de\s+|s'il te plaît,?\s+|stp,?\s+)?(?:toujours\s+\p{L}+(?:er|ir|re|ez)|jamais\s+\p{L}+(?:er|ir|re)|(?:ne\s+|n')\p{L}+\s+(?:jamais|pas|plus)(?!\p{L})|ne\s+(?:jamais|pas|plus)\s+\p{L}+(?:er|ir|re)(?!\p{L})|(?:utilise|réponds|écris|mets|ajoute|vérifie|teste|suis|garde|privilégie|commente|documente|respecte)(?:z|s)?\s+toujours(?!\p{L}))|(?<!\p{L})(?:à partir de maintenant|désormais|dorénavant)(?!\p{L})|(?<!\p{L})(?:est\s+)?interdit(?!\p{L})/iu,
   // de
-  /^(?:bitte\s+)?(?:immer|nie|niemals)(?!\p{L})(?!\s+(?:noch|wieder|mehr)(?!\p{L}))|^(?:bitte\s+)?(?!(?:die|diese|eine|keine|seine|meine|deine|ihre|unsere|jede|alle|gerade|heute|habe|hatte)\s)\p{L}+e\s+(?:\p{L}+\s+)?(?:immer|nie|niemals|keine?n?)(?!\p{L})|^(?:du|ihr|wir)\s+(?!(?:bist|seid|sind|warst|hast|habt|haben|hattest)\s)\p{L}+(?:st|t|en)\s+(?:immer|nie|niemals)(?!\p{L})|(?<!\p{L})(?:ab jetzt|von nun an|ab sofort|künftig|in zukunft)(?!\p{L})|(?<!\p{L})verboten(?!\p{L})|(?<!\p{L})(?:du|ihr|wir)\s+(?:musst|müsst|müssen|sollst|sollt|sollen|darfst|dürft|dürfen)\s+(?:immer|nie|niemals|nicht|keine?n?)(?!\p{L})/iu,
+  /^(?:bitte\s+)?(?:immer|nie|niemals)(?!\p{L})(?!\s+(?:noch|wieder|mehr)(?!\p{L}))|^(?:bitte\s+)?(?:verwende|benutze|nutze|schreibe|antworte|halte|füge|prüfe|teste|dokumentiere|kommentiere|vermeide|achte|nimm|gib|lass|mach|mache|committe|formatiere|führe|ändere|lösche)\s+(?:\p{L}+\s+)?(?:immer|nie|niemals|keine?n?)(?!\p{L})|^(?:du|ihr|wir)\s+(?!(?:bist|seid|sind|warst|hast|habt|haben|hattest)\s)\p{L}+(?:st|t|en)\s+(?:immer|nie|niemals)(?!\p{L})|(?<!\p{L})(?:ab jetzt|von nun an|ab sofort|künftig|in zukunft)(?!\p{L})|(?<!\p{L})verboten(?!\p{L})|(?<!\p{L})(?:du|ihr|wir)\s+(?:musst|müsst|müssen|sollst|sollt|sollen|darfst|dürft|dürfen)\s+(?:immer|nie|niemals|nicht|keine?n?)(?!\p{L})/iu,
   // it
-  /^(?:per favore,?\s+)?(?:sempre\s+\p{L}+(?:are|ere|ire)|\p{L}+i\s+sempre(?!\p{L})|mai\s+\p{L}+(?:are|ere|ire)|non\s+(?:usare|utilizzare|modificare|scrivere|cancellare|aggiungere|toccare|installare|creare))(?!\p{L})|(?<!\p{L})(?:d'ora in poi|da ora in poi|d'ora in avanti)(?!\p{L})|(?<!\p{L})vietato(?!\p{L})/iu,
+  /^(?:per favore,?\s+)?(?:sempre\s+\p{L}+(?:are|ere|ire)|(?:usa|rispondi|scrivi|metti|aggiungi|includi|controlla|verifica|esegui|segui|evita|documenta|commenta)\s+sempre(?!\p{L})|mai\s+\p{L}+(?:are|ere|ire)|non\s+(?:usare|utilizzare|modificare|scrivere|cancellare|aggiungere|toccare|installare|creare))(?!\p{L})|(?<!\p{L})(?:d'ora in poi|da ora in poi|d'ora in avanti)(?!\p{L})|(?<!\p{L})vietato(?!\p{L})/iu,
 ];
 
 /** A rule stated in a language other than English (see RULES). */
