@@ -82,3 +82,9 @@ test('a report of a failure with the subject dropped is not a rule ("falla siemp
   ])
     assert.deepEqual(kinds(s), [], s);
 });
+
+test('Portuguese: "vamos mudar para X" is a change of choice, as before the forms moved here', () => {
+  const [item] = read('Vamos mudar para PostgreSQL no backend.');
+  assert.equal(item?.kind, 'decision');
+  assert.equal(item?.object, 'PostgreSQL');
+});

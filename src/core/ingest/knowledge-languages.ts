@@ -13,7 +13,8 @@
  * An imperative before "always" is one of a language's common instructing verbs ("responde siempre",
  * "antworte immer"): with the subject dropped, "falla siempre" (it always fails) describes.
  *
- * A plain imperative ("usa X", "verwende X") is a task, as in English, and is not read.
+ * A plain imperative ("usa X", "verwende X") is not read as a choice, though English reads "use X"
+ * opening a sentence: no transcript here shows how often it is a task's step in these languages.
  */
 
 /** Rules: the markers that outlast a task, per language. */
@@ -41,10 +42,10 @@ export const statesRuleOther = (s: string): boolean => RULES.some((re) => re.tes
 
 /**
  * Choices said in the first person plural, in the Latin-script languages: the choice follows the
- * match. A bare imperative ("use X") is left out: it is as often this task's step as a choice.
+ * match; a bare imperative is not one (see the file's comment).
  */
 const CHOICE_LATIN =
-  /(?<!\p{L})(?:vamos usar|vamos com|usaremos|usamos|vamos a (?:usar|utilizar)|utilizaremos|utilizamos|on (?:va )?utilise[r]?|nous utilis(?:ons|erons)|utilisons|on part sur|on passe à|passons à|wir (?:verwenden|nutzen|benutzen|nehmen|setzen auf)|(?:verwenden|nutzen|benutzen|nehmen) wir|setzen wir auf|wir wechseln (?:zu|auf)|usiamo|useremo|utilizziamo|utilizzeremo|passiamo a)\s+/iu;
+  /(?<!\p{L})(?:vamos usar|vamos com|vamos (?:mudar|trocar) para|usaremos|usamos|vamos a (?:usar|utilizar)|utilizaremos|utilizamos|on (?:va )?utilise[r]?|nous utilis(?:ons|erons)|utilisons|on part sur|on passe à|passons à|wir (?:verwenden|nutzen|benutzen|nehmen|setzen auf)|(?:verwenden|nutzen|benutzen|nehmen) wir|setzen wir auf|wir wechseln (?:zu|auf)|usiamo|useremo|utilizziamo|utilizzeremo|passiamo a)\s+/iu;
 
 /** The part of a sentence after a first-person-plural choice, or undefined. */
 export function choiceOtherLatin(s: string): string | undefined {
