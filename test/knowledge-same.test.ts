@@ -59,6 +59,23 @@ test('near misses stay two items: another choice, the opposite rule', async () =
   assert.equal(same("Don't use external libraries.", 'Avoid external libraries.'), true);
 });
 
+test('the opposite rule in the other languages the reader reads is another item; "always" there marks, as in English', () => {
+  const opposite: [string, string][] = [
+    ['Toujours utiliser YARN pour les paquets', 'Ne jamais utiliser YARN pour les paquets'],
+    ['Utilise YARN pour les paquets', "N'utilise pas YARN pour les paquets"],
+    ['Verwende TypeScript im Backend', 'Verwende kein TypeScript im Backend'],
+    ['Usa PostgreSQL en el backend', 'No usa PostgreSQL en el backend'],
+    ['Usare PostgreSQL nel backend', 'Non usare PostgreSQL nel backend'],
+    ['pnpm을 사용하세요', 'pnpm을 사용하지 마세요'],
+  ];
+  for (const [a, b] of opposite) assert.equal(same(a, b), false, `${a} | ${b}`);
+  assert.equal(same('Verwende immer TypeScript im Backend', 'Verwende TypeScript im Backend'), true);
+  assert.equal(same('Responde siempre en español', 'Responde en español'), true);
+  // A word that only starts like a negation ("non-blocking") says nothing of the rule's polarity.
+  assert.equal(same('Use non-blocking IO in the server', 'Use blocking IO in the server'), false);
+  assert.equal(same('Use non-blocking IO in the server', 'Always use non-blocking IO in the server'), true);
+});
+
 test('one rule for every source: a rule the agent remembers is the rule the person said (remember, then a turn)', async () => {
   const { memory } = await memoryWith([]);
   const by = { authority: 'agent' as const, source: 'mcp', project: 'p' };

@@ -16,13 +16,17 @@ const HELD_WORDS = 0.8;
 
 /** Words that say it is a rule, not what the rule is: "always", "ensure", "make sure", "please". */
 const MARKERS = new Set(
-  "always never ensure make sure please avoid refrain must should shall need needs required require dont don't do does doesnt rule going forward from now instead".split(
-    ' ',
-  ),
+  (
+    "always never ensure make sure please avoid refrain must should shall need needs required require dont don't do does doesnt rule going forward from now instead " +
+    'siempre sempre toujours immer stets'
+  ).split(' '),
 );
-/** A statement said in the negative, in the languages the readers read. */
+/**
+ * A statement said in the negative, in the languages the readers read (knowledge-languages.ts):
+ * English, Portuguese, Spanish, French, German, Italian, Chinese, Japanese and Korean.
+ */
 const NEGATIVE =
-  /\b(?:not|no|never|don'?t|doesn'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|without|stop|nunca|não|nao)\b|n't\b|不要|不许|不得|不能|禁止|别|勿|しない|ないで|ないこと|禁止/i;
+  /(?<![\p{L}'])(?:not|no|never|don'?t|doesn'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|without|stop|nunca|não|nao|jamás|ne|jamais|pas|nicht|nie|niemals|kein|keine|keinen|mai)(?![\p{L}])|(?<![\p{L}'])non(?![\p{L}-])|(?<![\p{L}])n'(?=\p{L})|n't(?![\p{L}])|不要|不许|不得|不能|禁止|别|勿|しない|ないで|ないこと|않|말고|마세요|하지\s*마|금지/iu;
 
 export interface StatementKey {
   negative: boolean;
@@ -46,7 +50,8 @@ function stem(word: string): string {
 
 export function statementKey(statement: string): StatementKey {
   const text = statement.replace(/[\u2018\u2019]/g, "'");
-  const words = tokenize(text)
+  // "non-blocking" is one word, not the negation "non" (Italian's "not") and "blocking".
+  const words = tokenize(text.replace(/(?<![\p{L}])non-(?=\p{L})/giu, 'non'))
     .map((t) => t.replace(/'s$/, ''))
     .filter((t) => t.length > 1 && !STOP_WORDS.has(t) && !MARKERS.has(t) && !NEGATIVE.test(t))
     .map(stem);
