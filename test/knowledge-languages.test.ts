@@ -46,45 +46,52 @@ for (const [language, sentences] of Object.entries(RULES))
     }
   });
 
-test('sentences of the same texts that describe or introduce are not rules', () => {
-  for (const s of [
+/** Sentences that state neither a rule nor a choice, by why not. */
+const NOT_READ: Record<string, string[]> = {
+  // Real: sentences of the same texts that describe or introduce.
+  'sentences of the same texts that describe or introduce are not rules': [
     'Mantén las respuestas simples, claras y directas.',
     'Esta restricción de idioma es obligatoria para todos los mensajes del chat.',
     'Tu es un assistant de développement avec des RÈGLES ABSOLUES à respecter.',
     'Ces règles existent suite à une destruction catastrophique de code par automatisation irréfléchie.',
     'Die Inhalte sollen realistisch wirken, so als wären sie von Muttersprachlern für Muttersprachler geschrieben.',
     'Wir sind alle mit MariaDB vertraut und beherrschen SQL.',
-  ])
-    assert.deepEqual(kinds(s), [], s);
-});
-
-test('a choice in German word order, after an opening phrase, is a decision naming what was chosen', () => {
-  const s =
-    'Basierend auf JavaScript, verwenden wir TypeScript damit uns weniger Fehler während dem Programmieren unterlaufen und diese auch nicht erst während der Laufzeit erkannt werden.';
-  const [item, ...rest] = read(s);
-  assert.equal(rest.length, 0);
-  assert.equal(item?.kind, 'decision');
-  assert.equal(item?.object, 'TypeScript');
-});
-
-test('a doubt or a condition in these languages is not read', () => {
-  for (const s of ['Quizás usaremos PostgreSQL.', 'Vielleicht verwenden wir TypeScript.', 'Si on utilise React, toujours tester.'])
-    assert.deepEqual(kinds(s), [], s);
-});
-
-// Constructed in the words of a bug report, the case the verb lists guard against.
-test('a report of a failure with the subject dropped is not a rule ("falla siempre", "bekomme immer")', () => {
-  for (const s of [
+  ],
+  'a doubt or a condition in these languages is not read': [
+    'Quizás usaremos PostgreSQL.',
+    'Vielleicht verwenden wir TypeScript.',
+    'Si on utilise React, toujours tester.',
+  ],
+  // Constructed in the words of a bug report, the case the verb lists guard against.
+  'a report of a failure with the subject dropped is not a rule ("falla siempre", "bekomme immer")': [
     'Falla siempre al compilar el proyecto.',
     'Bekomme immer den gleichen Fehler.',
     'Marche toujours pas.',
     'Sbagli sempre la stessa cosa.',
-  ])
-    assert.deepEqual(kinds(s), [], s);
-});
+  ],
+};
 
-test('Portuguese: "vamos mudar para X" is a change of choice, as before the forms moved here', () => {
-  const [item] = read('Vamos mudar para PostgreSQL no backend.');
-  assert.equal(item?.kind, 'decision');
-  assert.equal(item?.object, 'PostgreSQL');
-});
+for (const [title, sentences] of Object.entries(NOT_READ))
+  test(title, () => {
+    for (const s of sentences) assert.deepEqual(kinds(s), [], s);
+  });
+
+/** Choices, each the only item its sentence gives, and what it chose. */
+const DECIDED: Record<string, [string, string]> = {
+  'a choice in German word order, after an opening phrase, is a decision naming what was chosen': [
+    'Basierend auf JavaScript, verwenden wir TypeScript damit uns weniger Fehler während dem Programmieren unterlaufen und diese auch nicht erst während der Laufzeit erkannt werden.',
+    'TypeScript',
+  ],
+  'Portuguese: "vamos mudar para X" is a change of choice, as before the forms moved here': [
+    'Vamos mudar para PostgreSQL no backend.',
+    'PostgreSQL',
+  ],
+};
+
+for (const [title, [sentence, choice]] of Object.entries(DECIDED))
+  test(title, () => {
+    const [item, ...rest] = read(sentence);
+    assert.equal(rest.length, 0);
+    assert.equal(item?.kind, 'decision');
+    assert.equal(item?.object, choice);
+  });
