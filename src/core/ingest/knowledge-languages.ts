@@ -13,6 +13,9 @@
  * An imperative before "always" is one of a language's common instructing verbs ("responde siempre",
  * "antworte immer"): with the subject dropped, "falla siempre" (it always fails) describes.
  *
+ * A memory file's instructions are read by the broader markers of instruction-markers.ts (modal
+ * verbs too: "debe", "muss"); in a turn those as often specify this task, so they are not read here.
+ *
  * A plain imperative ("usa X", "verwende X") is not read as a choice, though English reads "use X"
  * opening a sentence: no transcript here shows how often it is a task's step in these languages.
  */
