@@ -12,7 +12,6 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { JournaledGraph } from '../src/core/memory/journaled-graph';
 import { KnowledgeWriter } from '../src/core/memory/knowledge';
-import { Memory } from '../src/core/memory/memory';
 import { resolveConfig } from '../src/core/model/config';
 import type { EventBody } from '../src/core/model/events';
 import { measureFile, runKnowledgeBench } from '../src/bench/knowledge';
@@ -184,7 +183,6 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
     project: 'github.com/example/b',
     fold: 'tune',
     type: 'instructions',
-    not_read: 'no memory-file reader in this tree',
     brief_tokens: 20,
     brief_left_out: 0,
     items: [item('f1', 'fact', 'en', false, 0), item('p1', 'preference', 'ja', false, 0)],
@@ -215,7 +213,6 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
       transcript: { labelled: 3, stated: 2, share: 0.6667 },
       instructions: { labelled: 2, stated: 0, share: 0 },
     });
-    assert.deepEqual(f.not_read, { files: 1, items: 2, why: ['no memory-file reader in this tree'] });
   });
 
   test('precision 3 of 5 items held, 1 wrong; r2 held twice, one rule pair twice; junk 2 of 10', () => {
@@ -243,17 +240,16 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
     });
     const text = knowledgeText(r).join('\n');
     assert.match(text, /all \(2 files\): brief states 40\.0% \(2 of 5\); English 33\.3% \(1 of 3\); other languages 50\.0% \(1 of 2\)/);
-    assert.match(text, /not read yet: 1 files, 2 labelled items, counted as not stated/);
     assert.match(text, /items held: 5, saying a labelled item 3 \(precision >= 60\.0%\), saying a not-item 1/);
     const docs = knowledgeSection(r, 'context');
     assert.match(
       docs,
       /\| all \| 2 \| 40\.0% \(2 of 5\) \| 33\.3% \(1 of 3\) \| 50\.0% \(1 of 2\) \| 5 \| 60\.0% \| 20\.0% \(2 of 10\) \|/,
     );
-    assert.match(docs, /\| tune \| {2}\| not read yet \(2 items, counted as not stated\) \|/);
+    assert.match(docs, /\| tune \| {2}\| 0\.0% \(0 of 2\) \|/);
   });
 
-  test('without a reader in the tree an instruction file is not read, and its items are not stated', async () => {
+  test('an instruction file is read through the memory-file reader, and its rule is stated', async () => {
     const root = tmpFolder('knowledge-instructions');
     fs.mkdirSync(path.join(root, 'b'));
     fs.writeFileSync(path.join(root, 'b', 'CLAUDE.md'), '# Rules\n\n- Always run `npm test` before committing.\n');
@@ -274,16 +270,10 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
       notItems: [],
     };
     const r = await measureFile(labelled, root, {});
-    const hasReader = typeof (Memory.prototype as unknown as { readMemoryFile?: unknown }).readMemoryFile === 'function';
-    if (hasReader) assert.equal(r.not_read, undefined);
-    else {
-      assert.equal(r.not_read, 'no memory-file reader in this tree');
-      assert.deepEqual(
-        r.items.map((i) => i.stated),
-        [false],
-      );
-      assert.equal(summarise([r]).not_read.items, 1);
-    }
+    assert.deepEqual(
+      r.items.map((i) => [i.id, i.stated, i.heldAs]),
+      [['npm-test', true, 1]],
+    );
   });
 });
 

@@ -29,8 +29,6 @@ export interface FileResult {
   project: string;
   fold: Fold;
   type: LabelledFile['type'];
-  /** Why the file was not read (an instruction file in a tree without the memory-file reader): its items count as not stated. */
-  not_read?: string;
   brief_tokens: number;
   brief_left_out: number;
   items: ItemResult[];
@@ -74,8 +72,6 @@ export interface KnowledgeFigures {
   english: Count;
   not_english: Count;
   by_type: Record<string, Count>;
-  /** Files the bench could not read yet, and their labelled items (counted in `all` as not stated). */
-  not_read: { files: number; items: number; why: string[] };
   extracted: {
     items: number;
     /** Items that say a labelled item (or a part of one). */
@@ -135,11 +131,6 @@ export function summarise(files: FileResult[]): KnowledgeFigures {
       grouped(items, (i) => i.type),
       count,
     ),
-    not_read: {
-      files: files.filter((f) => f.not_read).length,
-      items: files.reduce((n, f) => n + (f.not_read ? f.items.length : 0), 0),
-      why: [...new Set(files.flatMap((f) => (f.not_read ? [f.not_read] : [])))],
-    },
     extracted: {
       items: extracted.length,
       labelled: labelledItems,
@@ -229,10 +220,6 @@ export function knowledgeText(r: KnowledgeBenchResult): string[] {
         .map(([k, c]) => `${k} ${share(c)}`)
         .join(', ')}`,
     );
-    if (f.not_read.files > 0)
-      out.push(
-        `    not read yet: ${f.not_read.files} files, ${f.not_read.items} labelled items, counted as not stated (${f.not_read.why.join('; ')})`,
-      );
     out.push(
       `    items held: ${f.extracted.items}, saying a labelled item ${f.extracted.labelled} (precision >= ${pct(f.extracted.precision)}), saying a not-item ${f.extracted.wrong}`,
     );
@@ -280,11 +267,7 @@ export function knowledgeSection(r: KnowledgeBenchResult, context: string): stri
     ),
     table(
       ['fold', 'transcripts', 'instruction files'],
-      folds.map(([fold, f]) => [
-        fold,
-        cell(f.by_type.transcript),
-        f.not_read.files > 0 ? `not read yet (${f.not_read.items} items, counted as not stated)` : cell(f.by_type.instructions),
-      ]),
+      folds.map(([fold, f]) => [fold, cell(f.by_type.transcript), cell(f.by_type.instructions)]),
     ),
     table(
       ['fold', ...kinds],

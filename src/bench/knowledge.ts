@@ -37,24 +37,10 @@ export interface KnowledgeBenchOptions {
 /** The CLI's connection: a person's (service/rpc/protocol.ts), as `recall ingest` sends. */
 const BY = (project: string): Provenance => ({ authority: 'human', source: 'cli', project });
 
-/** The memory-file reader's entry (issue 28, part 3), when this tree has it: `Memory.readMemoryFile`. */
-type MemoryFileReader = (
-  input: { file: string; text: string; written: { authority: 'external'; authors: string[] }; project: string },
-  by: Provenance,
-) => unknown;
-
-/**
- * How an instruction file (AGENTS.md, CLAUDE.md, Cursor rules …) enters the memory: through the
- * memory-file reader, as files others committed to a repository (external). The reader is built on
- * a parallel branch; in a tree without it the file is not read, and the bench says so: its items
- * count as labelled and not stated, so the figures of both trees share one denominator.
- */
-function readInstructions(memory: Memory, file: string, project: string): string | undefined {
-  const reader = (memory as unknown as { readMemoryFile?: MemoryFileReader }).readMemoryFile;
-  if (typeof reader !== 'function') return 'no memory-file reader in this tree';
+/** An instruction file (AGENTS.md, CLAUDE.md, Cursor rules …) as files others committed to a repository (external). */
+function readInstructions(memory: Memory, file: string, project: string): void {
   const written = { authority: 'external' as const, authors: [] };
-  reader.call(memory, { file: path.resolve(file), text: fs.readFileSync(file, 'utf8'), written, project }, BY(project));
-  return undefined;
+  memory.readMemoryFile({ file: path.resolve(file), text: fs.readFileSync(file, 'utf8'), written, project }, BY(project));
 }
 
 /** A transcript as `recall ingest FILE --project P` reads it: a part at a time, in bounded batches. */
@@ -86,9 +72,8 @@ export async function measureFile(
     await opts.seed?.(folder, labelled);
     const memory = await Memory.open(folder);
     try {
-      let notRead: string | undefined;
       if (labelled.type === 'transcript') await readTranscript(memory, where, labelled.project);
-      else notRead = readInstructions(memory, where, labelled.project);
+      else readInstructions(memory, where, labelled.project);
       const brief = memory.brief({ project: labelled.project, budgetTokens: opts.budgetTokens ?? KNOWLEDGE_BRIEF_TOKENS });
       const lines = briefLines(brief.text);
       const { facts, entities } = memory.export();
@@ -113,7 +98,6 @@ export async function measureFile(
         project: labelled.project,
         fold: labelled.fold,
         type: labelled.type,
-        ...(notRead ? { not_read: notRead } : {}),
         brief_tokens: brief.tokens,
         brief_left_out: brief.left_out,
         items: labelled.items.map((l) => ({
