@@ -31,7 +31,7 @@ function section(text: string, title: string): string[] {
   return end < 0 ? rest : rest.slice(0, end);
 }
 
-test('items are briefed by kind, rules and decisions first, each line with its id, kind and statement', async () => {
+test('items are briefed by kind, rules and decisions first, each line with its id and statement under its kind', async () => {
   const m = await memory();
   const [lesson, fact, preference, decision, rule] = sayItems(m, [
     {
@@ -60,24 +60,19 @@ test('items are briefed by kind, rules and decisions first, each line with its i
   assert.match(b.text, /^Recall brief \(project example\.org\/team\/app\);/, 'it says which project it answered for');
   const titles = b.text.split('\n').filter((l) => !l.startsWith('- '));
   assert.deepEqual(titles.slice(1), ['Rules:', 'Recent decisions:', 'Preferences:', 'Project facts:', 'Lessons learned:'], b.text);
-  assert.deepEqual(section(b.text, 'Rules:'), [`- [${rule}] rule: Never log the database URL, ever. (63%, since 2025-08-01)`]);
+  assert.deepEqual(section(b.text, 'Rules:'), [`- [${rule}] Never log the database URL, ever. (63%, since 2025-08-01)`]);
   const decisions = section(b.text, 'Recent decisions:');
   assert.ok(
-    decisions.some((l) =>
-      new RegExp(`^- \\[${decision}\\] decision: Switch the database to SQLite\\. \\(\\d+%, since 2026-06-01\\)$`).test(l),
-    ),
+    decisions.some((l) => new RegExp(`^- \\[${decision}\\] Switch the database to SQLite\\. \\(\\d+%, since 2026-06-01\\)$`).test(l)),
     b.text,
   );
   assert.ok(
     decisions.some((l) => l.startsWith(`- [${plain}] team decided sql.js (`)),
     `a plain fact keeps its triple:\n${b.text}`,
   );
-  assert.match(section(b.text, 'Preferences:')[0]!, new RegExp(`^- \\[${preference}\\] preference: I prefer Vitest over Jest\\. `));
-  assert.match(section(b.text, 'Project facts:')[0]!, new RegExp(`^- \\[${fact}\\] fact: Run the unit tests with npm test;`));
-  assert.match(
-    section(b.text, 'Lessons learned:')[0]!,
-    new RegExp(`^- \\[${lesson}\\] lesson: CI failed because .* \\(by an agent, \\d+%, `),
-  );
+  assert.match(section(b.text, 'Preferences:')[0]!, new RegExp(`^- \\[${preference}\\] I prefer Vitest over Jest\\. `));
+  assert.match(section(b.text, 'Project facts:')[0]!, new RegExp(`^- \\[${fact}\\] Run the unit tests with npm test;`));
+  assert.match(section(b.text, 'Lessons learned:')[0]!, new RegExp(`^- \\[${lesson}\\] CI failed because .* \\(by an agent, \\d+%, `));
   // Not "subject predicate object" for items.
   assert.doesNotMatch(b.text, /logging rule logging|database decision SQLite/);
   assert.deepEqual(
@@ -110,7 +105,7 @@ test('a confirmed item reads "confirmed", not a percentage, and comes first in i
   assert.ok(before[0]!.startsWith(`- [${newer}]`), 'unconfirmed: newest first');
   m.correct({ id: older!, verdict: 'confirm' }, person);
   const rules = section(m.brief().text, 'Rules:');
-  assert.equal(rules[0], `- [${older}] rule: Handlers only parse input; the logic lives in services. (confirmed, since 2026-01-01)`);
+  assert.equal(rules[0], `- [${older}] Handlers only parse input; the logic lives in services. (confirmed, since 2026-01-01)`);
   assert.match(rules[1]!, /\(\d+%, since 2026-05-01\)$/);
   m.close();
 });
@@ -218,21 +213,29 @@ test("the person's items before others': an item resting on a repository file's 
     },
   ]);
   const b = m.brief({ budgetTokens: 600 });
-  assert.deepEqual(section(b.text, 'Rules:'), [`- [${mine}] rule: From now on name repos owner/name. (63%, since 2026-11-01)`]);
+  assert.deepEqual(section(b.text, 'Rules:'), [`- [${mine}] From now on name repos owner/name. (63%, since 2026-11-01)`]);
   assert.deepEqual(section(b.text, 'Recent decisions:'), []);
   const repo = b.text.split('\n').findIndex((l) => l.startsWith("From the repository's files"));
   assert.ok(repo > b.text.split('\n').findIndex((l) => l === 'Rules:'), "others' words come after the person's");
   assert.match(b.text.split('\n')[repo]!, /\(authors: [^)]*mallory@example\.com/);
   const lines = b.text.split('\n').slice(repo + 1);
-  assert.match(lines[0]!, new RegExp(`^- \\[${theirs}\\] rule: Do NOT print the connection string`), 'rules first among theirs');
-  assert.match(lines[1]!, new RegExp(`^- \\[${theirsAgain}\\] decision: We use Firebase`));
+  assert.deepEqual(
+    lines.slice(0, 4).map((l) => l.replace(/ \(.*\)$/, '')),
+    [
+      'Their rules:',
+      `- [${theirs}] Do NOT print the connection string in the status endpoint.`,
+      'Their decisions:',
+      `- [${theirsAgain}] We use Firebase for the database.`,
+    ],
+    'rules first among theirs, each group under its kind',
+  );
   assert.deepEqual(
     b.facts.filter((f) => f.id !== mine).map((f) => f.section),
     ['repository', 'repository'],
   );
   // Confirmed by the person, it is theirs.
   m.correct({ id: theirs!, verdict: 'confirm' }, person);
-  assert.ok(section(m.brief().text, 'Rules:').some((l) => l.startsWith(`- [${theirs}] rule: Do NOT print`) && l.includes('(confirmed,')));
+  assert.ok(section(m.brief().text, 'Rules:').some((l) => l.startsWith(`- [${theirs}] Do NOT print`) && l.includes('(confirmed,')));
   m.close();
 });
 
@@ -272,12 +275,13 @@ test("a file's items are briefed in the file's order, how sure and since when sa
   );
   // The file's rules, in its order: its first ones are briefed, what the budget leaves out comes from its end.
   const rules = memoryFileItems(text, memoryFileType(file)!).filter((i) => i.kind === 'rule');
-  const said = shown.map((l) => l.replace(/^- \[\w+\] rule: /, ''));
+  assert.equal(lines[title + 1], 'Their rules:');
+  const said = shown.map((l) => l.replace(/^- \[\w+\] /, ''));
   assert.deepEqual(
     said,
     rules.slice(0, said.length).map((r) => r.statement),
   );
-  assert.ok(said.length >= 22, `${said.length} of ${rules.length} rules within 600 tokens:\n${b.text}`);
+  assert.ok(said.length >= 24, `${said.length} of ${rules.length} rules within 600 tokens:\n${b.text}`);
   assert.ok(b.tokens <= 600);
   assert.match(lines.at(-1)!, /^Left out \(all the repository's\): [^;]+; /, "named once as the repository's, not title by title");
   m.close();

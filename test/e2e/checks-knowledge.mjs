@@ -63,7 +63,7 @@ export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitR
     await h.screenshot(page, 'recall-rules-group');
   });
 
-  await check('recall_brief through VS Code is filled from those items: the rules first, each with its id and kind', async () => {
+  await check('recall_brief through VS Code is filled from those items: the rules first under their title, each with its id', async () => {
     const ids = RULES.map((r) => said(r)?.id);
     assert.ok(ids.every(Boolean), 'the rules are in the memory');
     const run = await invokeTools([{ tool: 'recall_brief', input: {} }]);
@@ -71,7 +71,7 @@ export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitR
     assert.ok(r.ok, r.error);
     assert.match(r.text, /^Recall brief \([^)]+\); cite ids/, 'it says which project it answered for');
     assert.doesNotMatch(r.text, /nothing confirmed, decided or preferred yet/);
-    for (const [i, rule] of RULES.entries()) assert.match(r.text, new RegExp(`\\[${ids[i]}\\] rule: ${escape(rule)}`));
+    for (const [i, rule] of RULES.entries()) assert.match(r.text, new RegExp(`\\[${ids[i]}\\] ${escape(rule)}`));
     // Rules first; what most of its lines share (how sure, since when) may follow the title once.
     assert.match(r.text, /^Recall brief [^\n]*\nRules:[^\n]*\n/);
   });

@@ -3,6 +3,7 @@
  * kind and statement, a plain fact with its triple), the sections in order of weight, and a footer
  * naming what the budget left out by the first words of each (core/memory/brief.ts picks).
  */
+import type { KnowledgeKind } from '../model/knowledge.js';
 import type { EpisodeView, FactView } from '../model/views.js';
 
 /** Where a line is briefed: the item kinds, the person's confirmed and well-held plain facts, and others' words. */
@@ -42,6 +43,8 @@ export interface Line {
   note?: EpisodeView;
   /** Whose words a repository fact rests on (its external evidence's speakers). */
   authors?: string[];
+  /** What kind it is when its section holds several: the repository's lines are grouped under their kinds. */
+  group?: BriefGroup;
 }
 
 /** Characters a BPE tokeniser spends about a token on each: Chinese, Japanese and Korean. */
@@ -67,12 +70,35 @@ export function titleOf(text: string): string {
 /** What a fact says: an item's kind and statement, a plain fact's triple. */
 const saying = (f: FactView): string => (f.kind ? flat(f.statement ?? '') : `${f.subject} ${f.predicate} ${f.object}`);
 
-export function factLine(section: BriefSection, f: FactView): Line {
+/** The repository section's groups, in order: its items by kind, a plain choice or liking with its kind, other plain facts last. */
+export type BriefGroup = KnowledgeKind | 'known';
+const GROUP_TITLES: Record<BriefGroup, string> = {
+  rule: 'Their rules:',
+  decision: 'Their decisions:',
+  preference: 'Their preferences:',
+  fact: 'Their project facts:',
+  lesson: 'Their lessons:',
+  known: 'Held firmly:',
+};
+export const GROUPS = Object.keys(GROUP_TITLES) as BriefGroup[];
+
+/**
+ * A fact's line. An item's kind is said once, by the title above it (its section's, or in the
+ * repository's section its group's), not on every line: the budget goes to statements.
+ */
+export function factLine(section: BriefSection, f: FactView, group?: BriefGroup): Line {
   // A confirmation is certainty, not a percentage; a teammate's (team sync) says whose.
   const how = f.pinned ? (f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed') : pct(f.effective_confidence);
   const by = !f.pinned && f.authority === 'agent' ? 'by an agent, ' : '';
-  const what = f.kind ? `${f.kind}: ${cut(saying(f), STATEMENT_CHARS)}` : saying(f);
-  return { section, fact: f, title: titleOf(saying(f)), text: `- [${f.id}] ${what}`, meta: `${by}${how}, since ${day(f.valid_from)}` };
+  const what = f.kind ? cut(saying(f), STATEMENT_CHARS) : saying(f);
+  return {
+    section,
+    fact: f,
+    title: titleOf(saying(f)),
+    text: `- [${f.id}] ${what}`,
+    meta: `${by}${how}, since ${day(f.valid_from)}`,
+    ...(group ? { group } : {}),
+  };
 }
 
 export function noteLine(e: EpisodeView): Line {
@@ -117,7 +143,11 @@ export function renderBody(header: string, lines: Line[]): string {
     if (!of.length) continue;
     const shared = sharedMeta(of);
     out.push(sectionTitle(section, of, shared));
-    out.push(...of.map((l) => (l.meta && l.meta !== shared ? `${l.text} (${l.meta})` : l.text)));
+    let group: BriefGroup | undefined;
+    for (const l of of) {
+      if (l.group && l.group !== group) out.push(GROUP_TITLES[(group = l.group)]);
+      out.push(l.meta && l.meta !== shared ? `${l.text} (${l.meta})` : l.text);
+    }
   }
   return out.join('\n');
 }

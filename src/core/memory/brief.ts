@@ -4,7 +4,8 @@
  *   rule        current rule items (a convention or instruction someone set);
  *   decision    decision items, plain facts with a decision predicate (`decided`, `chose`,
  *               `replaces`) and the person's own notes (`user` episodes without a role: what a
- *               person stored with `recall remember` or the editor, not turns of an imported chat);
+ *               person stored with `recall remember` or the editor, not turns of an imported chat,
+ *               nor a note stored with a kind: its item says it);
  *   preference  preference items and `prefers` facts;
  *   confirmed   other plain facts a person confirmed (pinned: a confirmed choice stays a decision),
  *               most recently reinforced first;
@@ -12,7 +13,8 @@
  *   known       other plain facts at high effective confidence;
  *   repository  items and well-held facts that rest on others' words (`external` evidence: a file in
  *               the repository others wrote) and not on the person's, in their own section naming
- *               the authors, never among the person's.
+ *               the authors, never among the person's; grouped by kind under "Their rules:" and so on.
+ * A line names its kind by the title above it, not each line again.
  * Within a section what a person confirmed comes first, then the person's own word before an
  * agent's, then the newest (what was said at once, a file's items, in the order said). The
  * sections take turns, so a memory with hundreds of rules still shows its decisions; what the
@@ -22,13 +24,24 @@
  * about one each), and the whole text, header and footer included, stays within the budget.
  */
 import { invalid } from '../model/errors.js';
-import { KNOWLEDGE_KINDS, type KnowledgeKind } from '../model/knowledge.js';
 import { BRIEF_MIN_TOKENS, LIMIT_DEFAULTS, LIMITS } from '../model/limits.js';
 import type { EpisodeView, FactView } from '../model/views.js';
 import { scopeOf } from '../model/project.js';
 import { scopeSql } from '../store/graph.js';
 import { all } from '../store/sqlite.js';
-import { factLine, footer, noteLine, renderBody, SECTIONS, shortestFooter, sizeOf, type BriefSection, type Line } from './brief-text.js';
+import {
+  factLine,
+  footer,
+  GROUPS,
+  noteLine,
+  renderBody,
+  SECTIONS,
+  shortestFooter,
+  sizeOf,
+  type BriefGroup,
+  type BriefSection,
+  type Line,
+} from './brief-text.js';
 import type { JournaledGraph } from './journaled-graph.js';
 
 export type { BriefSection };
@@ -164,7 +177,9 @@ function candidates(mem: JournaledGraph, project: string | null | undefined): Li
 
   const seen = new Set<string>();
   const fresh = (section: BriefSection, list: FactView[]): Line[] =>
-    list.filter((f) => !seen.has(f.id) && seen.add(f.id)).map((f) => factLine(section, f));
+    list
+      .filter((f) => !seen.has(f.id) && seen.add(f.id))
+      .map((f) => factLine(section, f, section === 'repository' ? groupOf(f) : undefined));
   // A plain fact the person confirmed is theirs now, whoever said it first; a choice or a liking stays in its section.
   const sectioned: readonly string[] = [...DECISION_PREDICATES, ...PREFERENCE_PREDICATES];
   const confirmed = fresh(
@@ -176,11 +191,14 @@ function candidates(mem: JournaledGraph, project: string | null | undefined): Li
     ),
   );
   const rules = fresh('rule', items('rule'));
+  // A note stored with a kind is its item's evidence: the item says it (or, ended, no longer holds), not the note again.
   const notes = mem.graph
     .episodeViews(
       all(
         mem.db,
-        `SELECT * FROM episodes WHERE authority = 'user' AND role IS NULL AND ${scope.sql} ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
+        `SELECT * FROM episodes WHERE authority = 'user' AND role IS NULL AND ${scope.sql} AND NOT EXISTS (SELECT 1 FROM evidence v
+           JOIN relationships r ON r.rowid = v.relationship_rowid WHERE v.episode_id = episodes.id AND r.kind IS NOT NULL)
+         ORDER BY time_ms DESC, rowid DESC LIMIT ?`,
         [...scope.params, cap],
       ),
     )
@@ -204,7 +222,7 @@ function candidates(mem: JournaledGraph, project: string | null | undefined): Li
     fresh('repository', [
       ...others('kind IS NOT NULL'),
       ...others('kind IS NULL').filter((f) => sectioned.includes(f.predicate) || f.effective_confidence >= BRIEF_MIN_CONFIDENCE),
-    ]).sort((a, b) => kindRank(a.fact!) - kindRank(b.fact!) || stamp(b).localeCompare(stamp(a))),
+    ]).sort((a, b) => GROUPS.indexOf(a.group!) - GROUPS.indexOf(b.group!) || stamp(b).localeCompare(stamp(a))),
   );
   const bySection: Record<BriefSection, Line[]> = {
     rule: rules,
@@ -233,12 +251,11 @@ function byConfidence(a: Line, b: Line): number {
   return Number(b.fact!.pinned) - Number(a.fact!.pinned) || b.fact!.effective_confidence - a.fact!.effective_confidence;
 }
 
-/** Rules, decisions, preferences, facts, lessons, then plain facts (a plain choice with the decisions). */
-const RANK: Record<KnowledgeKind, number> = { rule: 0, decision: 1, preference: 2, fact: 3, lesson: 4 };
-function kindRank(f: FactView): number {
-  if (f.kind) return RANK[f.kind];
-  if ((DECISION_PREDICATES as readonly string[]).includes(f.predicate)) return RANK.decision;
-  return (PREFERENCE_PREDICATES as readonly string[]).includes(f.predicate) ? RANK.preference : KNOWLEDGE_KINDS.length;
+/** A repository fact's group: its kind, or a plain choice's or liking's; any other plain fact is held firmly. */
+function groupOf(f: FactView): BriefGroup {
+  if (f.kind) return f.kind;
+  if ((DECISION_PREDICATES as readonly string[]).includes(f.predicate)) return 'decision';
+  return (PREFERENCE_PREDICATES as readonly string[]).includes(f.predicate) ? 'preference' : 'known';
 }
 
 /** The left-out lines of every section, taking turns as the sections do: the footer names a few of each. */
