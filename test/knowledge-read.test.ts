@@ -121,6 +121,11 @@ test('the forms the issue names (its paraphrases of real transcripts): each read
   assert.deepEqual(read('Results are always newest first.'), [['rule', undefined, undefined]]);
   assert.deepEqual(read('We no longer use Redux.'), [['rule', 'Redux', undefined]]);
   assert.deepEqual(read("Let's switch from Postgres to SQLite."), [['decision', 'PostgreSQL', 'SQLite']]);
+  // The issue's own pair, "use Postgres", later "switch to SQLite", with the switch naming what it is for.
+  assert.deepEqual(read('Switch the database to SQLite.'), [['decision', 'database', 'SQLite']]);
+  assert.deepEqual(read('We switched the test runner from Jest to Vitest.'), [['decision', 'test runner', 'Vitest']]);
+  assert.deepEqual(read("Don't switch the database to SQLite."), [['rule', 'SQLite', undefined]], 'a prohibition is a rule');
+  assert.deepEqual(read('Switch the tab to dark mode.'), [], 'a switch to no technology is not a choice of stack');
   assert.deepEqual(read('I prefer pnpm over npm.'), [['preference', 'npm', 'pnpm']]);
 });
 

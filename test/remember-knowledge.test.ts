@@ -151,6 +151,25 @@ test('the same knowledge remembered again is one item with more evidence', async
   assert.equal((await item(first.data.item)).evidence.length, 2);
 });
 
+test('a later decision on the same subject supersedes the earlier; the brief shows the item, not its note again', async () => {
+  // The person's, from the CLI: their notes are briefed as decisions unless an item says them.
+  const said = async (text: string): Promise<string> => {
+    const r = await cli(['remember', text, '--kind', 'decision', '--subject', 'database']);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.match(/decision (rel_\w+)/)![1]!;
+  };
+  const first = await said('We use Postgres for the database.');
+  const later = await said('Switch the database to SQLite.');
+  const [was, now] = [await item(first), await item(later)];
+  assert.deepEqual([was.object, now.object], ['PostgreSQL', 'SQLite'], 'each names its choice, read from its words');
+  assert.deepEqual([was.status, was.ended_reason], ['superseded', `superseded by ${later}`]);
+  assert.equal(now.valid_to, null);
+  const brief = (await cli(['brief', '--tokens', '2000'])).stdout;
+  assert.ok(brief.includes(`[${later}] Switch the database to SQLite.`), brief);
+  assert.ok(!/Postgres/.test(brief), `the ended decision is not briefed, nor its note:\n${brief}`);
+  assert.equal(brief.split('Switch the database').length - 1, 1, `said once, not again as a note:\n${brief}`);
+});
+
 test('bad kinds, subjects and citations are refused with a hint and write nothing', async () => {
   const before = JSON.parse((await cli(['status', '--json'])).stdout);
   const fails = async (args: Record<string, unknown>, message: RegExp): Promise<void> => {

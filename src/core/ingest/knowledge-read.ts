@@ -43,6 +43,9 @@ const CHOICE = new RegExp(
 /** A change of choice: "switch from Y to X", "replace Y with X". */
 const CHANGE =
   /\b(?:(?:switch|switching|move|moving|migrate|migrating)\s+from\s+(.{1,60}?)\s+to\s+|replac(?:e|ing)\s+(.{1,60}?)\s+with\s+)(.+)$/i;
+/** A change of what something runs on, named by its role: "switch the database (from Postgres) to SQLite"; the choice is a technology. */
+const SWITCH_TO =
+  /\b(?:switch|switching|switched|migrate|migrating|migrated)\s+(?:the|our|this)\s+([a-z][a-z -]{1,30}?)\s+(?:from\s+.{1,40}?\s+)?(?:over\s+)?to\s+(.+)$/i;
 /** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
 const NOT_INSTRUCTED =
   'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
@@ -161,6 +164,8 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
     const from = firstEntity(change[1] ?? change[2]!);
     if (choice && from) return { kind: 'decision', statement: s, subject: from, object: choice };
   }
+  const switched = switchedTo(s);
+  if (switched) return { kind: 'decision', statement: s, subject: switched.role, object: switched.choice };
   const choiceAt = s.match(CHOICE);
   if (choiceAt && !NEGATIVE.test(s.slice(0, (choiceAt.index ?? 0) + choiceAt[0].length))) {
     const choice = chosen(s, CHOICE);
@@ -183,6 +188,14 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   if (stack) return { kind: 'decision', statement: s, subject: stack, object: stack };
   const form = toAgent ? personForm(s) : undefined;
   return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
+}
+
+/** The role and the technology of "switch the database to SQLite", when the sentence is not a prohibition. */
+function switchedTo(s: string): { role: string; choice: string } | undefined {
+  const m = s.match(SWITCH_TO);
+  if (!m || NEGATIVE.test(s.slice(0, m.index))) return undefined;
+  const choice = extract({ text: m[2]! }).entities.find((e) => e.type === 'technology')?.name;
+  return choice ? { role: m[1]!.trim(), choice } : undefined;
 }
 
 /** The technology a request to build something names as its means: "write the game in Python using Pygame". */

@@ -9,11 +9,12 @@
  */
 import { anchorsIn, SourceFiles } from '../anchors/resolve.js';
 import { findCodeRefs } from '../anchors/detect.js';
+import { readKnowledge } from '../ingest/knowledge-read.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
 import { invalid } from '../model/errors.js';
 import type { EpisodeInput, EventBody, Provenance } from '../model/events.js';
-import { isKnowledgeKind, KNOWLEDGE_KINDS, type KnowledgeKind } from '../model/knowledge.js';
+import { isKnowledgeKind, KNOWLEDGE_KINDS, SUPERSEDING_KINDS, type KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { dedupe, storedAnchors } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
@@ -63,10 +64,12 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
   }
   let item: string | undefined;
   if (kind !== undefined && statement !== undefined && about !== undefined) {
+    const choice = choiceIn(kind, statement);
     const read = new KnowledgeWriter(mem).read({
       kind,
       statement,
       subject: redactSecrets(about).text,
+      ...(choice ? { object: choice } : {}),
       evidence: stored.id,
       assertedBy: by.authority,
       project: projectOf(note.project, by),
@@ -85,6 +88,16 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
     ...(item ? { item } : {}),
     ...(citations?.length ? { anchored: cited.anchored, unanchored: cited.unanchored } : {}),
   };
+}
+
+/**
+ * The choice a decision or preference names ("Switch the database to SQLite": SQLite), read as the
+ * offline reader reads a person's turn, so a later choice on the same subject supersedes it. None
+ * read: the item names its subject alone, and ends only by a choice that names one.
+ */
+function choiceIn(kind: KnowledgeKind, statement: string): string | undefined {
+  if (!SUPERSEDING_KINDS.has(kind)) return undefined;
+  return readKnowledge({ text: statement, role: 'user' }).find((r) => r.object !== undefined)?.object;
 }
 
 function checked(input: RememberInput): RememberInput {
