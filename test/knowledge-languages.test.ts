@@ -10,6 +10,9 @@
  * - de: Paulschmidt-GDS2/KIDT KIDT/KIDT/Prompts/conversation-instructions.md @6b1430896914c2b87053ae65894d6af9201b051c;
  *   Talhaman91/Sprachlernmaterial_Generator src/sprachlern_tool/prompts/system_prompt.py @4eb75e58e695814618d903e6df1402f56740460e;
  *   JonathanXDR/M324 Dokumentation/D1_Applikation_Technologien.md @0b9da31cbdaace5e4cdc3480786f010752b47403
+ * - "must" with a verb (es, pt, fr): Blizard32/seniales .aider.chat.history.md @5fd48734fd5534a53a92f0e1dd020944e856291f
+ *   (line 113, a run-on turn, also test/fixtures/knowledge); Yusukepkl/I.A-Sarah AGENTS.md
+ *   @ad7a94ac6e45b7fd0e44e0130ba883e053cbe4f8; Hackboot-Dev/website CLAUDE.md @fd8fe5e2b9e12006a9c057fea1c25ac5b299d133
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -32,6 +35,10 @@ const RULES: Record<string, string[]> = {
     "Ne pas prendre d'initiatives non sollicitées",
   ],
   de: ['NIEMALS schätzen: "etwa 10 Wörter"', 'Du antwortest IMMER in natürlicher Sprache!'],
+  'must + verb': [
+    'Mensagens de commit e resumos de pull request devem ser escritos em português.',
+    "Toute interaction avec l'utilisateur doit être en FRANÇAIS",
+  ],
 };
 
 for (const [language, sentences] of Object.entries(RULES))
@@ -95,3 +102,16 @@ for (const [title, [sentence, choice]] of Object.entries(DECIDED))
     assert.equal(item?.kind, 'decision');
     assert.equal(item?.object, choice);
   });
+
+test('a run-on turn too long for one sentence is read clause by clause: its two rules, not the request around them', () => {
+  // Blizard32/seniales .aider.chat.history.md line 113, the person's turn as written (one sentence of 400 characters).
+  const turn =
+    'Quiero que me agregues lo analizado al README.md y además crees un archivo nuevo para realizar test de las funciones que estan generadas actualmentes, los test preferiblemente deberían estar en una subcarpeta llamada test y que haya un archivo para cada test, en estos se debe corroborar que se ejecuten las funciones sin que lancen error intentando llevarlas al fallo. Tambien estaría bueno otro archivo RunTests que ejecute cada archivo de la subcarpeta';
+  assert.deepEqual(
+    read(turn).map((k) => [k.kind, k.statement]),
+    [
+      ['rule', 'los test preferiblemente deberían estar en una subcarpeta llamada test y que haya un archivo para cada test'],
+      ['rule', 'en estos se debe corroborar que se ejecuten las funciones sin que lancen error intentando llevarlas al fallo.'],
+    ],
+  );
+});

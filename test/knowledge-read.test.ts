@@ -415,3 +415,17 @@ test('a request to build something with a known technology chose it; one without
     [],
   );
 });
+
+test("a person's forms from real transcripts: a rule labelled as one, a shouted let's NOT, the stack of the project", () => {
+  const read = (t: string): [string, string | undefined][] => readKnowledge({ text: t, role: 'user' }).map((k) => [k.kind, k.subject]);
+  // VercinGetorix447/SystemGoat-Factory, a Claude Code session (.claude/projects/-home-echo/1ae0b157-….jsonl @2bf82578f147fa5b5244f121518744e89d1d69a6).
+  assert.deepEqual(read('#RULE: Always - I need a summary of estimated token usage for search and task PRIOR to proceeding'), [
+    ['rule', undefined],
+  ]);
+  // ThatHunky/gryag, a SpecStory history (.specstory/history/2025-10-25_12-37Z-fixing-bot-memory-issues-with-user-data.md @27dc8ac4dbf20b5598f933fb9fdb7864726de2b3).
+  assert.deepEqual(read("Let's NOT redact personal info!"), [['rule', undefined]]);
+  assert.deepEqual(read("Let's not forget the tests!"), [], 'not shouted, exclaimed: encouragement');
+  // AspireOne/laura-backend, an aider history (.aider.chat.history.md @c12302c36c566befe014096d2c0dc0200f3c147b).
+  assert.deepEqual(read('This is a NestJS project.'), [['fact', 'NestJS']]);
+  assert.deepEqual(read('This is a Great idea project.'), [], 'only a technology the extractor knows is a stack');
+});

@@ -8,6 +8,7 @@
  * said as the thing that fixed it ("forcing xcb ... fixes the exit"), in English and Chinese.
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
+import { extract } from './extract.js';
 
 /** A found form: its kind and, when the form names it, what it is about. */
 export interface FormReading {
@@ -42,6 +43,15 @@ const NOT_IMPERATIVE =
   /^(?:i|we|you|he|she|it|they|the|a|an|this|that|these|those|there|my|our|your|his|her|their|its|is|are|was|were|it's|i'm|we're|maybe|just)$/i;
 /** The person's environment: "I'm on Ubuntu 22.04", "we're running Node 20". */
 const ENVIRONMENT = /^(?:[Ii]'m|I am|[Ww]e're|[Ww]e are)\s+(?:on|running)\s+([A-Z][\w.+#-]*(?:\s+v?\d[\w.]*)?)/;
+/** What the project is built on, said of the project as a whole: "This is a NestJS project", "It's a Rust CLI" (see stackIs). */
+const STACK_IS =
+  /^(?:[Tt]his|[Ii]t|[Oo]urs)(?:'s| is) an? ([A-Z][\w.+#-]*(?:\s[A-Z][\w.+#-]*)?)\s+(?:\w+\s+)?(?:project|app|application|repo|repository|codebase|monorepo|library|package|service|backend|frontend|api|API|CLI|server|site|website|plugin|extension)\b/;
+
+/** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
+function stackIs(s: string): string | undefined {
+  const m = s.match(STACK_IS);
+  return m ? extract({ text: m[1]! }).entities.find((e) => e.type === 'technology')?.name : undefined;
+}
 
 /** A rule, a decision or a fact stated by a person to an agent in one of these forms, or nothing. */
 export function personForm(s: string): FormReading | undefined {
@@ -49,6 +59,8 @@ export function personForm(s: string): FormReading | undefined {
   if (/\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s)) return undefined;
   const env = s.match(ENVIRONMENT);
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
+  const stack = stackIs(s);
+  if (stack) return { kind: 'fact', subject: stack };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
@@ -99,8 +111,8 @@ export function agentForm(s: string, failure: RegExp): FormReading | undefined {
     const runner = command[1]!.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, '').split(/\s/)[0];
     return { kind: 'fact', ...(runner ? { subject: runner } : {}) };
   }
-  const setting = s.match(SETTING);
-  if (setting) return { kind: 'fact', subject: setting[1]! };
+  const setting = s.match(SETTING)?.[1] ?? stackIs(s);
+  if (setting) return { kind: 'fact', subject: setting };
   if (CORRECTION.test(s)) return { kind: 'fact' };
   return undefined;
 }

@@ -31,7 +31,7 @@ export interface KnowledgeReading {
   object?: string;
 }
 
-const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt';
+const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt|rely on';
 /** A choice, imperative or stated: "use X", "let's go with X", "we use X", "we're switching to X". */
 const CHOICE = new RegExp(
   `(?:^(?:please\\s+|only\\s+|so\\s+|ok(?:ay)?,?\\s+|then\\s+|and\\s+)?(?:${VERBS})` +
@@ -63,6 +63,8 @@ const RULE = new RegExp(
     `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
     `\\b(?:is|are|should be|must be)\\s+(?:always|never)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
+    // A rule labelled as one: "Rule: …", "#RULE: …", "Golden rule: …".
+    `^#?\\s*(?:[a-z]+\\s+)?rule\\s*:\\s*\\S`,
   ].join('|'),
   'i',
 );
@@ -70,7 +72,7 @@ const RULE = new RegExp(
 const DESCRIBED = /\b(?:i|i'm|i'll|i've|i'd|me|my|he|she|they|it|it's|he's|she's|they're|they'll|us|his|her|their|its)\b/i;
 /** Advice offered ("you can use X"), not a rule set. */
 const OFFERED = /^(?:\w+,\s*)?you can(?!'t|not)\b/i;
-const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b/;
+const RULE_SHOUTED = /\b(?:MUST|NEVER|ALWAYS|DO NOT|DON'T)\b|\b[Ll]et'?s NOT\b/;
 /** A preference: "I prefer X", "prefer X over Y", "I'd rather X". */
 const PREFERENCE =
   /\b(?:i|we)\s+(?:really\s+)?(?:prefer|'d rather|would rather)\b|^prefer\s+|\bmy preference is\b|\bprefiro\b|好きです|更喜欢|我喜欢用/i;
@@ -121,7 +123,9 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
           object: firstEntity(a.answer),
         });
   if (out.length > 0) return out;
-  const all = candidateSentences(text).map((c) => c.replace(/[\u2018\u2019]/g, "'").trim());
+  const all = candidateSentences(text)
+    .map((c) => c.replace(/[\u2018\u2019]/g, "'").trim())
+    .flatMap(clauses);
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
     if (!readable(s)) continue;
@@ -139,6 +143,19 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     out.push(item);
   }
   return out;
+}
+
+/**
+ * A sentence too long to read as one, split at its commas and semicolons: people chain a request and
+ * the rules for it in one unpunctuated run ("add tests, they should live in test/, one file each").
+ * A run that opens with a hedge ("if …") stays whole, and so unread.
+ */
+function clauses(s: string): string[] {
+  if (s.replace(/\([^()]*\)/g, '').length <= LIMITS.knowledgeSentenceChars || isHedged(s)) return [s];
+  return s
+    .split(/(?<=[,;])\s+/)
+    .map((c) => c.replace(/[,;]$/, '').trim())
+    .filter((c) => c.split(/\s+/).length >= 3);
 }
 
 /** A sentence that can state something: within bounds, more than a word, not a question. */
