@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { readKnowledge, type KnowledgeReading } from '../src/core/ingest/knowledge-read';
+import { listedItems } from '../src/core/ingest/knowledge-text';
 import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
@@ -428,4 +429,26 @@ test("a person's forms from real transcripts: a rule labelled as one, a shouted 
   // AspireOne/laura-backend, an aider history (.aider.chat.history.md @c12302c36c566befe014096d2c0dc0200f3c147b).
   assert.deepEqual(read('This is a NestJS project.'), [['fact', 'NestJS']]);
   assert.deepEqual(read('This is a Great idea project.'), [], 'only a technology the extractor knows is a stack');
+});
+
+test('a turn that sets out rules as a list is read as a rules file is; a numbered task list is not', () => {
+  const KNOWLEDGE = path.join(REAL, '..', 'knowledge', 'transcripts');
+  const turn = (file: string, ref: string): string =>
+    readTranscriptFile(path.join(KNOWLEDGE, file)).episodes.find((e) => String(e.ref) === ref)!.text;
+  // hericlibong/SassyAI, a Codex session (origin in test/fixtures/knowledge/SOURCES.md): "Create principles for …:" and nine items.
+  const principles = turn('codex/cb-sassyai-v2-principles.jsonl', 'line 2');
+  assert.equal(listedItems(principles)?.length, 9);
+  const read = readKnowledge({ text: principles, role: 'user' });
+  for (const said of [
+    'Testing is required: add tests for prompt/persona policy, provider adapter, and main chat flow (API-level). Keep it simple and reviewable.',
+    'Keep architecture minimal: start with one backend service + one frontend UI; no premature microservices.',
+  ])
+    assert.ok(
+      read.some((k) => k.kind === 'rule' && k.statement === said),
+      `${said}\n${JSON.stringify(read.map((k) => k.statement))}`,
+    );
+  assert.ok(!read.some((k) => /^Create principles/.test(k.statement)), 'the request that names the list is not a rule');
+  // djha786543-gif/career-os-v2, an aider history (ditto): "Architect: Create a standalone … seed script." and numbered steps.
+  const steps = turn('aider/ac-career-os-serpapi.aider.chat.history.md', 'line 25');
+  assert.equal(listedItems(steps), undefined, 'no line names rules: a task, not a rules file');
 });

@@ -18,7 +18,8 @@ import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
 import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
-import { candidateSentences, isHedged, isQuestion, isTemporary } from './knowledge-text.js';
+import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
+import { listedItem } from './memory-file-items.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
 export interface KnowledgeReading {
@@ -141,6 +142,14 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
       }
     }
     out.push(item);
+  }
+  // A turn that sets out rules as a list (a rules file pasted to the agent) is read as that file would be.
+  const listed = toAgent ? listedItems(text) : undefined;
+  for (const raw of listed?.slice(0, LIMITS.memoryFileItems) ?? []) {
+    // An item ending in a colon introduces the list under it ("Auto completion must:"): it says nothing alone.
+    const item = isQuestion(raw) || /[:：]$/.test(raw) ? undefined : listedItem(raw);
+    if (!item || out.some((o) => o.statement.includes(item.statement) || item.statement.includes(o.statement))) continue;
+    out.push({ ...item, subject: firstEntity(item.statement) });
   }
   return out;
 }

@@ -71,6 +71,31 @@ export function sentences(paragraph: string): string[] {
   return out;
 }
 
+/** A line that names what the list under it sets: "Create principles for X:", "2) TECH STACK RULES", "## Conventions". */
+const RULES_NAMED =
+  /\b(?:rules?|guidelines?|principles?|conventions?|requirements?|guardrails?|constraints?|standards?|policies|constitution)\b/i;
+
+/**
+ * The list items of a turn that sets out rules as a list, as a memory file does: a line that is not
+ * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Items
+ * are read from the speaker's own prose only (proseParagraphs: no code, quotes or tool output).
+ */
+export function listedItems(text: string): string[] | undefined {
+  const lines = text.replace(/\r/g, '').split('\n');
+  const fences = new Fences();
+  let named = false;
+  const items: string[] = [];
+  for (const line of lines) {
+    if (fences.step(line)) continue;
+    const t = line.trim();
+    if (!t || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line)) continue;
+    if (BULLET.test(line) && /[\p{Ll}]/u.test(t)) {
+      if (named) items.push(t.replace(BULLET, ''));
+    } else if (RULES_NAMED.test(t) && t.length <= 120) named = true;
+  }
+  return items.length >= 3 ? items : undefined;
+}
+
 /** Every candidate sentence of a turn, in order. */
 export function candidateSentences(text: string): string[] {
   return proseParagraphs(text).flatMap(sentences);

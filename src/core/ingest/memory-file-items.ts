@@ -28,6 +28,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
 import { commandsFact, isStackLine } from './memory-file-code.js';
+import { boundStatement, ENDS_SENTENCE, headingName, plain, splitSentences, wordCount } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
 
 export interface MemoryFileItem {
@@ -76,50 +77,6 @@ const GENERIC_HEADING =
   /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
 const MIN_WORDS = 3;
 
-/** Chinese and Japanese characters: written without spaces, a word is about two of them. */
-const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-
-/** How many words a text holds: space-separated ones, and a word per two Chinese or Japanese characters. */
-function wordCount(s: string): number {
-  let n = 0;
-  for (const w of s.split(/\s+/)) {
-    const cjk = w.match(CJK_CHARS)?.length ?? 0;
-    const rest = w.replace(CJK_CHARS, ' ');
-    n += Math.ceil(cjk / 2) + rest.split(' ').filter((x) => /[\p{L}\p{N}]/u.test(x)).length;
-  }
-  return n;
-}
-
-/** Markdown emphasis, inline HTML and link targets out of a text; code spans kept as written. */
-function plain(s: string): string {
-  return s
-    .split(/(`[^`]*`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part
-            .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-            .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-            .replace(/<\/?[A-Za-z][^>]*>/g, '')
-            .replace(/(\*\*|__)(.+?)\1/g, '$2')
-            .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2'),
-    )
-    .join('')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** A heading as a subject: no numbering, emoji, emphasis or trailing colon. */
-function headingName(s: string): string {
-  return plain(s)
-    .replace(/^[^\p{L}\p{N}`]+/u, '')
-    .replace(/^(?:\d+(?:\.\d+)*[.)]?|step \d+[:.]?)\s+/i, '')
-    .replace(/[`]/g, '')
-    .replace(/[:：\s]+$/, '')
-    .slice(0, LIMITS.nameChars)
-    .trim();
-}
-
 function imperative(body: string): boolean {
   const [first = '', second = ''] = body
     .replace(/^[`'"]+/, '')
@@ -143,18 +100,12 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
   return bullet ? 'fact' : undefined;
 }
 
-/** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
-export function boundStatement(s: string): string {
-  if (s.length <= LIMITS.statementChars) return s;
-  let out = '';
-  for (const x of splitSentences(s)) {
-    const next = out ? `${out} ${x}` : x;
-    if (next.length > LIMITS.statementChars) break;
-    out = next;
-  }
-  if (out.trim()) return out.trim();
-  const cut = s.slice(0, LIMITS.statementChars - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`;
+/** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item, or nothing. */
+export function listedItem(raw: string): { kind: KnowledgeKind; statement: string } | undefined {
+  const said = plain(raw);
+  const body = plain(labelled(said).body);
+  const kind = wordCount(body) >= MIN_WORDS ? kindOf(body, [], { label: 'chat', instructions: true }, false) : undefined;
+  return kind && { kind, statement: boundStatement(said) };
 }
 
 /** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
@@ -335,18 +286,6 @@ function frontMatterEnd(lines: string[]): number {
   if (lines[0]?.trim() !== '---') return 0;
   const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   return close > 0 ? close + 1 : 0;
-}
-
-/** A sentence ends at . ! ? (and any closing emphasis, bracket or quote) before a space, so `a.b` and 1.5 go on; at a CJK full stop, space or none. */
-const SENTENCE_BREAK = /(?<=[.!?][*_)"'”」』）]*)\s+|(?<=[。！？][*_)"'”」』）]*)(?![*_)"'”」』）])\s*/u;
-const ENDS_SENTENCE = /[.!?。！？][*_)"'”」』）]*$/;
-
-/** The sentences of a text on one line. */
-function splitSentences(s: string): string[] {
-  return s
-    .split(SENTENCE_BREAK)
-    .map((x) => x.trim())
-    .filter(Boolean);
 }
 
 /**

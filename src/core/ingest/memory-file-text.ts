@@ -1,0 +1,76 @@
+/**
+ * The text of a memory file's lines as the reader (memory-file-items.ts) takes it: markdown marks
+ * out, words counted (a word per two Chinese or Japanese characters), headings as names, sentences,
+ * and statements bounded to LIMITS.statementChars.
+ */
+import { LIMITS } from '../model/limits.js';
+
+/** Chinese and Japanese characters: written without spaces, a word is about two of them. */
+const CJK_CHARS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+
+/** How many words a text holds: space-separated ones, and a word per two Chinese or Japanese characters. */
+export function wordCount(s: string): number {
+  let n = 0;
+  for (const w of s.split(/\s+/)) {
+    const cjk = w.match(CJK_CHARS)?.length ?? 0;
+    const rest = w.replace(CJK_CHARS, ' ');
+    n += Math.ceil(cjk / 2) + rest.split(' ').filter((x) => /[\p{L}\p{N}]/u.test(x)).length;
+  }
+  return n;
+}
+
+/** Markdown emphasis, inline HTML and link targets out of a text; code spans kept as written. */
+export function plain(s: string): string {
+  return s
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+            .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+            .replace(/<\/?[A-Za-z][^>]*>/g, '')
+            .replace(/(\*\*|__)(.+?)\1/g, '$2')
+            .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2'),
+    )
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A heading as a subject: no numbering, emoji, emphasis or trailing colon. */
+export function headingName(s: string): string {
+  return plain(s)
+    .replace(/^[^\p{L}\p{N}`]+/u, '')
+    .replace(/^(?:\d+(?:\.\d+)*[.)]?|step \d+[:.]?)\s+/i, '')
+    .replace(/[`]/g, '')
+    .replace(/[:：\s]+$/, '')
+    .slice(0, LIMITS.nameChars)
+    .trim();
+}
+
+/** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
+export function boundStatement(s: string): string {
+  if (s.length <= LIMITS.statementChars) return s;
+  let out = '';
+  for (const x of splitSentences(s)) {
+    const next = out ? `${out} ${x}` : x;
+    if (next.length > LIMITS.statementChars) break;
+    out = next;
+  }
+  if (out.trim()) return out.trim();
+  const cut = s.slice(0, LIMITS.statementChars - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`;
+}
+
+/** A sentence ends at . ! ? (and any closing emphasis, bracket or quote) before a space, so `a.b` and 1.5 go on; at a CJK full stop, space or none. */
+export const SENTENCE_BREAK = /(?<=[.!?][*_)"'”」』）]*)\s+|(?<=[。！？][*_)"'”」』）]*)(?![*_)"'”」』）])\s*/u;
+export const ENDS_SENTENCE = /[.!?。！？][*_)"'”」』）]*$/;
+
+/** The sentences of a text on one line. */
+export function splitSentences(s: string): string[] {
+  return s
+    .split(SENTENCE_BREAK)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
