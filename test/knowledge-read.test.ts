@@ -452,3 +452,19 @@ test('a turn that sets out rules as a list is read as a rules file is; a numbere
   const steps = turn('aider/ac-career-os-serpapi.aider.chat.history.md', 'line 25');
   assert.equal(listedItems(steps), undefined, 'no line names rules: a task, not a rules file');
 });
+
+test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plain "so" is not', () => {
+  const lessons = (t: string): string[] =>
+    readKnowledge({ text: t, role: 'assistant' })
+      .filter((k) => k.kind === 'lesson')
+      .map((k) => k.statement);
+  // maloneype/yposfgold-community-platform (SpecStory) and reviewchaser/dealerflow (Claude Code); origins in test/fixtures/knowledge/SOURCES.md.
+  for (const said of [
+    "The `Seed` icon doesn't exist in lucide-react, so I've replaced it with `Sprout` which is the appropriate alternative.",
+    "The API uses `.lean()` which bypasses the `toJSON` plugin, so `_id` isn't converted to `id`",
+  ])
+    assert.deepEqual(lessons(said), [said]);
+  // Written for this test: a reason for a step, and a result, with no failure or fix.
+  assert.deepEqual(lessons("The file isn't large, so I read it whole."), []);
+  assert.deepEqual(lessons("I've updated the config, so you can now run the tests."), []);
+});

@@ -96,6 +96,12 @@ const CAUSE_OR_FIX =
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
 const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
 const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
+/**
+ * A cause and what it led to in one sentence: something missing or bypassed, "so" the fix made or
+ * the failure seen ("X doesn't exist in Y, so I've replaced it with Z"; "X bypasses Y, so Z isn't …").
+ */
+const CAUSE_SO =
+  /\b(?:doesn't|does not|don't|isn't|is not|aren't|wasn't|weren't|can't|cannot|missing|not (?:found|registered|defined|installed|exported|set)|bypass(?:es|ed)?|skips|ignores)\b[^.;]{0,160}?,?\s+so\s+(?:(?:i|we)(?:'ve| have)?\s+(?:replaced|changed|switched|updated|added|removed|renamed|moved|pinned|wrapped)\b|[^.;]{0,80}\b(?:isn't|aren't|doesn't|don't|won't|can't|fails?|failed|breaks?|crash(?:es)?)\b)/i;
 /** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
 const PROJECT_FACT =
   /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
@@ -241,7 +247,7 @@ function instructed(s: string): boolean {
 function agentItem(s: string): KnowledgeReading | undefined {
   if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|may|probably|likely|possibly)\b/i.test(s))
     return undefined;
-  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s)) && !NEGATED_CAUSE.test(s))
+  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s))
     return { kind: 'lesson', statement: s, subject: firstEntity(s) };
   if (PROJECT_FACT.test(s)) {
     const what = chosen(s, PROJECT_FACT);
