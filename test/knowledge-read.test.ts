@@ -468,3 +468,17 @@ test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plai
   assert.deepEqual(lessons("The file isn't large, so I read it whole."), []);
   assert.deepEqual(lessons("I've updated the config, so you can now run the tests."), []);
 });
+
+test('an instruction for a case ("If X, return Y") is a rule; a hypothetical is not', () => {
+  const rules = (t: string): string[] =>
+    readKnowledge({ text: t, role: 'user' })
+      .filter((k) => k.kind === 'rule')
+      .map((k) => k.statement);
+  // djha786543-gif/career-os-v2, an aider history (origin in test/fixtures/knowledge/SOURCES.md).
+  const said = 'If the API is down or returns zero results, return an empty list [] instead of throwing a 500 error.';
+  assert.deepEqual(rules(said), [said]);
+  // Written for this test: the case's consequence guessed, and a choice weighed, not instructed.
+  assert.deepEqual(rules('If we used Postgres, we would need a migration step.'), []);
+  assert.deepEqual(rules('If the tests pass, maybe merge it tomorrow.'), []);
+  assert.deepEqual(rules('If you want, use pnpm instead.'), []);
+});

@@ -19,7 +19,7 @@ import type { ExtractInput } from './extract-types.js';
 import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
-import { listedItem } from './memory-file-items.js';
+import { instructsAfterCondition, listedItem } from './memory-file-items.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
 export interface KnowledgeReading {
@@ -105,6 +105,8 @@ const CAUSE_SO =
 /** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
 const PROJECT_FACT =
   /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
+/** A sentence opening with the case an instruction is for: "If …,", "When …,", "Unless …," (not a wish: "if you want, …"). */
+const CONDITION = /^(?:if|when|whenever|unless)\s(?!you\s+(?:want|like|prefer|wish)\b)/i;
 /** A choice in the negative is a rule ("we never use Java"), not a decision. */
 const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
@@ -185,7 +187,10 @@ function readable(s: string): boolean {
 function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it.
   const main = s.replace(/\([^()]*\)/g, ' ');
-  if (isHedged(main) || isTemporary(main)) return undefined;
+  // "If the API is down, return an empty list": a standing instruction for a case, not a hypothetical.
+  const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && instructsAfterCondition(main);
+  if (isTemporary(main) || (!forCase && isHedged(main))) return undefined;
+  if (forCase) return { kind: 'rule', statement: s, subject: firstEntity(s) };
   if (PREFERENCE.test(s)) {
     const choice = chosen(s, PREFERENCE);
     if (choice) return { kind: 'preference', statement: s, subject: replaced(s) ?? choice, object: choice };
