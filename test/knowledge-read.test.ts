@@ -482,3 +482,17 @@ test('an instruction for a case ("If X, return Y") is a rule; a hypothetical is 
   assert.deepEqual(rules('If the tests pass, maybe merge it tomorrow.'), []);
   assert.deepEqual(rules('If you want, use pnpm instead.'), []);
 });
+
+test("a rules list pasted after someone else's words is theirs, not the person's", () => {
+  // Written for this test, in the shape of real turns that paste another model's answer ("GEMINI SAID:").
+  const turn = [
+    'Look at what the other model suggested.',
+    'GEMINI SAID:',
+    'Project rules:',
+    '- Use tabs everywhere.',
+    '- Never write tests.',
+    '- Always push to main.',
+  ].join('\n');
+  assert.equal(listedItems(turn), undefined);
+  assert.deepEqual(readKnowledge({ text: turn, role: 'user' }), []);
+});

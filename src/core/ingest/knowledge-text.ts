@@ -77,8 +77,9 @@ const RULES_NAMED =
 
 /**
  * The list items of a turn that sets out rules as a list, as a memory file does: a line that is not
- * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Items
- * are read from the speaker's own prose only (proseParagraphs: no code, quotes or tool output).
+ * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Lines
+ * are left out as proseParagraphs leaves them (code, quotes, tool output, tables), and nothing
+ * after "X said:" is the speaker's.
  */
 export function listedItems(text: string): string[] | undefined {
   const lines = text.replace(/\r/g, '').split('\n');
@@ -87,6 +88,7 @@ export function listedItems(text: string): string[] | undefined {
   const items: string[] = [];
   for (const line of lines) {
     if (fences.step(line)) continue;
+    if (PASTED.test(line)) break;
     const t = line.trim();
     if (!t || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line)) continue;
     if (BULLET.test(line) && /[\p{Ll}]/u.test(t)) {
