@@ -115,3 +115,22 @@ test('a run-on turn too long for one sentence is read clause by clause: its two 
     ],
   );
 });
+
+test('a reminder and a named requirement are rules; an agent names a failure with its cause or fix in other languages', () => {
+  // Origins in test/fixtures/knowledge/SOURCES.md: LuizHMachado05/simoldesproject and PauloMatheusGr/graphs (Cursor
+  // exports, pt), steadyfall/wwbm-webapp (Claude Code, en), yutakobayashidev/dotnix (Claude Code, ja).
+  for (const said of [
+    'lembre-se de quando for fazer alguma alteração, leve o projeto como um todo em contexto, seja o src, ou api tudo que for necessario',
+    "Well-tested code is non-negotiable; I'd rather have too many tests than too few.",
+  ])
+    assert.deepEqual(kinds(said), ['rule'], said);
+  const agent = (text: string): string[] => readKnowledge({ text, role: 'assistant' }).map((k) => k.kind);
+  for (const said of [
+    'O problema era `\\AUC$_\\text{pool}$` sem `\\usepackage{amsmath}`, o que quebrava a 1ª passagem e impedia o `bibtex` de rodar (daí os `??`).',
+    'stable（nixos-25.11）ではこの問題は修正済みなので、`pkgs.stable.yt-dlp` で回避できます。',
+  ])
+    assert.deepEqual(agent(said), ['lesson'], said);
+  // Written for this test: a requirement's place, not a requirement; a failure without its cause.
+  assert.deepEqual(kinds('A login is required for the admin page.'), []);
+  assert.deepEqual(agent('O build falhou de novo.'), []);
+});

@@ -5,7 +5,8 @@
  * two people the same moods are opinion ("everyone should try it"), so these are read only from a
  * turn whose role says it was addressed to an agent. From an agent: how to build, run and test (a
  * command in a code span, said as such), a correction ("the port is 10808, not 7890"), and a fix
- * said as the thing that fixed it ("forcing xcb ... fixes the exit"), in English and Chinese.
+ * said as the thing that fixed it ("forcing xcb ... fixes the exit"), in English and Chinese; a
+ * failure named with its cause or fix in Japanese, Korean, Portuguese, Spanish, French and German.
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
@@ -101,10 +102,23 @@ const CONFIRMED_CAUSE = /\b(?:confirms|confirmed|shows|showed|means)\s+(?:that\s
 /** A failure and its cause in Chinese: "错误在 X 文件中", "无法访问 ..., 所以 ...". */
 const FAILURE_ZH = /错误|报错|失败|异常|无法|不能|出错|崩溃|问题/u;
 const CAUSE_ZH = /因为|由于|原因|所以|导致|(?:错误|问题)(?:在|出在|是)/u;
+/**
+ * A failure and its cause or fix in the other languages of agents' replies: Japanese, Korean,
+ * Portuguese, Spanish, French and German ("O problema era X, o que quebrava Y"; "修正済みなので、X で回避できます").
+ */
+const FAILURE_OTHER =
+  /エラー|失敗|不具合|バグ|問題|壊れ|破損|오류|에러|실패|문제|버그|(?<!\p{L})(?:erro|falha|problema|bug|exceção|quebra(?:va)?|error|fallo|falla|excepción|erreur|échec|problème|plant(?:e|ait)|fehler|problem|absturz)(?!\p{L})/iu;
+const CAUSE_OTHER =
+  /ので|ため|原因|修正|回避|解決|때문|원인|수정|해결|(?<!\p{L})(?:porque|devido a|causa(?:do|da)? por|o que|corrigi(?:do|da)?|resolvi(?:do|da)?|debido a|causado por|corregido|solucionado|parce que|à cause de|causé par|corrigé|résolu|weil|wegen|verursacht|behoben|gelöst)(?!\p{L})/iu;
 
 /** A lesson or a durable fact stated by an agent in one of these forms, or nothing. */
 export function agentForm(s: string, failure: RegExp): FormReading | undefined {
-  if (FIXED_BY.test(s) || (CONFIRMED_CAUSE.test(s) && failure.test(s)) || (FAILURE_ZH.test(s) && CAUSE_ZH.test(s)))
+  if (
+    FIXED_BY.test(s) ||
+    (CONFIRMED_CAUSE.test(s) && failure.test(s)) ||
+    (FAILURE_ZH.test(s) && CAUSE_ZH.test(s)) ||
+    (FAILURE_OTHER.test(s) && CAUSE_OTHER.test(s))
+  )
     return { kind: 'lesson' };
   const command = s.match(COMMAND);
   if (command && HOW_TO.test(s) && !ONE_RUN.test(s)) {
@@ -119,5 +133,13 @@ export function agentForm(s: string, failure: RegExp): FormReading | undefined {
 
 /** A sentence that goes on with a lesson: names a failure, a cause or a fix (joined to the lesson before it). */
 export function continuesLesson(s: string, failure: RegExp, causeOrFix: RegExp): boolean {
-  return failure.test(s) || causeOrFix.test(s) || FIXED_BY.test(s) || FAILURE_ZH.test(s) || CAUSE_ZH.test(s);
+  return (
+    failure.test(s) ||
+    causeOrFix.test(s) ||
+    FIXED_BY.test(s) ||
+    FAILURE_ZH.test(s) ||
+    CAUSE_ZH.test(s) ||
+    FAILURE_OTHER.test(s) ||
+    CAUSE_OTHER.test(s)
+  );
 }
