@@ -444,7 +444,7 @@ test('a turn that sets out rules as a list is read as a rules file is; a numbere
     'Keep architecture minimal: start with one backend service + one frontend UI; no premature microservices.',
   ])
     assert.ok(
-      read.some((k) => k.kind === 'rule' && k.statement === said),
+      read.some((k) => k.kind === 'rule' && said.startsWith(k.statement)),
       `${said}\n${JSON.stringify(read.map((k) => k.statement))}`,
     );
   assert.ok(!read.some((k) => /^Create principles/.test(k.statement)), 'the request that names the list is not a rule');
@@ -495,4 +495,13 @@ test("a rules list pasted after someone else's words is theirs, not the person's
   ].join('\n');
   assert.equal(listedItems(turn), undefined);
   assert.deepEqual(readKnowledge({ text: turn, role: 'user' }), []);
+});
+
+test('an instruction for a recurring moment is a rule, and "note that" a fact; a one-off "we should" is neither', () => {
+  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  // tslateman/duet and steadyfall/wwbm-webapp, Claude Code sessions (origins in test/fixtures/knowledge/SOURCES.md).
+  assert.deepEqual(read('we should run the prettier formatter on the README before committing it. just the readme, not all md'), ['rule']);
+  assert.deepEqual(read('Note that issues can be categorized into 4 projects: Platform (Frontend), Middleware, Backend, Infra.'), ['fact']);
+  // Written for this test.
+  assert.deepEqual(read('We should fix this bug.'), []);
 });

@@ -10,6 +10,7 @@
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
+import { opensWithInstruction } from './memory-file-items.js';
 
 /** A found form: its kind and, when the form names it, what it is about. */
 export interface FormReading {
@@ -48,6 +49,14 @@ const ENVIRONMENT = /^(?:[Ii]'m|I am|[Ww]e're|[Ww]e are)\s+(?:on|running)\s+([A-
 const STACK_IS =
   /^(?:[Tt]his|[Ii]t|[Oo]urs)(?:'s| is) an? ([A-Z][\w.+#-]*(?:\s[A-Z][\w.+#-]*)?)\s+(?:\w+\s+)?(?:project|app|application|repo|repository|codebase|monorepo|library|package|service|backend|frontend|api|API|CLI|server|site|website|plugin|extension)\b/;
 
+/** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …". */
+const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
+/** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
+const RECURRING =
+  /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each) time\b|\bwhenever\b/i;
+/** Said as an obligation of the work: "we should …", "you must …", "we need to …". */
+const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+/i;
+
 /** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
 function stackIs(s: string): string | undefined {
   const m = s.match(STACK_IS);
@@ -62,6 +71,8 @@ export function personForm(s: string): FormReading | undefined {
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);
   if (stack) return { kind: 'fact', subject: stack };
+  if (NOTED.test(s)) return { kind: 'fact' };
+  if (RECURRING.test(s) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };

@@ -19,7 +19,7 @@ import type { ExtractInput } from './extract-types.js';
 import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
-import { instructsAfterCondition, listedItem } from './memory-file-items.js';
+import { opensWithInstruction, listedItem } from './memory-file-items.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
 export interface KnowledgeReading {
@@ -191,7 +191,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it.
   const main = s.replace(/\([^()]*\)/g, ' ');
   // "If the API is down, return an empty list": a standing instruction for a case, not a hypothetical.
-  const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && instructsAfterCondition(main);
+  const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && opensWithInstruction(main);
   if (isTemporary(main) || (!forCase && isHedged(main))) return undefined;
   if (forCase) return { kind: 'rule', statement: s, subject: firstEntity(s) };
   if (PREFERENCE.test(s)) {

@@ -100,8 +100,8 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
   return bullet ? 'fact' : undefined;
 }
 
-/** "If X, return Y": the clause after the case is an instruction (an imperative verb opens it). */
-export const instructsAfterCondition = (s: string): boolean => imperative(plain(s));
+/** An instruction opens the text: an imperative verb ("Run …"), or one after an opening clause ("If X, return Y"). */
+export const opensWithInstruction = (s: string): boolean => imperative(plain(s));
 
 /** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item, or nothing. */
 export function listedItem(raw: string): { kind: KnowledgeKind; statement: string } | undefined {
