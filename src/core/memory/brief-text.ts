@@ -1,7 +1,7 @@
 /**
  * The brief as text: a line per fact, knowledge item or note (each with its id; an item with its
- * kind and statement, a plain fact with its triple), the sections in order of weight, and a footer
- * naming what the budget left out by the first words of each (core/memory/brief.ts picks).
+ * statement under a title naming its kind, a plain fact with its triple), the sections in order of
+ * weight, and a footer naming what the budget left out by the first words of each (core/memory/brief.ts picks).
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import type { EpisodeView, FactView } from '../model/views.js';
