@@ -118,7 +118,8 @@ function section(brief: string, title: RegExp): string[] {
   const start = lines.findIndex((l) => !l.startsWith('-') && title.test(l));
   if (start < 0) return [];
   const rest = lines.slice(start + 1);
-  const end = rest.findIndex((l) => !l.startsWith('-'));
+  // The repository's section groups its lines under "Their rules:", "Their decisions:" … (brief-text.ts).
+  const end = rest.findIndex((l) => !l.startsWith('-') && !/^(?:Their [a-z ]+|Held firmly):$/.test(l));
   return end < 0 ? rest : rest.slice(0, end);
 }
 
