@@ -505,3 +505,19 @@ test('an instruction for a recurring moment is a rule, and "note that" a fact; a
   // Written for this test.
   assert.deepEqual(read('We should fix this bug.'), []);
 });
+
+test('"next time", "instead of doing", "only X is permitted" and "I do not want you to" are standing; "let me know" is not', () => {
+  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  // Safecast/safecast-map-MCP (Claude Code), IMUR/colab-config and robin-collins/gpt-crawler (SpecStory); origins in
+  // test/fixtures/knowledge/SOURCES.md.
+  for (const said of [
+    'Next time you made changes to the code, let me commit.',
+    'create a ./archive/ directory and move all obsolete files instead of deleting or removing',
+    'Only changes to the current branch (backup) of the colab-config repo are permitted.',
+    'I do not want you to put all the helper functions in the config.ts, i like the file sepearation',
+  ])
+    assert.deepEqual(read(said), ['rule'], said);
+  // Written for this test: a one-off request, and the next step of this task.
+  assert.deepEqual(read('Let me know what you think.'), []);
+  assert.deepEqual(read('Next, add the button.'), []);
+});

@@ -53,9 +53,13 @@ const STACK_IS =
 const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
 /** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
 const RECURRING =
-  /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each) time\b|\bwhenever\b/i;
-/** Said as an obligation of the work: "we should …", "you must …", "we need to …". */
-const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+/i;
+  /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
+/** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
+const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
+/** Only some of it allowed: "Only changes to the current branch are permitted". */
+const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
+/** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
+const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+|\blet me\s+[a-z]+/i;
 
 /** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
 function stackIs(s: string): string | undefined {
@@ -72,7 +76,8 @@ export function personForm(s: string): FormReading | undefined {
   const stack = stackIs(s);
   if (stack) return { kind: 'fact', subject: stack };
   if (NOTED.test(s)) return { kind: 'fact' };
-  if (RECURRING.test(s) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
+  if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
+  if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };

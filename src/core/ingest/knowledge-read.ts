@@ -66,6 +66,8 @@ const RULE = new RegExp(
     `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
     // A rule labelled as one: "Rule: …", "#RULE: …", "Golden rule: …".
     `^#?\\s*(?:[a-z]+\\s+)?rule\\s*:\\s*\\S`,
+    // What the person does not want done: "I do not want you to put all the helpers in config.ts".
+    `\\bi\\s+(?:don'?t|do not)\\s+want\\s+you\\s+to\\s+[a-z]+`,
     // A standing reminder, and a requirement named as one: "remember to …", "tests are non-negotiable".
     `(?:^|[,;:]\\s+)(?:please\\s+)?(?:always\\s+)?remember\\s+to\\s+[a-z]+`,
     `^(?!(?:it|this|that|which|there)\\b)[\\w\\s'-]{2,60}?\\s+(?:is|are)\\s+(?:non-negotiable|mandatory|required)\\b(?!\\s+(?:for|by|to|in|when|if)\\b)`,
