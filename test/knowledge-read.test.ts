@@ -521,3 +521,13 @@ test('"next time", "instead of doing", "only X is permitted" and "I do not want 
   assert.deepEqual(read('Let me know what you think.'), []);
   assert.deepEqual(read('Next, add the button.'), []);
 });
+
+test('where something lives, said with its path, is a fact; "it is very important that you" a rule', () => {
+  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  // AspireOne/laura-backend (aider) and IMUR/colab-config (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
+  assert.deepEqual(read('I will have cron jobs defined at src\\cron\\name.service.ts.'), ['fact']);
+  assert.deepEqual(read("it is very important that you express clearly the 'hybrid approach' that we made a decision"), ['rule']);
+  // Written for this test: a remark, and a place with no path.
+  assert.deepEqual(read('It is important to note that this fails.'), []);
+  assert.deepEqual(read('I saved it in the downloads folder.'), []);
+});

@@ -56,6 +56,9 @@ const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
 /** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
+/** Where something lives, said with its path: "This readme lives inside of the ./omni-config/ directory", "cron jobs defined at src\\cron". */
+const LIVES_IN =
+  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?)\s+(?:inside(?:\s+of)?|in|at|under)\s+(?:the\s+)?`?\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*/i;
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
@@ -78,6 +81,7 @@ export function personForm(s: string): FormReading | undefined {
   if (NOTED.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
+  if (LIVES_IN.test(s)) return { kind: 'fact' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };

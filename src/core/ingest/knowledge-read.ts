@@ -66,6 +66,8 @@ const RULE = new RegExp(
     `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
     // A rule labelled as one: "Rule: …", "#RULE: …", "Golden rule: …".
     `^#?\\s*(?:[a-z]+\\s+)?rule\\s*:\\s*\\S`,
+    // "It is very important that you …": an instruction weighed as one (not "important to note").
+    `\\bit(?:'s| is)\\s+(?:very\\s+|really\\s+|extremely\\s+)?(?:important|essential|crucial|critical|vital)\\s+(?:that\\s+(?:you|we)\\s+|to\\s+(?!note|remember|understand|mention)\\b)[a-z]+`,
     // What the person does not want done: "I do not want you to put all the helpers in config.ts".
     `\\bi\\s+(?:don'?t|do not)\\s+want\\s+you\\s+to\\s+[a-z]+`,
     // A standing reminder, and a requirement named as one: "remember to …", "tests are non-negotiable".
