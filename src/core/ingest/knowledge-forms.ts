@@ -56,7 +56,7 @@ const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
 /** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
-/** Where something lives, said with its path: "This readme lives inside of the ./omni-config/ directory", "cron jobs defined at src\\cron". */
+/** Where something lives, said with its path: "the e2e tests live in test/e2e/", "cron jobs defined at src\\cron\\…". */
 const LIVES_IN =
   /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?)\s+(?:inside(?:\s+of)?|in|at|under)\s+(?:the\s+)?`?\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*/i;
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
