@@ -64,10 +64,15 @@ const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
 const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+|\blet me\s+[a-z]+/i;
 
+/** The first technology the extractor knows in a piece of text ("Great" is none). */
+export function technologyIn(text: string): string | undefined {
+  return extract({ text }).entities.find((e) => e.type === 'technology')?.name;
+}
+
 /** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
 function stackIs(s: string): string | undefined {
   const m = s.match(STACK_IS);
-  return m ? extract({ text: m[1]! }).entities.find((e) => e.type === 'technology')?.name : undefined;
+  return m ? technologyIn(m[1]!) : undefined;
 }
 
 /** A rule, a decision or a fact stated by a person to an agent in one of these forms, or nothing. */

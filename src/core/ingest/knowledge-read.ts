@@ -16,7 +16,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, answeredChoices, continuesLesson, personForm } from './knowledge-forms.js';
+import { agentForm, answeredChoices, continuesLesson, personForm, technologyIn } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
 import { opensWithInstruction, listedItem } from './memory-file-items.js';
@@ -238,7 +238,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
 function switchedTo(s: string): { role: string; choice: string } | undefined {
   const m = s.match(SWITCH_TO);
   if (!m || NEGATIVE.test(s.slice(0, m.index))) return undefined;
-  const choice = extract({ text: m[2]! }).entities.find((e) => e.type === 'technology')?.name;
+  const choice = technologyIn(m[2]!);
   return choice ? { role: m[1]!.trim(), choice } : undefined;
 }
 
@@ -246,7 +246,7 @@ function switchedTo(s: string): { role: string; choice: string } | undefined {
 function builtWith(s: string): string | undefined {
   const m = s.match(BUILT_WITH);
   if (!m || m.index === undefined) return undefined;
-  return extract({ text: s.slice(m.index + m[0].length) }).entities.find((e) => e.type === 'technology')?.name;
+  return technologyIn(s.slice(m.index + m[0].length));
 }
 
 /** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */

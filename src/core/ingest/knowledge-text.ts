@@ -19,30 +19,42 @@ const SENTENCE_END = /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[。！？])|(?<=[.!?])\s
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 
 /**
+ * The lines of a turn as written, each undefined where it is not the speaker's own text: fenced
+ * code, `> ` quotes, tool output and terminal frames, stack traces and logs, tables, blank lines.
+ * Nothing after "X said:" is the speaker's. Headings are kept (readers treat them their own way).
+ */
+function ownLines(text: string): (string | undefined)[] {
+  const fences = new Fences();
+  const out: (string | undefined)[] = [];
+  for (const line of text.replace(/\r/g, '').split('\n')) {
+    if (fences.step(line)) out.push(undefined);
+    else if (PASTED.test(line)) break;
+    else if (!line.trim() || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line))
+      out.push(undefined);
+    else out.push(line);
+  }
+  return out;
+}
+
+/**
  * Paragraphs of the speaker's own prose: each a list of lines, with the lines that are not prose
  * left out. A paragraph ends at a blank line, a bullet or a line that was left out.
  */
 export function proseParagraphs(text: string): string[] {
-  const fences = new Fences();
   const paragraphs: string[] = [];
   let current: string[] = [];
   const end = (): void => {
     if (current.length > 0) paragraphs.push(current.join(' '));
     current = [];
   };
-  for (const line of text.replace(/\r/g, '').split('\n')) {
-    if (fences.step(line)) {
-      end();
-      continue;
-    }
-    if (PASTED.test(line)) break;
-    const t = line.trim();
-    if (!t || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line) || /^#{1,6}\s/.test(t)) {
+  for (const line of ownLines(text)) {
+    if (line === undefined || /^#{1,6}\s/.test(line.trim())) {
       end();
       continue;
     }
     // Indented four spaces or a tab after a blank line: a code block.
     if (/^(?: {4}|\t)/.test(line) && current.length === 0 && !BULLET.test(line)) continue;
+    const t = line.trim();
     if (BULLET.test(line)) end();
     current.push(t.replace(BULLET, ''));
     // A line ending a sentence ends the paragraph's run; a wrapped line goes on into the next.
@@ -77,20 +89,15 @@ const RULES_NAMED =
 
 /**
  * The list items of a turn that sets out rules as a list, as a memory file does: a line that is not
- * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Lines
- * are left out as proseParagraphs leaves them (code, quotes, tool output, tables), and nothing
- * after "X said:" is the speaker's.
+ * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Only
+ * the speaker's own lines are read (ownLines).
  */
 export function listedItems(text: string): string[] | undefined {
-  const lines = text.replace(/\r/g, '').split('\n');
-  const fences = new Fences();
   let named = false;
   const items: string[] = [];
-  for (const line of lines) {
-    if (fences.step(line)) continue;
-    if (PASTED.test(line)) break;
+  for (const line of ownLines(text)) {
+    if (line === undefined) continue;
     const t = line.trim();
-    if (!t || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line)) continue;
     if (BULLET.test(line) && /[\p{Ll}]/u.test(t)) {
       if (named) items.push(t.replace(BULLET, ''));
     } else if (RULES_NAMED.test(t) && t.length <= 120) named = true;

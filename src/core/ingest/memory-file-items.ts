@@ -105,10 +105,9 @@ export const opensWithInstruction = (s: string): boolean => imperative(plain(s))
 
 /** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item, or nothing. */
 export function listedItem(raw: string): { kind: KnowledgeKind; statement: string } | undefined {
-  const said = plain(raw);
-  const body = plain(labelled(said).body);
+  const body = plain(labelled(raw).body);
   const kind = wordCount(body) >= MIN_WORDS ? kindOf(body, [], { label: 'chat', instructions: true }, false) : undefined;
-  return kind && { kind, statement: boundStatement(said) };
+  return kind && { kind, statement: boundStatement(plain(raw)) };
 }
 
 /** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
