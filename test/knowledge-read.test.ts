@@ -15,6 +15,8 @@ import { listedItems } from '../src/core/ingest/knowledge-text';
 import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
+/** The kinds the reader finds in a person's turn to an agent. */
+const personKinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
 
 /** One real turn (index in readTranscriptFile order) and what is read from it. */
 function turn(file: string, i: number): { text: string; role?: string; items: KnowledgeReading[] } {
@@ -498,16 +500,18 @@ test("a rules list pasted after someone else's words is theirs, not the person's
 });
 
 test('an instruction for a recurring moment is a rule, and "note that" a fact; a one-off "we should" is neither', () => {
-  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
   // tslateman/duet and steadyfall/wwbm-webapp, Claude Code sessions (origins in test/fixtures/knowledge/SOURCES.md).
-  assert.deepEqual(read('we should run the prettier formatter on the README before committing it. just the readme, not all md'), ['rule']);
-  assert.deepEqual(read('Note that issues can be categorized into 4 projects: Platform (Frontend), Middleware, Backend, Infra.'), ['fact']);
+  assert.deepEqual(personKinds('we should run the prettier formatter on the README before committing it. just the readme, not all md'), [
+    'rule',
+  ]);
+  assert.deepEqual(personKinds('Note that issues can be categorized into 4 projects: Platform (Frontend), Middleware, Backend, Infra.'), [
+    'fact',
+  ]);
   // Written for this test.
-  assert.deepEqual(read('We should fix this bug.'), []);
+  assert.deepEqual(personKinds('We should fix this bug.'), []);
 });
 
 test('"next time", "instead of doing", "only X is permitted" and "I do not want you to" are standing; "let me know" is not', () => {
-  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
   // Safecast/safecast-map-MCP (Claude Code), IMUR/colab-config and robin-collins/gpt-crawler (SpecStory); origins in
   // test/fixtures/knowledge/SOURCES.md.
   for (const said of [
@@ -516,18 +520,17 @@ test('"next time", "instead of doing", "only X is permitted" and "I do not want 
     'Only changes to the current branch (backup) of the colab-config repo are permitted.',
     'I do not want you to put all the helper functions in the config.ts, i like the file sepearation',
   ])
-    assert.deepEqual(read(said), ['rule'], said);
+    assert.deepEqual(personKinds(said), ['rule'], said);
   // Written for this test: a one-off request, and the next step of this task.
-  assert.deepEqual(read('Let me know what you think.'), []);
-  assert.deepEqual(read('Next, add the button.'), []);
+  assert.deepEqual(personKinds('Let me know what you think.'), []);
+  assert.deepEqual(personKinds('Next, add the button.'), []);
 });
 
 test('where something lives, said with its path, is a fact; "it is very important that you" a rule', () => {
-  const read = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
   // AspireOne/laura-backend (aider) and IMUR/colab-config (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
-  assert.deepEqual(read('I will have cron jobs defined at src\\cron\\name.service.ts.'), ['fact']);
-  assert.deepEqual(read("it is very important that you express clearly the 'hybrid approach' that we made a decision"), ['rule']);
+  assert.deepEqual(personKinds('I will have cron jobs defined at src\\cron\\name.service.ts.'), ['fact']);
+  assert.deepEqual(personKinds("it is very important that you express clearly the 'hybrid approach' that we made a decision"), ['rule']);
   // Written for this test: a remark, and a place with no path.
-  assert.deepEqual(read('It is important to note that this fails.'), []);
-  assert.deepEqual(read('I saved it in the downloads folder.'), []);
+  assert.deepEqual(personKinds('It is important to note that this fails.'), []);
+  assert.deepEqual(personKinds('I saved it in the downloads folder.'), []);
 });
