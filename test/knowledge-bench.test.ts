@@ -16,7 +16,7 @@ import { resolveConfig } from '../src/core/model/config';
 import type { EventBody } from '../src/core/model/events';
 import { measureFile, runKnowledgeBench } from '../src/bench/knowledge';
 import { knowledgeSection, knowledgeText, summarise, targets, type FileResult } from '../src/bench/knowledge-figures';
-import { checkLabels, foldOf, loadLabels, type LabelledFile } from '../src/bench/knowledge-labels';
+import { checkLabels, foldOf, loadLabels, type LabelledFile, type LabelledItem } from '../src/bench/knowledge-labels';
 import { ROOT, tmpFolder } from './helpers';
 
 describe('the harness, end to end on a real memory', () => {
@@ -155,6 +155,44 @@ describe('the harness, end to end on a real memory', () => {
       ['t/session.jsonl'],
     );
     assert.equal(r.figures[labelled.fold]!.all.labelled, 2);
+  });
+
+  test('two rules that share words are held twice only when the labels make them one', async () => {
+    // Written for this test: two of a person's rules the word rule calls the same ("hardcoded", "values").
+    fs.writeFileSync(
+      path.join(root, 't', 'two-rules.jsonl'),
+      [
+        { role: 'user', text: 'Do not hardcode spacing values.' },
+        { role: 'user', text: 'Do NOT use any hardcoded values anywhere else.' },
+      ]
+        .map((t) => JSON.stringify(t))
+        .join('\n') + '\n',
+    );
+    const said = (at: string, quote: string) => ({ at, quote });
+    const spacing = said('line 1', 'Do not hardcode spacing values.');
+    const values = said('line 2', 'Do NOT use any hardcoded values anywhere else.');
+    const rule = (id: string, ...quotes: { at: string; quote: string }[]): LabelledItem => ({
+      id,
+      kind: 'rule',
+      language: 'en',
+      by: 'user',
+      said: quotes,
+    });
+    const file = { ...labelled, file: 't/two-rules.jsonl', notItems: [] };
+    const apart = await measureFile({ ...file, items: [rule('spacing', spacing), rule('values', values)] }, root, {});
+    assert.equal(apart.extracted.filter((x) => x.kind === 'rule').length, 2, JSON.stringify(apart.extracted));
+    assert.deepEqual(
+      apart.extracted.map((x) => x.closest),
+      ['spacing', 'values'],
+    );
+    assert.equal(apart.rules_twice, 0);
+    assert.deepEqual(
+      apart.items.map((i) => i.heldAs),
+      [1, 1],
+    );
+    const one = await measureFile({ ...file, items: [rule('no-hardcoding', spacing, values)] }, root, {});
+    assert.equal(one.rules_twice, 1, JSON.stringify(one.extracted));
+    assert.equal(one.items[0]!.heldAs, 2);
   });
 });
 

@@ -10,7 +10,7 @@ export interface ItemResult {
   kind: string;
   language: string;
   stated: boolean;
-  /** Current knowledge items that say it. */
+  /** Current knowledge items that say it, each counted for the one labelled item it says most closely. */
   heldAs: number;
 }
 
@@ -20,6 +20,8 @@ export interface ExtractedItem {
   statement: string;
   /** Labelled items it says (or is part of). */
   labels: string[];
+  /** Of those, the one it says most closely (the most of either's content words in the other). */
+  closest?: string;
   /** It says one of the file's not-items (a question, a plan, tool output). */
   wrong: boolean;
 }
@@ -33,7 +35,7 @@ export interface FileResult {
   brief_left_out: number;
   items: ItemResult[];
   extracted: ExtractedItem[];
-  /** Pairs of current rules that say the same. */
+  /** Pairs of current rules that say the same, but for pairs the labels hold apart (each says another labelled item most closely). */
   rules_twice: number;
   entities: number;
   junk: { name: string; reason: JunkReason }[];

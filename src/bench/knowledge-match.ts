@@ -78,20 +78,32 @@ function bestWindow(tokens: string[], wanted: Set<string>, width: number): numbe
   return best;
 }
 
-/** Whether `line` states `statement` (see the file's comment for the rule and its limits). */
-export function states(line: string, statement: string): boolean {
+/** How many of `statement`'s content words the best passage of `line` holds, of how many; none when the polarity differs. */
+function held(line: string, statement: string): { held: number; of: number } {
   const wanted = new Set(contentWords(statement));
   if (wanted.size === 0) {
     const flat = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
-    return flat(statement).length > 0 && flat(line).includes(flat(statement));
+    return { held: flat(statement).length > 0 && flat(line).includes(flat(statement)) ? 1 : 0, of: 1 };
   }
-  if (isNegative(statement) && !isNegative(line)) return false;
+  if (isNegative(statement) && !isNegative(line)) return { held: 0, of: wanted.size };
   const width = Math.max(2 * wanted.size, wanted.size + 4);
-  return bestWindow(contentWords(line), wanted, width) >= Math.ceil(STATES_SHARE * wanted.size);
+  return { held: bestWindow(contentWords(line), wanted, width), of: wanted.size };
+}
+
+/** Whether `line` states `statement` (see the file's comment for the rule and its limits). */
+export function states(line: string, statement: string): boolean {
+  const h = held(line, statement);
+  return h.held >= Math.ceil(STATES_SHARE * h.of);
 }
 
 /** Either says the other: an extracted item that is part of a labelled one (or holds it) is that item. */
 export const sameKnowledge = (a: string, b: string): boolean => states(a, b) || states(b, a);
+
+/** How closely two statements say the same: the larger share of one's content words the other holds. */
+export function likeness(a: string, b: string): number {
+  const share = (h: { held: number; of: number }): number => h.held / h.of;
+  return Math.max(share(held(a, b)), share(held(b, a)));
+}
 
 // ---- junk entities ---------------------------------------------------------------------------
 

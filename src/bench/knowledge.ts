@@ -15,7 +15,7 @@ import { Memory } from '../core/memory/memory.js';
 import type { Provenance } from '../core/model/events.js';
 import { LIMITS } from '../core/model/limits.js';
 import type { FactView } from '../core/model/views.js';
-import { junkReason, sameKnowledge, states } from './knowledge-match.js';
+import { junkReason, likeness, sameKnowledge, states } from './knowledge-match.js';
 import { loadEntityLabels, loadLabels, type Fold, type LabelledFile, type LabelledItem } from './knowledge-labels.js';
 import { summarise, type ExtractedItem, type FileResult, type KnowledgeBenchResult } from './knowledge-figures.js';
 
@@ -78,17 +78,27 @@ export async function measureFile(
       const lines = briefLines(brief.text);
       const { facts, entities } = memory.export();
       const items = facts.filter((f): f is FactView & { statement: string } => f.kind !== undefined && typeof f.statement === 'string');
-      const extracted: ExtractedItem[] = items.map((f) => ({
-        id: f.id,
-        kind: f.kind!,
-        statement: f.statement,
-        labels: labelled.items.filter((l) => statements(l).some((s) => sameKnowledge(f.statement, s))).map((l) => l.id),
-        wrong: labelled.notItems.some((n) => sameKnowledge(f.statement, n.quote)),
-      }));
-      const rules = items.filter((f) => f.kind === 'rule');
+      const extracted: ExtractedItem[] = items.map((f) => {
+        const says = labelled.items.filter((l) => statements(l).some((s) => sameKnowledge(f.statement, s)));
+        const closeness = (l: LabelledItem): number => Math.max(...statements(l).map((s) => likeness(f.statement, s)));
+        const closest = says.reduce<LabelledItem | undefined>((best, l) => (!best || closeness(l) > closeness(best) ? l : best), undefined);
+        return {
+          id: f.id,
+          kind: f.kind!,
+          statement: f.statement,
+          labels: says.map((l) => l.id),
+          ...(closest ? { closest: closest.id } : {}),
+          wrong: labelled.notItems.some((n) => sameKnowledge(f.statement, n.quote)),
+        };
+      });
+      // Two rules the labels hold apart (each closest to another labelled item) are two rules, however many words they share.
+      const rules = extracted.filter((x) => x.kind === 'rule');
+      const apart = (a: ExtractedItem, b: ExtractedItem): boolean =>
+        a.closest !== undefined && b.closest !== undefined && a.closest !== b.closest;
       let rulesTwice = 0;
       for (let i = 0; i < rules.length; i++)
-        for (let j = i + 1; j < rules.length; j++) if (sameKnowledge(rules[i]!.statement, rules[j]!.statement)) rulesTwice++;
+        for (let j = i + 1; j < rules.length; j++)
+          if (!apart(rules[i]!, rules[j]!) && sameKnowledge(rules[i]!.statement, rules[j]!.statement)) rulesTwice++;
       const junk = entities.flatMap((e) => {
         const reason = junkReason(e.name) ?? (opts.judgedJunk?.has(e.name) ? 'judged junk' : undefined);
         return reason ? [{ name: e.name, reason }] : [];
@@ -105,7 +115,7 @@ export async function measureFile(
           kind: l.kind,
           language: l.language,
           stated: lines.some((line) => statements(l).some((s) => states(line, s))),
-          heldAs: extracted.filter((x) => x.labels.includes(l.id)).length,
+          heldAs: extracted.filter((x) => x.closest === l.id).length,
         })),
         extracted,
         rules_twice: rulesTwice,
