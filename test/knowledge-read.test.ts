@@ -455,6 +455,28 @@ test('a turn that sets out rules as a list is read as a rules file is; a numbere
   assert.equal(listedItems(steps), undefined, 'no line names rules: a task, not a rules file');
 });
 
+test('a list the turn names after it ("add these rules") is read as rules; a colon item takes its indented line', () => {
+  // AryanSinCel/StreamList, a SpecStory history (origin in test/fixtures/knowledge/SOURCES.md): twelve
+  // shouted bullets, the last one ending "… add these rules that should be followed when working on this project".
+  const file = path.join(REAL, '..', 'knowledge', 'transcripts', 'specstory', 'sb-streamlist-rn-project-rules.md');
+  const text = readTranscriptFile(file).episodes.find((e) => String(e.ref) === 'line 2353')!.text;
+  assert.equal(listedItems(text)?.length, 12);
+  const rules = readKnowledge({ text, role: 'user' })
+    .filter((k) => k.kind === 'rule')
+    .map((k) => k.statement);
+  for (const said of [
+    'USE Promise.allSettled for parallel calls',
+    'NO borders (use spacing + background)',
+    'ALL hooks must return: { data, loading, error, refetch }',
+  ])
+    assert.ok(rules.includes(said), `${said}\n${JSON.stringify(rules)}`);
+  assert.ok(!rules.includes('ALL hooks must return:'), 'the item is whole, not cut at its colon');
+  // Written for this test: "these rules:" opens a list, so the task list above it is not read as rules.
+  const tasks = '1. fix the login bug\n2. add a test for it\n3. update the changelog\nAlso follow these rules:\n- never log tokens';
+  assert.equal(listedItems(tasks)?.length, undefined, 'one item under the naming line: not a rules list');
+  assert.equal(listedItems('- fix the login bug\n- add a test\n- update the changelog\nthose are the tasks for today'), undefined);
+});
+
 test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plain "so" is not', () => {
   const lessons = (t: string): string[] =>
     readKnowledge({ text: t, role: 'assistant' })
@@ -526,6 +548,19 @@ test('"next time", "instead of doing", "only X is permitted" and "I do not want 
   assert.deepEqual(personKinds('Next, add the button.'), []);
 });
 
+test('asked to be written into CLAUDE.md, or "should always be done", is a rule; an edit to a README is not', () => {
+  // anchapin/ironclaw, a Claude Code session (origin in test/fixtures/knowledge/SOURCES.md).
+  const said =
+    'update Claude.md to indicate that git work trees should always be used so that multiple claude code terminals can be active in the ironclaw repository directory';
+  assert.deepEqual(personKinds(said), ['rule']);
+  // Written for this test.
+  assert.deepEqual(personKinds('Please update AGENTS.md to say that the API returns newest first.'), ['rule']);
+  assert.deepEqual(personKinds('The tests should never be skipped.'), ['rule']);
+  assert.deepEqual(personKinds('Update the README to describe the install steps.'), []);
+  assert.deepEqual(personKinds('I updated CLAUDE.md so that it mentions the build.'), []);
+  assert.deepEqual(personKinds('It should always be fine.'), []);
+});
+
 test('where something lives, said with its path, is a fact; "it is very important that you" a rule', () => {
   // AspireOne/laura-backend (aider) and IMUR/colab-config (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
   assert.deepEqual(personKinds('I will have cron jobs defined at src\\cron\\name.service.ts.'), ['fact']);
@@ -533,4 +568,10 @@ test('where something lives, said with its path, is a fact; "it is very importan
   // Written for this test: a remark, and a place with no path.
   assert.deepEqual(personKinds('It is important to note that this fails.'), []);
   assert.deepEqual(personKinds('I saved it in the downloads folder.'), []);
+  // closup/process-xbrl (SpecStory): a file named with Cursor's "@", no folder.
+  assert.deepEqual(personKinds('Conversion logic is located in @acfr.py'), ['fact']);
+  assert.deepEqual(personKinds('My routes should be in @routes.py'), ['fact']);
+  // Written for this test: a place that is no file; a rule that names a file stays a rule.
+  assert.deepEqual(personKinds('The bug is located in the loop.'), []);
+  assert.deepEqual(personKinds('All actions should work with the architecture defined in ActionSystem.cs.'), ['rule']);
 });

@@ -56,9 +56,12 @@ const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
 /** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
-/** Where something lives, said with its path: "the e2e tests live in test/e2e/", "cron jobs defined at src\\cron\\…". */
+/**
+ * Where something lives, said with its path or file: "the e2e tests live in test/e2e/", "cron jobs
+ * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py".
+ */
 const LIVES_IN =
-  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?)\s+(?:inside(?:\s+of)?|in|at|under)\s+(?:the\s+)?`?\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*/i;
+  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?|should (?:be|live|go))\s*(?:inside(?:\s+of)?|in|at|under)\s*(?:the\s+)?[`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)/i;
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
@@ -86,13 +89,13 @@ export function personForm(s: string): FormReading | undefined {
   if (NOTED.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
-  if (LIVES_IN.test(s)) return { kind: 'fact' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
   const modal = s.match(MODAL);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
-  return undefined;
+  // After the rules: "actions should work with the architecture defined in ActionSystem.cs" is one.
+  return LIVES_IN.test(s) ? { kind: 'fact' } : undefined;
 }
 
 /** The person's answers to an agent's questions, as the agent's host records them: `"Which database?"="Postgres"`. */

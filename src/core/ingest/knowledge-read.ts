@@ -63,6 +63,9 @@ const RULE = new RegExp(
     `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
     `\\b(?:is|are|should be|must be)\\s+(?:always|never)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:should|must|shall)\\s+(?:always|never)\\s+be\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    // Asked to be written where the agent's standing instructions live: "update CLAUDE.md to say that …".
+    `\\b(?:add|update|put|write|note|record|document)\\b[^.]{0,40}?(?:\\b(?:claude|agents|gemini)\\.md|copilot-instructions|\\.cursorrules|\\.clinerules|\\.windsurfrules|\\brules file)\\b[^.]{0,30}?\\b(?:that|to (?:say|indicate|state|note|mention))\\s+\\S`,
     `\\b(?:from now on|going forward|as a rule|is deprecated|are deprecated|is no longer (?:used|supported|needed))\\b`,
     // A rule labelled as one: "Rule: …", "#RULE: …", "Golden rule: …".
     `^#?\\s*(?:[a-z]+\\s+)?rule\\s*:\\s*\\S`,

@@ -47,18 +47,24 @@ export function proseParagraphs(text: string): string[] {
     if (current.length > 0) paragraphs.push(current.join(' '));
     current = [];
   };
+  // A list item ending in a colon ("ALL hooks must return:") is completed by the indented line under it.
+  let open = false;
   for (const line of ownLines(text)) {
     if (line === undefined || /^#{1,6}\s/.test(line.trim())) {
       end();
+      open = false;
       continue;
     }
+    if (open && !(/^\s/.test(line) && !BULLET.test(line))) end();
+    open = false;
     // Indented four spaces or a tab after a blank line: a code block.
     if (/^(?: {4}|\t)/.test(line) && current.length === 0 && !BULLET.test(line)) continue;
     const t = line.trim();
     if (BULLET.test(line)) end();
     current.push(t.replace(BULLET, ''));
+    if (BULLET.test(line) && /[:：]$/.test(t)) open = true;
     // A line ending a sentence ends the paragraph's run; a wrapped line goes on into the next.
-    if (/[.!?:。！？]$/.test(t) && !/[,;]$/.test(t)) end();
+    else if (/[.!?:。！？]$/.test(t) && !/[,;]$/.test(t)) end();
   }
   end();
   return paragraphs;
@@ -87,20 +93,31 @@ export function sentences(paragraph: string): string[] {
 const RULES_NAMED =
   /\b(?:rules?|guidelines?|principles?|conventions?|requirements?|guardrails?|constraints?|standards?|policies|constitution)\b/i;
 
+/** A line that names the list just above it: "add these rules", "follow the above conventions" (not "these rules:", which opens one). */
+const NAMES_LIST_ABOVE =
+  /\b(?:these|those|the above|above)\s+(?:\w+\s+)?(?:rules?|guidelines?|principles?|conventions?|requirements?|constraints?|standards?)\b(?![^\n]*[:：]\s*$)/i;
+
 /**
  * The list items of a turn that sets out rules as a list, as a memory file does: a line that is not
- * an item names them (RULES_NAMED), then at least three items. Undefined for any other turn. Only
- * the speaker's own lines are read (ownLines).
+ * an item names them (RULES_NAMED), then at least three items; or the items come first and a line
+ * after them, or their last item, names them ("add these rules", NAMES_LIST_ABOVE). Undefined for
+ * any other turn. Only the speaker's own lines are read (ownLines).
  */
 export function listedItems(text: string): string[] | undefined {
   let named = false;
   const items: string[] = [];
+  let above: string[] = [];
   for (const line of ownLines(text)) {
     if (line === undefined) continue;
     const t = line.trim();
     if (BULLET.test(line) && /[\p{Ll}]/u.test(t)) {
       if (named) items.push(t.replace(BULLET, ''));
+      else above.push(t.replace(BULLET, ''));
     } else if (RULES_NAMED.test(t) && t.length <= 120) named = true;
+    if (above.length === 0 || !NAMES_LIST_ABOVE.test(t)) continue;
+    items.push(...above);
+    above = [];
+    named = true;
   }
   return items.length >= 3 ? items : undefined;
 }
