@@ -57,6 +57,22 @@ test('near misses stay two items: another choice, the opposite rule', async () =
     true,
   );
   assert.equal(same("Don't use external libraries.", 'Avoid external libraries.'), true);
+  // A statement that names another among many more words lists it: Creative-Planning/pyfabric
+  // CLAUDE.md (origin in test/fixtures/knowledge/SOURCES.md), its "Testing" line and its layout block.
+  assert.equal(
+    same(
+      'Testing: pytest (tests in `tests/`)',
+      'Sub-package Structure: client/ (Auth, REST API, HTTP client for Fabric service); items/ (Create, load, save, validate Fabric item definitions); data/ (OneLake DFS, SQL connections, lakehouse table I/O); workspace/ (Workspace-level operations); testing/ (pytest fixtures, DuckDB Spark mock for users); cli.py (CLI entry point)',
+    ),
+    false,
+  );
+  assert.equal(
+    same(
+      'Ensure modular, clean code in a single file.',
+      'Ensure code is modular, clean and kept in a single Python file that runs directly.',
+    ),
+    true,
+  );
 });
 
 test('the opposite rule in the other languages the reader reads is another item; "always" there marks, as in English', () => {

@@ -93,3 +93,39 @@ test('a console block gives its prompted lines, comments and joined lines read a
     ],
   );
 });
+
+test('a sentence saying what the project is or is built with is a fact; other prose is not', () => {
+  // Creative-Planning/pyfabric CLAUDE.md and gikiUK/admin AGENTS.md (origins in test/fixtures/knowledge/SOURCES.md).
+  const pyfabric = read('pyfabric/CLAUDE.md');
+  assert.ok(
+    facts(pyfabric).some(([line, s]) => line === 8 && String(s).startsWith('pyfabric is a Python library for programmatically creating')),
+    JSON.stringify(facts(pyfabric).slice(0, 5)),
+  );
+  const giki = read('giki-admin/AGENTS.md');
+  assert.ok(facts(giki).some(([, s]) => s === 'Uses App Router, React 19, TypeScript, Tailwind CSS 4 with shadcn/ui components.'));
+  // Written for this test: the near misses.
+  const prose = (text: string) => memoryFileItems(`# Notes\n\n${text}\n`, type).map((i) => i.statement);
+  assert.deepEqual(prose('It is a good tool for this.'), []);
+  assert.deepEqual(prose('The gateway receives and verifies inbound payments.'), []);
+  assert.deepEqual(prose('This file provides guidance to Claude Code.'), []);
+  assert.deepEqual(prose('uses the cache when it can, and Redis otherwise.'), []);
+  assert.deepEqual(prose('This repository is a small payment gateway.'), ['This repository is a small payment gateway.']);
+  assert.deepEqual(prose('本项目使用 Next.js 与 Prisma。'), ['本项目使用 Next.js 与 Prisma。']);
+});
+
+test('a block drawing the layout, entries with what each holds, is one fact naming them; other blocks are not', () => {
+  // 02JanDal/spatialvault copilot-instructions.md and 1amageek/app-mcp .clinerules (origins in test/fixtures/knowledge/SOURCES.md).
+  const vault = facts(read('spatialvault/.github/copilot-instructions.md')).find(([, s]) => String(s).startsWith('Project Structure:'));
+  assert.ok(vault, 'the layout block under "Project Structure"');
+  assert.equal(vault[0], 117);
+  const said = String(vault[1]);
+  assert.ok(said.startsWith('Project Structure: api/ (API endpoints and handlers); collections/ (OGC API Collections);'), said);
+  assert.ok(said.length <= 500 && said.includes('auth/ (OAuth2/OIDC authentication and authorization)'), said);
+  const app = facts(read('app-mcp/.clinerules')).find(([, s]) => String(s).startsWith('File Organization:'));
+  assert.ok(app && String(app[1]).includes('MCPServer.swift (Main server class)'), JSON.stringify(app));
+  // Written for this test: code, and a list of paths with nothing said of them.
+  const fenced = (body: string) => memoryFileItems(`# Layout\n\n\`\`\`\n${body}\n\`\`\`\n`, type).map((i) => i.statement);
+  assert.deepEqual(fenced('src/\n  a.ts\n  b.ts'), []);
+  assert.deepEqual(fenced('const a = 1 - 2\nlet b = a # no'), []);
+  assert.deepEqual(fenced('src/          - the code\ntests/        - the tests'), ['Layout: src/ (the code); tests/ (the tests)']);
+});

@@ -76,7 +76,8 @@ test('memory files are known by where they sit; a README, a transcript or Recall
 /** Hand counts of each fixture under the mapping in src/core/ingest/memory-file-items.ts (see SOURCES.md). */
 const REAL: { file: string; kinds: Record<string, number> }[] = [
   { file: 'wxvx/AGENTS.md', kinds: { rule: 16, fact: 6 } },
-  { file: 'bench/.cursor/rules/general.mdc', kinds: { rule: 16, fact: 9 } },
+  // bench's line 11, "Bench is a tool for workflow and resource management.", says what the project is: a fact.
+  { file: 'bench/.cursor/rules/general.mdc', kinds: { rule: 16, fact: 10 } },
   { file: 'nftbk/memory-bank/activeContext.md', kinds: { fact: 24, rule: 3, decision: 8 } },
   { file: 'bitbank-bot/.cursorrules', kinds: { rule: 3, fact: 2 } },
 ];
@@ -115,7 +116,11 @@ test('real memory files: the items counted by hand, by kind; code, examples and 
     'a code fence and examples are not statements',
   );
   assert.equal(at(bench, 27)?.statement, 'Follow Conventional Commits', 'an instructing sentence of a paragraph, link text kept');
-  assert.equal(at(bench, 11), undefined, 'introductory prose is not an item');
+  assert.deepEqual(
+    [at(bench, 11)?.kind, at(bench, 11)?.statement],
+    ['fact', 'Bench is a tool for workflow and resource management.'],
+    'what the project is: a fact, though prose',
+  );
   assert.equal(at(bench, 33)?.subject, 'type');
 
   const nftbk = 'nftbk/memory-bank/activeContext.md';
@@ -175,6 +180,30 @@ test('a list item too long for one statement is read sentence by sentence; a dot
   );
   assert.match(items[1]!.statement, /owns the `graphqlClient\.request`, reducer reflects the outcome, selectors expose the state\.$/);
   assert.equal(items[0]!.kind, 'rule', '"never import": an instruction');
+});
+
+test('an instruction ending in ":" is completed by the short items under it; items that instruct stay their own', () => {
+  // ALehav1/language-app .windsurfrules (origin in test/fixtures/knowledge/SOURCES.md), lines 248–252 and 262–265.
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'language-app', '.windsurfrules');
+  const items = memoryFileItems(readMemoryFileText(full).text, memoryFileType(full)!);
+  const at = (line: number) => items.find((i) => i.startLine === line);
+  assert.deepEqual(
+    [at(248)?.kind, at(248)?.statement, at(248)?.endLine],
+    ['rule', 'All shared logic must assume: multiple languages; non-Latin scripts; LTR and RTL layouts; text + voice (future)', 252],
+  );
+  assert.equal(at(262)?.statement, 'An Added Context tile must exist in: Lookup results; Lesson word detail; Exercise word detail');
+  assert.ok(!items.some((i) => i.statement === 'LTR and RTL layouts'), 'the parts are not facts of their own');
+  // Written for this test: items that instruct, and a lead-in that is no instruction.
+  const read = (text: string) => memoryFileItems(text, memoryFileType('/r/AGENTS.md')!).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(read('Before a release you must:\n- run the full test suite\n- update the changelog file\n'), [
+    ['rule', 'Before a release you must'],
+    ['rule', 'run the full test suite'],
+    ['rule', 'update the changelog file'],
+  ]);
+  assert.deepEqual(read('The app has three parts:\n- the web client\n- the API server\n'), [
+    ['fact', 'the web client'],
+    ['fact', 'the API server'],
+  ]);
 });
 
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
@@ -338,7 +367,7 @@ test('recall ingest: a memory file the person committed is theirs; one others co
   const b = await cli(theirs, memory, ['ingest', '.']);
   assert.equal(b.code, 0, b.stderr);
   assert.match(b.stdout, /1 memory file\(s\)/);
-  assert.match(b.stdout, /Cursor rule \(memory file\), 25 items \(16 rules, 9 facts\): 25 new/);
+  assert.match(b.stdout, /Cursor rule \(memory file\), 26 items \(16 rules, 10 facts\): 26 new/);
   assert.match(b.stderr, /not your words: it was committed by other@example\.com/);
 
   const facts = JSON.parse((await cli(mine, memory, ['export', '--json'])).stdout).facts as { authority: string; statement?: string }[];

@@ -1,9 +1,14 @@
 /**
  * What a memory file says about the project outside its sentences:
  * - a shell block under a heading of commands (build, test, run, setup…) is how to do that: one
- *   fact naming its commands ("Commands: `npm ci`; `npm test`"). Other code is never read: a
- *   statement quoted in code is not the person's;
- * - a short line of names joined by "+" or "/" ("Electron + React 19 + Redux-Saga") is the stack.
+ *   fact naming its commands ("Commands: `npm ci`; `npm test`");
+ * - a block drawing the project's layout, entries with what each holds ("api/  - API endpoints",
+ *   "cli.py  # entry point"), is where things live: one fact naming them. Other code is never read:
+ *   a statement quoted in code is not the person's;
+ * - a short line of names joined by "+" or "/" ("Electron + React 19 + Redux-Saga") is the stack;
+ * - a sentence saying what the project is or uses ("pyfabric is a Python library for …", "This
+ *   repository is a standalone payment gateway", "Uses App Router, React 19, TypeScript") is a fact,
+ *   though it instructs nobody.
  */
 
 /** Fence languages a shell block is written in (none: a block of commands is often unmarked). */
@@ -38,6 +43,31 @@ export function commandsFact(heading: string | undefined, lang: string, body: st
   return `${heading}: ${commands.map((c) => `\`${c.replace(/`/g, '').replace(/\s+/g, ' ')}\``).join('; ')}`;
 }
 
+/** A line of a layout: tree drawing, a path, then what it holds after " - ", " — " or "#". */
+const LAYOUT_ENTRY = /^[\s│├└─|]*([\w.@~-][\w.@~/-]*\/?)\s+(?:[-—–]+|#|\/\/)\s+(\S.*)$/;
+/** A line of the drawing with no description: a path alone, or tree drawing alone. */
+const LAYOUT_BARE = /^[\s│├└─|]*(?:[\w.@~-][\w.@~/-]*\/?)?\s*$/;
+const MIN_LAYOUT_ENTRIES = 2;
+
+/**
+ * The fact a fenced block states when it draws the project's layout (every line an entry or a bare
+ * path, at least two entries): "Project Structure: api/ (API endpoints); cli.py (entry point)",
+ * within `maxChars`; else undefined.
+ */
+export function layoutFact(heading: string | undefined, body: string[], maxChars: number): string | undefined {
+  const lines = body.filter((l) => l.trim());
+  const entries = lines.map((l) => LAYOUT_ENTRY.exec(l));
+  const described = entries.filter((m): m is RegExpExecArray => m !== null);
+  if (described.length < MIN_LAYOUT_ENTRIES || lines.some((l, i) => !entries[i] && !LAYOUT_BARE.test(l))) return undefined;
+  let said = `${heading ?? 'Layout'}:`;
+  for (const [, where, what] of described) {
+    const next = `${said}${said.endsWith(':') ? ' ' : '; '}${where} (${what!.trim()})`;
+    if (next.length > maxChars) break;
+    said = next;
+  }
+  return said.endsWith(':') ? undefined : said;
+}
+
 /** Whether a sentence is a stack line: two to a dozen names (a few words each) joined by " + " or " / ", nothing else. */
 export function isStackLine(sentence: string): boolean {
   const parts = sentence
@@ -46,4 +76,29 @@ export function isStackLine(sentence: string): boolean {
     .map((p) => p.trim());
   if (parts.length < 2 || parts.length > 12) return false;
   return parts.every((p) => p && p.split(/\s+/).length <= 5 && !/[:;,!?]/.test(p));
+}
+
+/** Things a project is: "X is a Python library", "this repository is …". */
+const PROJECT_NOUN =
+  'project|repo(?:sitory)?|app(?:lication)?|library|package|codebase|service|tool|(?:web)?site|extension|plugin|bundle|crate|sdk|cli|monorepo|server|backend|frontend|gateway|platform|bot|game|framework|engine|api';
+const THIS_PROJECT = new RegExp(
+  `^(?:this|the|our)\\s+(?:[\\w.-]+\\s+){0,2}?(?:${PROJECT_NOUN})\\s+(?:is|uses|provides|contains|runs|targets|consists|implements|exposes|wraps|supports)\\b`,
+  'i',
+);
+const NAME_IS_A = new RegExp(
+  `^(?!(?:it|this|that|there|which|what|here)\\s)[\\w.@/-]+\\s+is\\s+an?\\s+(?:[^.;:]{0,60}?\\s)?(?:${PROJECT_NOUN})\\b`,
+  'i',
+);
+/** "Uses App Router, React 19, TypeScript": the stack, when at least two names follow. */
+const USES_NAMES = /^(?:[Uu]ses|[Bb]uilt (?:with|on)|[Ww]ritten in|[Rr]uns on)\s+(?:\S+\s+){0,3}?[A-Z][\w.+#-]*.*?(?:,|\band\b|\+)\s*[A-Z]/;
+/** "本项目使用 …", "このプロジェクトは …", "Este projeto usa …". */
+const THIS_PROJECT_OTHER =
+  /^(?:本项目|该项目|这个项目|本仓库|このプロジェクト|本プロジェクト|このリポジトリ|este (?:projeto|proyecto|repositório|repositorio)\s+(?:é|es|usa|utiliza))/i;
+
+/** Whether a sentence says what the project is or what it is built with (see the file's comment). */
+export function describesProject(sentence: string): boolean {
+  const s = sentence.trim();
+  // "The project is currently in a functional state with the following capabilities:" is where it stands today, leading a list.
+  if (/[:：]$/.test(s) || /\b(?:currently|now|today|at the moment|for now)\b/i.test(s)) return false;
+  return THIS_PROJECT.test(s) || NAME_IS_A.test(s) || USES_NAMES.test(s) || THIS_PROJECT_OTHER.test(s);
 }

@@ -10,8 +10,9 @@
  *   "…must…", or the markers of instruction-markers.ts in other languages) or states a decision
  *   is one item; other prose (introductions) is not. A line break before a capital, a digit or a
  *   letter of a caseless script ends a sentence: rule files put a statement on each line;
- * - a paragraph's stack line ("Electron + React 19 + Redux-Saga") is a fact, and so is a shell block
- *   under a heading of commands, naming them (memory-file-code.ts);
+ * - a paragraph's stack line ("Electron + React 19 + Redux-Saga") or sentence saying what the project
+ *   is ("X is a Python library for …") is a fact, and so is a shell block
+ *   under a heading of commands, naming them, and a block drawing the layout (memory-file-code.ts);
  * - other code, block quotes, tables, HTML comments, front matter and `@import` lines are never
  *   read: a statement quoted or in code is not the person's.
  *
@@ -27,7 +28,7 @@ import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
-import { commandsFact, isStackLine } from './memory-file-code.js';
+import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
 import { boundStatement, ENDS_SENTENCE, headingName, plain, splitSentences, wordCount } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
 
@@ -49,7 +50,7 @@ const DECISION =
   /\b(?:we|i)\s+(?:have\s+)?(?:decided|chose|picked|went with|settled on|opted for|switched to|migrated to)\b|\bdecided to\b|\b(?:was|were)\s+chosen\b|\bchosen (?:for|because|over)\b|\bdecision\b/i;
 const PREFERENCE = /^(?:i|we)\s+(?:prefer|like|love|want|'d rather|would rather)\b/i;
 const MODAL =
-  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed)\b/i;
+  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed|(?:is|are) not (?:needed|necessary|required))\b/i;
 const VERBS = new Set(
   (
     'use avoid prefer keep write add run follow make ensure put pass define update remove replace check test do never always only ' +
@@ -76,6 +77,8 @@ const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
 const GENERIC_HEADING =
   /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
 const MIN_WORDS = 3;
+/** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
+const MAX_PART_WORDS = 6;
 
 function imperative(body: string): boolean {
   const [first = '', second = ''] = body
@@ -163,6 +166,15 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     lead = undefined;
     if (open && !subItem) emitItem(open.b, open.raw);
   };
+  // A paragraph's instruction ending in ":" ("All shared logic must assume:") is completed by the short items under it.
+  let folded: { kind: KnowledgeKind; said: string; subject: string; start: number; end: number; parts: string[] } | undefined;
+  const unfold = (): void => {
+    const f = folded;
+    folded = undefined;
+    if (!f) return;
+    const said = f.parts.length ? `${f.said.replace(/[:：]\s*$/, '')}: ${f.parts.join('; ')}` : f.said;
+    push(f.kind, said, f.subject, f.start, f.end, said);
+  };
   const flushItem = (): void => {
     if (!item) return;
     const raw = item.lines.join(' ').trim();
@@ -179,6 +191,15 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     emitItem(b, raw);
   };
   function emitItem(b: Block, raw: string): void {
+    if (folded) {
+      const part = plain(raw);
+      if (wordCount(part) <= MAX_PART_WORDS && kindOf(part, headings.filter(Boolean), type, true) === 'fact') {
+        folded.parts.push(part);
+        folded.end = b.end;
+        return;
+      }
+      unfold();
+    }
     const indent = b.indent ?? 0;
     // A task, an example or a bare code span says nothing by itself.
     if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
@@ -200,11 +221,16 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (!para) return;
     const b = para;
     para = undefined;
-    for (const s of sentences(b)) {
+    unfold();
+    const all = sentences(b);
+    for (const [i, s] of all.entries()) {
       const clean = plain(s.text);
       if (wordCount(clean) < MIN_WORDS) continue;
-      const kind = kindOf(clean, headings.filter(Boolean), type, false) ?? (isStackLine(clean) ? 'fact' : undefined);
-      if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
+      const kind =
+        kindOf(clean, headings.filter(Boolean), type, false) ?? (isStackLine(clean) || describesProject(clean) ? 'fact' : undefined);
+      if (kind && i === all.length - 1 && /[:：]\s*$/.test(clean) && kind !== 'fact')
+        folded = { kind, said: clean, subject: subjectOf(), start: s.start, end: s.end, parts: [] };
+      else if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
     }
   };
   const flush = (): void => {
@@ -220,7 +246,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (fence) {
       if (!line.trim().startsWith(fence.mark)) fence.body.push(line);
       else {
-        const said = commandsFact(headings.filter(Boolean).at(-1), fence.lang, fence.body);
+        const under = headings.filter(Boolean).at(-1);
+        const said = commandsFact(under, fence.lang, fence.body) ?? layoutFact(under, fence.body, LIMITS.statementChars);
         if (said) push('fact', said, subjectOf(), fence.start, n, fence.body.join('\n'));
         fence = undefined;
       }
@@ -230,6 +257,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (opens) {
       flush();
       settle(false);
+      unfold();
       fence = { mark: opens[1]!, lang: opens[2]!, start: n, body: [] };
       continue;
     }
@@ -247,6 +275,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (heading) {
       flush();
       settle(false);
+      unfold();
       leads = [];
       const level = heading[1]!.length;
       if (level === 1) title = !begun;
@@ -275,11 +304,13 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       para.end = n;
     } else {
       settle(false);
+      unfold();
       para = { start: n, end: n, lines: [line] };
     }
   }
   flush();
   settle(false);
+  unfold();
   return items;
 }
 

@@ -13,6 +13,8 @@ import { STOP_WORDS, tokenize } from '../retrieval/text.js';
 const SAME_WORDS = 0.7;
 /** Share of the shorter statement's content words the longer must hold, when it says more around them. */
 const HELD_WORDS = 0.8;
+/** How many times the shorter's content words the longer may have and still be it said at more length (not a list that names it). */
+const HELD_SPAN = 3;
 
 /** Words that say it is a rule, not what the rule is: "always", "ensure", "make sure", "please". */
 const MARKERS = new Set(
@@ -78,7 +80,10 @@ export function sameStatement(a: StatementKey, b: StatementKey): boolean {
   if (small === 0) return false;
   let shared = 0;
   for (const w of a.words) if (b.words.has(w)) shared++;
-  const same = shared / (a.words.size + b.words.size - shared) >= SAME_WORDS || (small >= 2 && shared / small >= HELD_WORDS);
+  const large = Math.max(a.words.size, b.words.size);
+  const same =
+    shared / (a.words.size + b.words.size - shared) >= SAME_WORDS ||
+    (small >= 2 && shared / small >= HELD_WORDS && large <= HELD_SPAN * small);
   if (!same) return false;
   // A name each says and the other does not: two choices ("use pnpm for every install", "use npm for every install").
   return !(namesOf(a).some((n) => !holds(b, n)) && namesOf(b).some((n) => !holds(a, n)));
