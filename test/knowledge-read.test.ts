@@ -561,6 +561,22 @@ test('asked to be written into CLAUDE.md, or "should always be done", is a rule;
   assert.deepEqual(personKinds('It should always be fine.'), []);
 });
 
+test("where something lives, as an agent found it, is the agent's fact; a clause naming a place is not", () => {
+  const agentFacts = (t: string): string[] =>
+    readKnowledge({ text: t, role: 'assistant' })
+      .filter((k) => k.kind === 'fact')
+      .map((k) => k.statement);
+  // tslateman/duet (Claude Code) and DanCard/cal-date-widget (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
+  for (const said of [
+    'The hooks live in `.git/hooks/` (local, not tracked).',
+    'Shared settings persistence lives in `PrefsManager.kt`; undo helper in `SettingsStateManager.kt`.',
+  ])
+    assert.deepEqual(agentFacts(said), [said]);
+  // MichaelPaulukonis/polychrome.p5 and JanDeDobbeleer/oh-my-posh (ditto): a condition, and a place named in brackets.
+  assert.deepEqual(agentFacts('Runs lifecycle scripts - If defined in `package.json`'), []);
+  assert.deepEqual(agentFacts('[AGENTS.md](AGENTS.md) — two new sections: *Skills* (what lives in `.agents/skills` and why)'), []);
+});
+
 test('where something lives, said with its path, is a fact; "it is very important that you" a rule', () => {
   // AspireOne/laura-backend (aider) and IMUR/colab-config (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
   assert.deepEqual(personKinds('I will have cron jobs defined at src\\cron\\name.service.ts.'), ['fact']);

@@ -62,6 +62,12 @@ const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
  */
 const LIVES_IN =
   /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?|should (?:be|live|go))\s*(?:inside(?:\s+of)?|in|at|under)\s*(?:the\s+)?[`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)/i;
+/**
+ * Where something lives, as an agent found it, in its main clause: "The hooks live in `.git/hooks/`",
+ * "Shared settings persistence lives in `PrefsManager.kt`" (not "what lives in X", nor "if defined in X").
+ */
+const FOUND_LIVING =
+  /^(?:the\s+|our\s+|your\s+)?[\w`.\s/-]{2,60}?\s+(?:lives?|is located|are located|is stored|are stored|is kept|are kept|resides?)\s+(?:inside|in|at|under)\s+(?:the\s+)?`?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.[a-z]{1,5}\b)/i;
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
@@ -156,7 +162,7 @@ export function agentForm(s: string, failure: RegExp): FormReading | undefined {
   const setting = s.match(SETTING)?.[1] ?? stackIs(s);
   if (setting) return { kind: 'fact', subject: setting };
   if (CORRECTION.test(s)) return { kind: 'fact' };
-  return undefined;
+  return FOUND_LIVING.test(s.replace(/\([^()]*\)/g, '')) ? { kind: 'fact' } : undefined;
 }
 
 /** A sentence that goes on with a lesson: names a failure, a cause or a fix (joined to the lesson before it). */
