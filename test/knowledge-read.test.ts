@@ -491,6 +491,10 @@ test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plai
   // Written for this test: a reason for a step, and a result, with no failure or fix.
   assert.deepEqual(lessons("The file isn't large, so I read it whole."), []);
   assert.deepEqual(lessons("I've updated the config, so you can now run the tests."), []);
+  // reviewchaser/dealerflow (ditto): a status, with no cause or fix in it.
+  assert.deepEqual(lessons('The bug is fixed.'), []);
+  assert.deepEqual(lessons('The bug is now resolved.'), []);
+  assert.deepEqual(lessons('The bug is a missing await in the loader.'), ['The bug is a missing await in the loader.']);
 });
 
 test('an instruction for a case ("If X, return Y") is a rule; a hypothetical is not', () => {

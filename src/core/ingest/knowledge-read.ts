@@ -102,7 +102,7 @@ const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[
 const FAILURE =
   /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict|issue|problem|regression|panic)\b/i;
 const CAUSE_OR_FIX =
-  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
 const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
 const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
