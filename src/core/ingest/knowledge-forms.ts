@@ -61,7 +61,7 @@ const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
  * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py".
  */
 const LIVES_IN =
-  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?|should (?:be|live|go))\s*(?:inside(?:\s+of)?|in|at|under)\s*(?:the\s+)?[`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)/i;
+  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?|should (?:be|live|go))\s+(?:inside(?:\s+of)?|in|at|under)(?:\s+|(?=@))(?:the\s+)?[`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)/i;
 /**
  * Where something lives, as an agent found it, in its main clause: "The hooks live in `.git/hooks/`",
  * "Shared settings persistence lives in `PrefsManager.kt`" (not "what lives in X", nor "if defined in X").

@@ -10,9 +10,11 @@
  *   "…must…", or the markers of instruction-markers.ts in other languages) or states a decision
  *   is one item; other prose (introductions) is not. A line break before a capital, a digit or a
  *   letter of a caseless script ends a sentence: rule files put a statement on each line;
+ * - a paragraph's instruction ending in ":" takes the short items under it into one item ("All shared
+ *   logic must assume: multiple languages; non-Latin scripts"), when they do not instruct themselves;
  * - a paragraph's stack line ("Electron + React 19 + Redux-Saga") or sentence saying what the project
- *   is ("X is a Python library for …") is a fact, and so is a shell block
- *   under a heading of commands, naming them, and a block drawing the layout (memory-file-code.ts);
+ *   is ("X is a Python library for …") is a fact, and so are a shell block under a heading of
+ *   commands, naming them, and a block drawing the layout (memory-file-code.ts);
  * - other code, block quotes, tables, HTML comments, front matter and `@import` lines are never
  *   read: a statement quoted or in code is not the person's.
  *
