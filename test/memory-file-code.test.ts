@@ -110,6 +110,14 @@ test('a sentence saying what the project is or is built with is a fact; other pr
   assert.deepEqual(prose('This file provides guidance to Claude Code.'), []);
   assert.deepEqual(prose('uses the cache when it can, and Redis otherwise.'), []);
   assert.deepEqual(prose('This repository is a small payment gateway.'), ['This repository is a small payment gateway.']);
+  assert.deepEqual(prose('This is a breaking change to the system.'), []);
+  assert.deepEqual(prose('The project is currently in a functional state.'), []);
+  // juanqui-art/goolstar_backend CLAUDE.md (ditto): the description leads a list, its name has a version in it.
+  const goolstar = facts(read('goolstar-backend/CLAUDE.md'));
+  assert.ok(
+    goolstar.some(([line, s]) => line === 26 && String(s).startsWith('This is a Django 5.2 + Django REST Framework sports tournament')),
+    JSON.stringify(goolstar.slice(0, 6)),
+  );
   assert.deepEqual(prose('本项目使用 Next.js 与 Prisma。'), ['本项目使用 Next.js 与 Prisma。']);
 });
 

@@ -81,14 +81,18 @@ export function isStackLine(sentence: string): boolean {
 /** Things a project is: "X is a Python library", "this repository is …". */
 const PROJECT_NOUN =
   'project|repo(?:sitory)?|app(?:lication)?|library|package|codebase|service|tool|(?:web)?site|extension|plugin|bundle|crate|sdk|cli|monorepo|server|backend|frontend|gateway|platform|bot|game|framework|engine|api';
+/** The words before the noun of "a … library": names, versions, adjectives; no preposition ("a change to the system" is none). */
+const MODIFIERS = '(?:(?!(?:to|of|for|in|on|at|with|from|by|the|and|or|that|which)\\s)[^\\s;:]+\\s+){0,10}?';
 const THIS_PROJECT = new RegExp(
   `^(?:this|the|our)\\s+(?:[\\w.-]+\\s+){0,2}?(?:${PROJECT_NOUN})\\s+(?:is|uses|provides|contains|runs|targets|consists|implements|exposes|wraps|supports)\\b`,
   'i',
 );
 const NAME_IS_A = new RegExp(
-  `^(?!(?:it|this|that|there|which|what|here)\\s)[\\w.@/-]+\\s+is\\s+an?\\s+(?:[^.;:]{0,60}?\\s)?(?:${PROJECT_NOUN})\\b`,
+  `^(?!(?:it|this|that|there|which|what|here)\\s)[\\w.@/-]+\\s+is\\s+an?\\s+${MODIFIERS}(?:${PROJECT_NOUN})\\b`,
   'i',
 );
+/** "This is a Django 5.2 + DRF sports tournament management system". */
+const THIS_IS_A = new RegExp(`^this is an?\\s+${MODIFIERS}(?:${PROJECT_NOUN}|system)\\b`, 'i');
 /** "Uses App Router, React 19, TypeScript": the stack, when at least two names follow. */
 const USES_NAMES = /^(?:[Uu]ses|[Bb]uilt (?:with|on)|[Ww]ritten in|[Rr]uns on)\s+(?:\S+\s+){0,3}?[A-Z][\w.+#-]*.*?(?:,|\band\b|\+)\s*[A-Z]/;
 /** "本项目使用 …", "このプロジェクトは …", "Este projeto usa …". */
@@ -98,7 +102,7 @@ const THIS_PROJECT_OTHER =
 /** Whether a sentence says what the project is or what it is built with (see the file's comment). */
 export function describesProject(sentence: string): boolean {
   const s = sentence.trim();
-  // "The project is currently in a functional state with the following capabilities:" is where it stands today, leading a list.
-  if (/[:：]$/.test(s) || /\b(?:currently|now|today|at the moment|for now)\b/i.test(s)) return false;
-  return THIS_PROJECT.test(s) || NAME_IS_A.test(s) || USES_NAMES.test(s) || THIS_PROJECT_OTHER.test(s);
+  // "The project is currently in a functional state" is where it stands today.
+  if (/\b(?:currently|now|today|at the moment|for now)\b/i.test(s)) return false;
+  return THIS_PROJECT.test(s) || NAME_IS_A.test(s) || THIS_IS_A.test(s) || USES_NAMES.test(s) || THIS_PROJECT_OTHER.test(s);
 }
