@@ -1,6 +1,7 @@
 /**
- * What a memory file says outside its sentences: a shell block under a heading of commands is one
- * fact naming the commands, a line of names joined by "+" or "/" is the stack. Real files from
+ * What a memory file says outside its instructions: a shell block under a heading of commands is one
+ * fact naming the commands, a block drawing the layout one fact naming its entries, a line of names
+ * joined by "+" or "/" the stack, a sentence saying what the project is a fact. Real files from
  * test/fixtures/knowledge (origins in its SOURCES.md), their commands counted by hand; the
  * negatives are written here, each the near miss of a rule above.
  */
