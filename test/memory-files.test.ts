@@ -206,6 +206,19 @@ test('an instruction ending in ":" is completed by the short items under it; ite
   ]);
 });
 
+test('a modal in a relative clause, or a verb-like word opening a subject, does not make a rule', () => {
+  // Creative-Planning/pyfabric CLAUDE.md (origin in test/fixtures/knowledge/SOURCES.md), line 10, and near misses written here.
+  const read = (text: string) => memoryFileItems(`# About\n\n${text}\n`, memoryFileType('/r/AGENTS.md')!).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(
+    read('Target users are AI coding assistants and developers who need to generate and test Fabric item definitions locally.'),
+    [],
+  );
+  assert.deepEqual(read('Tools that must run offline are listed below.'), []);
+  assert.deepEqual(read('Developers who need to deploy must ask first.'), [['rule', 'Developers who need to deploy must ask first.']]);
+  assert.deepEqual(read('Ensure countries are always in Title Case.'), [['rule', 'Ensure countries are always in Title Case.']]);
+  assert.deepEqual(read('- Test files live in `tests/`'), [['fact', 'Test files live in `tests/`']]);
+});
+
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
   const dir = tmp('bounds');
   const big = path.join(dir, 'AGENTS.md');

@@ -53,6 +53,8 @@ const DECISION =
 const PREFERENCE = /^(?:i|we)\s+(?:prefer|like|love|want|'d rather|would rather)\b/i;
 const MODAL =
   /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed|(?:is|are) not (?:needed|necessary|required))\b/i;
+/** A modal inside a relative clause describes someone ("developers who need to test"), it instructs nobody. */
+const RELATIVE_MODAL = /\b(?:who|which|that)\s+(?:must|should|needs? to|ha(?:ve|s) to)\s+\w+/gi;
 const VERBS = new Set(
   (
     'use avoid prefer keep write add run follow make ensure put pass define update remove replace check test do never always only ' +
@@ -73,6 +75,9 @@ const VERBS = new Set(
   ).split(' '),
 );
 const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
+const SUBJECT_THEN = /^(?:is|are|was|were|live|lives|go|goes)$/i;
+/** Verbs whose object is a clause ("ensure countries are Title Case"): a copula after them is the clause's. */
+const CLAUSE_VERB = /^(?:ensure|verify|check|confirm|assert|note|remember|require|make)$/;
 const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of|and|or|for|in|on|to)$/i;
 /** Headings whose lists show, not state: their items are examples. */
 const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
@@ -83,13 +88,14 @@ const MIN_WORDS = 3;
 const MAX_PART_WORDS = 6;
 
 function imperative(body: string): boolean {
-  const [first = '', second = ''] = body
+  const [first = '', second = '', third = ''] = body
     .replace(/^[`'"]+/, '')
     .split(/\s+/)
     .map((w) => w.replace(/[^\p{L}'`]/gu, ''));
   const f = first.toLowerCase();
   if (f === "don't" || f === 'dont') return true;
-  if (VERBS.has(f) && !NOT_VERB_AFTER.test(second)) return true;
+  // "Target users are …", "Test files live in …": the verb-like word opens a noun phrase, the subject.
+  if (VERBS.has(f) && !NOT_VERB_AFTER.test(second) && (CLAUSE_VERB.test(f) || !SUBJECT_THEN.test(third))) return true;
   // "For breaking changes, append …", "When in doubt, ask …": the instruction after the opening clause.
   const comma = body.indexOf(',');
   return SUBORDINATE.test(f) && comma > 0 && imperative(body.slice(comma + 1).trim());
@@ -101,7 +107,13 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
   if (under(LESSON_HEADING, LESSON_HEADING_OTHER)) return 'lesson';
   if (DECISION.test(body) || under(DECISION_HEADING, DECISION_HEADING_OTHER)) return 'decision';
   if (PREFERENCE.test(body) || under(PREFERENCE_HEADING, PREFERENCE_HEADING_OTHER)) return 'preference';
-  if (imperative(body) || MODAL.test(body) || instructsOther(body) || (type.instructions && /^no\s/i.test(body))) return 'rule';
+  if (
+    imperative(body) ||
+    MODAL.test(body.replace(RELATIVE_MODAL, '')) ||
+    instructsOther(body) ||
+    (type.instructions && /^no\s/i.test(body))
+  )
+    return 'rule';
   return bullet ? 'fact' : undefined;
 }
 
