@@ -17,6 +17,11 @@ import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
 /** The kinds the reader finds in a person's turn to an agent. */
 const personKinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+/** The statements of one kind read from a turn of the person ('user') or of an agent ('assistant'). */
+const statementsOf = (kind: string, role: 'user' | 'assistant', t: string): string[] =>
+  readKnowledge({ text: t, role })
+    .filter((k) => k.kind === kind)
+    .map((k) => k.statement);
 
 /** One real turn (index in readTranscriptFile order) and what is read from it. */
 function turn(file: string, i: number): { text: string; role?: string; items: KnowledgeReading[] } {
@@ -478,10 +483,7 @@ test('a list the turn names after it ("add these rules") is read as rules; a col
 });
 
 test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plain "so" is not', () => {
-  const lessons = (t: string): string[] =>
-    readKnowledge({ text: t, role: 'assistant' })
-      .filter((k) => k.kind === 'lesson')
-      .map((k) => k.statement);
+  const lessons = (t: string): string[] => statementsOf('lesson', 'assistant', t);
   // maloneype/yposfgold-community-platform (SpecStory) and reviewchaser/dealerflow (Claude Code); origins in test/fixtures/knowledge/SOURCES.md.
   for (const said of [
     "The `Seed` icon doesn't exist in lucide-react, so I've replaced it with `Sprout` which is the appropriate alternative.",
@@ -498,10 +500,7 @@ test('an agent\'s cause and what it led to, in one sentence, is a lesson; a plai
 });
 
 test('an instruction for a case ("If X, return Y") is a rule; a hypothetical is not', () => {
-  const rules = (t: string): string[] =>
-    readKnowledge({ text: t, role: 'user' })
-      .filter((k) => k.kind === 'rule')
-      .map((k) => k.statement);
+  const rules = (t: string): string[] => statementsOf('rule', 'user', t);
   // djha786543-gif/career-os-v2, an aider history (origin in test/fixtures/knowledge/SOURCES.md).
   const said = 'If the API is down or returns zero results, return an empty list [] instead of throwing a 500 error.';
   assert.deepEqual(rules(said), [said]);
@@ -566,10 +565,7 @@ test('asked to be written into CLAUDE.md, or "should always be done", is a rule;
 });
 
 test("where something lives, as an agent found it, is the agent's fact; a clause naming a place is not", () => {
-  const agentFacts = (t: string): string[] =>
-    readKnowledge({ text: t, role: 'assistant' })
-      .filter((k) => k.kind === 'fact')
-      .map((k) => k.statement);
+  const agentFacts = (t: string): string[] => statementsOf('fact', 'assistant', t);
   // tslateman/duet (Claude Code) and DanCard/cal-date-widget (SpecStory); origins in test/fixtures/knowledge/SOURCES.md.
   for (const said of [
     'The hooks live in `.git/hooks/` (local, not tracked).',

@@ -80,8 +80,11 @@ export async function measureFile(
       const items = facts.filter((f): f is FactView & { statement: string } => f.kind !== undefined && typeof f.statement === 'string');
       const extracted: ExtractedItem[] = items.map((f) => {
         const says = labelled.items.filter((l) => statements(l).some((s) => sameKnowledge(f.statement, s)));
-        const closeness = (l: LabelledItem): number => Math.max(...statements(l).map((s) => likeness(f.statement, s)));
-        const closest = says.reduce<LabelledItem | undefined>((best, l) => (!best || closeness(l) > closeness(best) ? l : best), undefined);
+        const scored = says.map((l) => ({ l, score: Math.max(...statements(l).map((s) => likeness(f.statement, s))) }));
+        const closest = scored.reduce<(typeof scored)[number] | undefined>(
+          (best, x) => (!best || x.score > best.score ? x : best),
+          undefined,
+        )?.l;
         return {
           id: f.id,
           kind: f.kind!,

@@ -56,18 +56,19 @@ const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
 /** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
+/** A place named by its path or its file: "test/e2e/", "src\\cron\\", "`PrefsManager.kt`", "@acfr.py". */
+const PLACE = String.raw`(?:inside(?:\s+of)?|in|at|under)(?:\s+|(?=@))(?:the\s+)?[\`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)`;
+const KEPT = 'lives?|is located|are located|is stored|are stored|is kept|are kept|resides?';
 /**
  * Where something lives, said with its path or file: "the e2e tests live in test/e2e/", "cron jobs
  * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py".
  */
-const LIVES_IN =
-  /\b(?:lives?|live|is located|are located|is stored|are stored|is kept|are kept|is defined|are defined|defined|resides?|should (?:be|live|go))\s+(?:inside(?:\s+of)?|in|at|under)(?:\s+|(?=@))(?:the\s+)?[`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)/i;
+const LIVES_IN = new RegExp(String.raw`\b(?:${KEPT}|is defined|are defined|defined|should (?:be|live|go))\s+${PLACE}`, 'i');
 /**
  * Where something lives, as an agent found it, in its main clause: "The hooks live in `.git/hooks/`",
  * "Shared settings persistence lives in `PrefsManager.kt`" (not "what lives in X", nor "if defined in X").
  */
-const FOUND_LIVING =
-  /^(?:the\s+|our\s+|your\s+)?[\w`.\s/-]{2,60}?\s+(?:lives?|is located|are located|is stored|are stored|is kept|are kept|resides?)\s+(?:inside|in|at|under)\s+(?:the\s+)?`?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.[a-z]{1,5}\b)/i;
+const FOUND_LIVING = new RegExp(String.raw`^(?:the\s+|our\s+|your\s+)?[\w\`.\s/-]{2,60}?\s+(?:${KEPT})\s+${PLACE}`, 'i');
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
