@@ -23,6 +23,8 @@ export const METHODS = {
   aliases: (r) => without(r, 'analyse', 'aliases'),
   /** The top facts' evidence turns fused into the episodes. */
   evidence: (r) => without(r, 'facts', 'evidence'),
+  /** The facts the top turns back joined to the facts (the episodes stay as they are). */
+  backed: (r) => without(r, 'facts', 'backed'),
   /** Misspellings searched as the words they slip from (typos). */
   typos: (r) => without(r, 'analyse', 'typos'),
   /** Irregular word forms searched with the question's words (forms). */

@@ -4,7 +4,9 @@
  * effective confidence (which decays with time since last evidence). An answer is often spread
  * over several turns that share few words with the question; a fact about what the question names
  * knows which turns support it: the evidence turns of the top facts are one more ranked list of
- * episodes, fused with the keyword and vector lists (fuse.ts).
+ * episodes, fused with the keyword and vector lists (fuse.ts). The other way round, once the
+ * episodes are fused (stage seven): the facts the top turns back join the facts, so "how do we log
+ * errors" finds the rule the memory file's line states though it names no entity.
  */
 import type { ProjectScope } from '../model/project.js';
 import type { FactView } from '../model/views.js';
@@ -92,4 +94,35 @@ export function evidenceEpisodes(graph: Graph, facts: FactView[], recipe: Retrie
     .filter(([r]) => !keep || keep.has(r))
     .map(([r, score]) => ({ rowid: r, score }))
     .sort((a, b) => b.score - a.score);
+}
+
+/**
+ * `ranked` and the facts the answer's top turns (`episodeIds`, best first) back, best first, at
+ * most `limit` (recipe.facts.backed): the turn at rank r lends each fact it backs weight / (k + r)
+ * times the fact's effective confidence, added to the fact's score. `ranked` as it is when the
+ * recipe does not run it (graph channel off, or the method left out).
+ */
+export function withBackedFacts(
+  graph: Graph,
+  ranked: FactView[],
+  episodeIds: string[],
+  recipe: RetrievalRecipe,
+  o: { history?: boolean; now: number; limit: number; scope?: ProjectScope },
+): FactView[] {
+  const { k, minConfidence, backed } = recipe.facts;
+  if (!recipe.channels.graph || !runs(recipe.facts, 'backed') || backed.turns <= 0 || episodeIds.length === 0) return ranked;
+  const rank = new Map(episodeIds.slice(0, backed.turns).map((id, i) => [id, i]));
+  const scored = new Map(ranked.map((fact) => [fact.id, { fact, score: fact.score ?? 0 }]));
+  for (const { episode, fact } of graph.factsBackedBy([...rank.keys()], o)) {
+    if (!o.history && (fact.status !== 'current' || fact.effective_confidence < minConfidence)) continue;
+    const prev = scored.get(fact.id);
+    const lent = (backed.weight / (k + rank.get(episode)! + 1)) * fact.effective_confidence;
+    scored.set(fact.id, { fact: prev?.fact ?? fact, score: (prev?.score ?? 0) + lent });
+  }
+  if (scored.size === ranked.length && ranked.every((f) => scored.get(f.id)!.score === (f.score ?? 0))) return ranked;
+  const top = [...scored.values()]
+    .map(({ fact, score }) => ({ ...fact, score: round(score) }))
+    .sort((a, b) => (b.score ?? 0) - (a.score ?? 0))
+    .slice(0, o.limit);
+  return graph.withEvidence(top);
 }

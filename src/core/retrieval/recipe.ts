@@ -41,7 +41,9 @@ export type RescoreMethod =
 /** Facts (facts.ts). */
 export type FactMethod =
   /** The turns the top facts cite are one more list of episodes, fused with the others. */
-  'evidence';
+  | 'evidence'
+  /** The facts the answer's top turns back are found by them: a rule that names no entity the question does. */
+  | 'backed';
 
 export interface RetrievalRecipe {
   /**
@@ -138,6 +140,12 @@ export interface RetrievalRecipe {
      * single keyword list at about its 8th place, and never above a turn two channels agree on.
      */
     readonly evidence: { readonly facts: number; readonly perFact: number; readonly weight: number };
+    /**
+     * The facts the answer's top `turns` turns back, after the episodes are fused (so the episodes
+     * are as without them): the turn at rank r (the first: 1) lends each fact it backs
+     * `weight` / (k + r), summed with what the facts' other channels lent.
+     */
+    readonly backed: { readonly turns: number; readonly weight: number };
   };
   /** Episodes and entities: weighted reciprocal rank fusion of the channels' lists, each `depth` x limit long. */
   readonly fusion: { readonly k: number; readonly keyword: number; readonly vector: number; readonly depth: number };
@@ -175,7 +183,7 @@ export const HYBRID_RECIPE: RetrievalRecipe = frozen({
   },
   entities: { bm25: BM25, columns: { name: 2, summary: 1 } },
   facts: {
-    methods: ['evidence'],
+    methods: ['evidence', 'backed'],
     seeds: 5,
     perSeed: 50,
     k: 1,
@@ -184,6 +192,7 @@ export const HYBRID_RECIPE: RetrievalRecipe = frozen({
     minConfidence: 0.15,
     staleCode: 0.5,
     evidence: { facts: 3, perFact: 5, weight: 0.9 },
+    backed: { turns: 5, weight: 1 },
   },
   fusion: { k: 60, keyword: 1, vector: 1, depth: 3 },
 });

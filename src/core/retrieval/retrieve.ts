@@ -11,14 +11,15 @@
  *     4. entities     entities.ts    named first, then keyword and vector fused
  *     5. facts        facts.ts       around the top entities and by embedding; their evidence turns
  *     6. fuse         fuse.ts        episodes: keyword, vector and evidence lists, fused once
- *     7. views        views.ts       what readers get back
+ *     7. backed       facts.ts       the facts the top episodes back join the facts
+ *     8. views        views.ts       what readers get back
  */
 import type { ProjectScope } from '../model/project.js';
 import type { Graph } from '../store/graph.js';
 import { analyseQuery } from './analyse.js';
 import { episodeCandidates } from './candidates.js';
 import { keywordEntities, rankEntities } from './entities.js';
-import { evidenceEpisodes, rankFacts } from './facts.js';
+import { evidenceEpisodes, rankFacts, withBackedFacts } from './facts.js';
 import { fuseEpisodes, fusionDepth } from './fuse.js';
 import type { RetrievalRecipe } from './recipe.js';
 import { rescoreEpisodes } from './rescore.js';
@@ -72,14 +73,25 @@ export function answer(graph: Graph, prepared: Prepared, o: { history?: boolean;
   const vectorFacts = vec?.fact.slice(0, fusionDepth(limit, recipe)) ?? [];
   const facts = rankFacts(graph, entityIds, vectorFacts, recipe, { history: o.history, now, limit, scope });
   const evidence = evidenceEpisodes(graph, facts, recipe, scope);
-  const episodes = fuseEpisodes({ keyword: prepared.episodes, vector: vec?.episode, evidence }, recipe, limit).slice(0, limit);
+  const episodes = episodeViews(
+    graph,
+    fuseEpisodes({ keyword: prepared.episodes, vector: vec?.episode, evidence }, recipe, limit).slice(0, limit),
+  );
+  const shown = withBackedFacts(
+    graph,
+    facts,
+    episodes.map((e) => e.id),
+    recipe,
+    { history: o.history, now, limit, scope },
+  );
   const channels: string[] = [];
   if (on.keyword) channels.push('keyword');
   if (on.graph && q.named.length > 0) channels.push('entities');
   if (on.graph && q.dates.length > 0) channels.push('dates');
   if (vec) channels.push('vector');
   if (evidence.length > 0) channels.push('evidence');
-  return { facts, entities: entityViews(graph, entityIds), episodes: episodeViews(graph, episodes), channels };
+  if (shown !== facts) channels.push('backed');
+  return { facts: shown, entities: entityViews(graph, entityIds), episodes, channels };
 }
 
 /** Vector hits of the scope only: the vector indexes hold every project, so other projects' hits are dropped here. */

@@ -339,6 +339,26 @@ export class Graph {
     return new Map(rows.map((r) => [Number(r.rowid), this.factView(r, now, false)]));
   }
 
+  /**
+   * The facts each of `episodeIds` backs (it is their evidence, not said against them), evidence
+   * left empty; ended ones only when history is asked for.
+   */
+  factsBackedBy(
+    episodeIds: string[],
+    opts: { history?: boolean; now?: number; scope?: ProjectScope },
+  ): { episode: string; fact: FactView }[] {
+    const inScope = scopeSql('r.project', opts.scope);
+    return all(
+      this.db,
+      `SELECT DISTINCT ev.episode_id AS backed_by, r.*, s.name AS subject, o.name AS object FROM evidence ev
+         JOIN relationships r ON r.rowid = ev.relationship_rowid
+         JOIN entities s ON s.id = r.subject_id JOIN entities o ON o.id = r.object_id
+       WHERE ev.episode_id IN (SELECT value FROM json_each(?)) AND ev.polarity > 0
+         ${opts.history ? '' : 'AND r.valid_to IS NULL'} AND ${inScope.sql}`,
+      [JSON.stringify(episodeIds), ...inScope.params],
+    ).map((r) => ({ episode: String(r.backed_by), fact: this.factView(r, opts.now, false) }));
+  }
+
   /** Facts read without their evidence (factsOf, factsByRowids), with it. */
   withEvidence<F extends FactView>(facts: F[]): F[] {
     if (facts.length === 0) return facts;
