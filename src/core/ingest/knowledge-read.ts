@@ -260,7 +260,7 @@ function instructed(s: string): boolean {
 
 /** A lesson or a durable project fact stated by an agent, or nothing. */
 function agentItem(s: string): KnowledgeReading | undefined {
-  if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|may|probably|likely|possibly)\b/i.test(s))
+  if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s))
     return undefined;
   if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s))
     return { kind: 'lesson', statement: s, subject: firstEntity(s) };
