@@ -600,3 +600,34 @@ test('where something lives, said with its path, is a fact; "it is very importan
   assert.deepEqual(personKinds('The bug is located in the loop.'), []);
   assert.deepEqual(personKinds('All actions should work with the architecture defined in ActionSystem.cs.'), ['rule']);
 });
+
+test('a rules list pasted under "DO NOT" says each item is forbidden; a list led by a sentence after "DO NOT …" is as written', () => {
+  // The DO / DO NOT lists of spatialvault's copilot-instructions.md (test/fixtures/knowledge/instructions, origin in its
+  // SOURCES.md), pasted into a turn as people paste their rules.
+  const pasted = [
+    'Please follow these rules for the project:',
+    '',
+    '### DO:',
+    '- Write tests for new functionality',
+    '- Use existing abstractions and services',
+    '',
+    '### DO NOT:',
+    '- Commit secrets, credentials, or sensitive data',
+    '- Modify database migration files that have already been applied',
+    '- Break existing API contracts without versioning',
+  ].join('\n');
+  const rules = statementsOf('rule', 'user', pasted);
+  assert.ok(rules.includes('DO NOT: Commit secrets, credentials, or sensitive data'), JSON.stringify(rules));
+  assert.ok(rules.includes('Write tests for new functionality'), JSON.stringify(rules));
+  assert.ok(
+    !rules.some((r) => /^(?:Commit|Modify|Break)\b/.test(r)),
+    `no forbidden item is stored as the person's rule to do it: ${JSON.stringify(rules)}`,
+  );
+  // cb-dealerflow-ruleset, turn 16: "DO NOT invent new models …. Use these canonical concepts:" leads with its last sentence.
+  const turn16 = kturn('claude-code/cb-dealerflow-ruleset.jsonl', 16).items.map((k) => k.statement);
+  assert.equal(
+    turn16.filter((s) => s.startsWith('DO NOT invent new models')).length,
+    1,
+    `the rule once, its list's items not made forbidden by it: ${JSON.stringify(turn16)}`,
+  );
+});

@@ -219,6 +219,39 @@ test('a modal in a relative clause, or a verb-like word opening a subject, does 
   assert.deepEqual(read('- Test files live in `tests/`'), [['fact', 'Test files live in `tests/`']]);
 });
 
+test('an item under "DO NOT:" says it is forbidden; a heading that asks or directs is no subject', () => {
+  // Real files in test/fixtures/knowledge/instructions (origins in its SOURCES.md): spatialvault's lines 153-161, pyfabric's 173-178.
+  const KNOW = path.join(__dirname, 'fixtures', 'knowledge', 'instructions');
+  const read = (file: string, from: number, to: number) => {
+    const full = path.join(KNOW, file);
+    return memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!).filter((i) => i.startLine >= from && i.startLine <= to);
+  };
+  const forbidden = read('spatialvault/.github/copilot-instructions.md', 153, 161);
+  assert.equal(forbidden.length, 8, 'the eight items under "### DO NOT:"');
+  assert.deepEqual(forbidden[0] && [forbidden[0].kind, forbidden[0].statement], [
+    'rule',
+    'DO NOT: Commit secrets, credentials, or sensitive data',
+  ]);
+  assert.ok(
+    forbidden.every((i) => i.kind === 'rule' && i.statement.startsWith('DO NOT: ')),
+    JSON.stringify(forbidden),
+  );
+  assert.ok(
+    read('spatialvault/.github/copilot-instructions.md', 145, 151).every((i) => !i.statement.startsWith('DO')),
+    'the items under "### DO:" are as written',
+  );
+  // "## What NOT to Do": its items say "Do not" themselves, and the heading names nothing they are about.
+  const pyfabric = read('pyfabric/CLAUDE.md', 173, 178);
+  assert.equal(pyfabric[0]?.statement, 'Do not add `__version__ = "..."` manually anywhere');
+  assert.ok(pyfabric.length === 4 && pyfabric.every((i) => i.subject === 'CLAUDE.md'), JSON.stringify(pyfabric));
+  // Made up: a heading with both (do's and don'ts) says nothing of one item.
+  const both = memoryFileItems("# Rules\n\n## Do's and Don'ts\n\n- Commit small changes often\n", memoryFileType('/r/AGENTS.md')!);
+  assert.deepEqual(
+    both.map((i) => i.statement),
+    ['Commit small changes often'],
+  );
+});
+
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
   const dir = tmp('bounds');
   const big = path.join(dir, 'AGENTS.md');

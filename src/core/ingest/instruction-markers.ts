@@ -111,3 +111,19 @@ export function instructsOther(body: string): boolean {
     .toLowerCase();
   return first !== undefined && OPENING_VERBS.has(first);
 }
+
+/** A heading or lead-in that forbids what its items name ("DO NOT:", "What NOT to Do", "Avoid"), not one of both ("Do's and Don'ts"). */
+const FORBIDS =
+  /^(?:do not|don'?t|don'?ts|never|avoid|must not|prohibited|forbidden|not allowed|anti-?patterns?)(?![\p{L}'])|\bnot to do\b|^(?:禁止|不要|不允许|してはいけない)/iu;
+const BOTH = /\bdo'?s\b|\band don'?t/i;
+/** An item that says its own negation first ("Do not add …", "Never run …"). */
+const SAYS_NOT = /^(?:do not|don'?t|never|no|not|avoid|must not|不要|禁止|别)(?![\p{L}'])/iu;
+
+/**
+ * An item as its heading or lead-in makes it: under "DO NOT:" it names what is forbidden, so it is
+ * said with the heading's words before it ("DO NOT: Commit secrets"); otherwise as written.
+ */
+export function underHeading(item: string, heading: string | undefined): string {
+  const h = heading?.replace(/^#+\s*/, '').replace(/[:：\s]+$/, '');
+  return h && FORBIDS.test(h) && !BOTH.test(h) && !SAYS_NOT.test(item.trim()) ? `${h}: ${item}` : item;
+}

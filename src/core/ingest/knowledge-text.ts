@@ -5,6 +5,7 @@
  * wrapped are joined again; list bullets are dropped; each sentence is one candidate statement.
  */
 import { Fences } from './fences.js';
+import { underHeading } from './instruction-markers.js';
 
 /** A line of a tool's output or a terminal's frame: box drawing, tool markers, prompts, diff and log lines. */
 const TOOL_LINE =
@@ -26,12 +27,30 @@ const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 function ownLines(text: string): (string | undefined)[] {
   const fences = new Fences();
   const out: (string | undefined)[] = [];
+  // The line a list's items come under (a heading, "DO NOT:", an item ending in ":"), and its indent.
+  let over: { line: string; indent: number } | undefined;
   for (const line of text.replace(/\r/g, '').split('\n')) {
     if (fences.step(line)) out.push(undefined);
     else if (PASTED.test(line)) break;
     else if (!line.trim() || /^\s*>/.test(line) || TOOL_LINE.test(line) || TRACE_LINE.test(line) || /^\s*\|/.test(line))
       out.push(undefined);
-    else out.push(line);
+    else {
+      const bullet = BULLET.exec(line)?.[0];
+      const indent = line.length - line.trimStart().length;
+      if (bullet && over && indent > over.indent) out.push(bullet + underHeading(line.slice(bullet.length), over.line));
+      else out.push(line);
+      if (/^#{1,6}\s/.test(line.trim()) || /[:：]\s*$/.test(line))
+        // A line's last sentence is what leads its list ("DO NOT invent models. Use these:" leads with "Use these:").
+        over = {
+          line: line
+            .trim()
+            .replace(BULLET, '')
+            .split(/(?<=[.!?])\s+/)
+            .pop()!,
+          indent: bullet ? indent : -1,
+        };
+      else if (!bullet) over = undefined;
+    }
   }
   return out;
 }

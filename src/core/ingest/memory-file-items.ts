@@ -29,7 +29,13 @@
 import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
+import {
+  DECISION_HEADING_OTHER,
+  instructsOther,
+  LESSON_HEADING_OTHER,
+  PREFERENCE_HEADING_OTHER,
+  underHeading,
+} from './instruction-markers.js';
 import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
 import { boundStatement, ENDS_SENTENCE, headingName, plain, splitSentences, wordCount } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
@@ -83,6 +89,9 @@ const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of
 const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
 const GENERIC_HEADING =
   /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
+/** A heading that asks or directs ("What NOT to Do", "DO NOT:", "Never") names nothing: its items' subject is the heading above it. */
+const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])/iu;
+const namesSubject = (h: string): boolean => h !== '' && !GENERIC_HEADING.test(h) && !NOT_A_NAME.test(h);
 const MIN_WORDS = 3;
 /** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
 const MAX_PART_WORDS = 6;
@@ -162,7 +171,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   const subjectOf = (label?: string, indent = -1): string =>
     label ||
     [...leads].reverse().find((l) => l.indent < indent)?.name ||
-    [...headings.slice(title ? 1 : 0)].reverse().find((h) => h && !GENERIC_HEADING.test(h)) ||
+    [...headings.slice(title ? 1 : 0)].reverse().find(namesSubject) ||
     type.label;
   const push = (kind: KnowledgeKind, statement: string, subject: string, start: number, end: number, words: string): void => {
     const said = boundStatement(statement.replace(/[:：]\s*$/, ''));
@@ -221,6 +230,13 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     const clean = plain(body);
     if (wordCount(plain(raw)) < MIN_WORDS || !clean) return;
     const subject = subjectOf(label, indent);
+    // Under "DO NOT:" an item names what is forbidden: its statement says so, in the file's words ("DO NOT: Commit secrets").
+    const context = [...leads].reverse().find((l) => l.indent < indent)?.name ?? headings.filter(Boolean).at(-1);
+    const forbidden = underHeading(plain(raw), context);
+    if (forbidden !== plain(raw)) {
+      push('rule', forbidden, subject, b.start, b.end, raw);
+      return;
+    }
     // An item too long to be one statement holds several: each of its sentences is one.
     if (plain(raw).length > LIMITS.statementChars) {
       for (const x of sentences(b)) {

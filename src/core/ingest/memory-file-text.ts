@@ -44,7 +44,7 @@ export function headingName(s: string): string {
     .replace(/^[^\p{L}\p{N}`]+/u, '')
     .replace(/^(?:\d+(?:\.\d+)*[.)]?|step \d+[:.]?)\s+/i, '')
     .replace(/[`]/g, '')
-    .replace(/[:：\s]+$/, '')
+    .replace(/[:：.\s]+$/, '')
     .slice(0, LIMITS.nameChars)
     .trim();
 }
