@@ -37,7 +37,7 @@ import {
   underHeading,
 } from './instruction-markers.js';
 import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
-import { boundStatement, ENDS_SENTENCE, headingName, plain, splitSentences, wordCount } from './memory-file-text.js';
+import { boundStatement, ENDS_SENTENCE, headingName, namesSubject, plain, splitSentences, wordCount } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
 
 export interface MemoryFileItem {
@@ -87,11 +87,6 @@ const CLAUSE_VERB = /^(?:ensure|verify|check|confirm|assert|note|remember|requir
 const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of|and|or|for|in|on|to)$/i;
 /** Headings whose lists show, not state: their items are examples. */
 const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
-const GENERIC_HEADING =
-  /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
-/** A heading that asks or directs ("What NOT to Do", "DO NOT:", "Never") names nothing: its items' subject is the heading above it. */
-const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])/iu;
-const namesSubject = (h: string): boolean => h !== '' && !GENERIC_HEADING.test(h) && !NOT_A_NAME.test(h);
 const MIN_WORDS = 3;
 /** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
 const MAX_PART_WORDS = 6;

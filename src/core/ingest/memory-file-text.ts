@@ -49,6 +49,14 @@ export function headingName(s: string): string {
     .trim();
 }
 
+const GENERIC_HEADING =
+  /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
+/** A heading that asks or directs ("What NOT to Do", "DO NOT:", "Never"): it names nothing. */
+const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])/iu;
+
+/** Whether a heading (headingName) names what its items are about: not a generic one ("General") nor one that asks or directs. */
+export const namesSubject = (h: string): boolean => h !== '' && !GENERIC_HEADING.test(h) && !NOT_A_NAME.test(h);
+
 /** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
 export function boundStatement(s: string): string {
   if (s.length <= LIMITS.statementChars) return s;
