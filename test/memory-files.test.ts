@@ -244,6 +244,21 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
   const pyfabric = read('pyfabric/CLAUDE.md', 173, 178);
   assert.equal(pyfabric[0]?.statement, 'Do not add `__version__ = "..."` manually anywhere');
   assert.ok(pyfabric.length === 4 && pyfabric.every((i) => i.subject === 'CLAUDE.md'), JSON.stringify(pyfabric));
+  // language-app's .windsurfrules, lines 161-164: a paragraph "Forbidden:" leads a list of short items.
+  assert.deepEqual(
+    read('language-app/.windsurfrules', 161, 164).map((i) => [i.kind, i.statement]),
+    [
+      ['rule', 'Forbidden: Opportunistic cleanup'],
+      ['rule', 'Forbidden: Multi-concern PRs'],
+      ['rule', 'Forbidden: Silent behavior changes'],
+    ],
+  );
+  // Made up: a bullet lead-in forbids its sub-items, and is not their subject.
+  const lead = memoryFileItems('# Rules\n\n## Git\n\n- **Don’t**:\n  - Use var in new code\n', memoryFileType('/r/AGENTS.md')!);
+  assert.deepEqual(
+    lead.map((i) => [i.statement, i.subject]),
+    [['Don’t: Use var in new code', 'Git']],
+  );
   // Made up: a heading with both (do's and don'ts) says nothing of one item.
   const both = memoryFileItems("# Rules\n\n## Do's and Don'ts\n\n- Commit small changes often\n", memoryFileType('/r/AGENTS.md')!);
   assert.deepEqual(

@@ -124,6 +124,10 @@ const SAYS_NOT = /^(?:do not|don'?t|never|no|not|avoid|must not|不要|禁止|�
  * said with the heading's words before it ("DO NOT: Commit secrets"); otherwise as written.
  */
 export function underHeading(item: string, heading: string | undefined): string {
-  const h = heading?.replace(/^#+\s*/, '').replace(/[:：\s]+$/, '');
-  return h && FORBIDS.test(h) && !BOTH.test(h) && !SAYS_NOT.test(item.trim()) ? `${h}: ${item}` : item;
+  const h = heading
+    ?.replace(/[*_`]/g, '')
+    .replace(/^#+\s*/, '')
+    .replace(/[:：\s]+$/, '');
+  const straight = (t: string): string => t.replace(/[\u2018\u2019]/g, "'");
+  return h && FORBIDS.test(straight(h)) && !BOTH.test(straight(h)) && !SAYS_NOT.test(straight(item.trim())) ? `${h}: ${item}` : item;
 }

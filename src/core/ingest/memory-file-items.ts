@@ -163,9 +163,11 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   let item: Block | undefined;
   // Lead-ins ("1. **Multi-Chain Support**:") by indent: their sub-items are about what they name.
   let leads: { indent: number; name: string }[] = [];
+  // A paragraph ending in ":" just before a list ("Never do the following:"): what its items come under.
+  let paraLead: string | undefined;
   const subjectOf = (label?: string, indent = -1): string =>
     label ||
-    [...leads].reverse().find((l) => l.indent < indent)?.name ||
+    [...leads].reverse().find((l) => l.indent < indent && namesSubject(l.name))?.name ||
     [...headings.slice(title ? 1 : 0)].reverse().find(namesSubject) ||
     type.label;
   const push = (kind: KnowledgeKind, statement: string, subject: string, start: number, end: number, words: string): void => {
@@ -223,15 +225,15 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
     const { label, body } = labelled(raw);
     const clean = plain(body);
-    if (wordCount(plain(raw)) < MIN_WORDS || !clean) return;
-    const subject = subjectOf(label, indent);
-    // Under "DO NOT:" an item names what is forbidden: its statement says so, in the file's words ("DO NOT: Commit secrets").
-    const context = [...leads].reverse().find((l) => l.indent < indent)?.name ?? headings.filter(Boolean).at(-1);
-    const forbidden = underHeading(plain(raw), context);
-    if (forbidden !== plain(raw)) {
-      push('rule', forbidden, subject, b.start, b.end, raw);
+    // Under "DO NOT:" an item names what is forbidden, however short: its statement says so, in the file's words ("DO NOT: Commit secrets").
+    const context = [...leads].reverse().find((l) => l.indent < indent)?.name ?? paraLead ?? headings.filter(Boolean).at(-1);
+    const forbidden = clean ? underHeading(plain(raw), context) : '';
+    if (forbidden !== plain(raw) && wordCount(forbidden) >= MIN_WORDS) {
+      push('rule', forbidden, subjectOf(label, indent), b.start, b.end, raw);
       return;
     }
+    if (wordCount(plain(raw)) < MIN_WORDS || !clean) return;
+    const subject = subjectOf(label, indent);
     // An item too long to be one statement holds several: each of its sentences is one.
     if (plain(raw).length > LIMITS.statementChars) {
       for (const x of sentences(b)) {
@@ -248,6 +250,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     para = undefined;
     unfold();
     const all = sentences(b);
+    paraLead = all.length && /[:：]\s*$/.test(all.at(-1)!.text) ? plain(all.at(-1)!.text) : undefined;
     for (const [i, s] of all.entries()) {
       const clean = plain(s.text);
       if (wordCount(clean) < MIN_WORDS) continue;
@@ -302,6 +305,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       settle(false);
       unfold();
       leads = [];
+      paraLead = undefined;
       const level = heading[1]!.length;
       if (level === 1) title = !begun;
       begun = true;

@@ -55,7 +55,8 @@ const GENERIC_HEADING =
 const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])/iu;
 
 /** Whether a heading (headingName) names what its items are about: not a generic one ("General") nor one that asks or directs. */
-export const namesSubject = (h: string): boolean => h !== '' && !GENERIC_HEADING.test(h) && !NOT_A_NAME.test(h);
+export const namesSubject = (h: string): boolean =>
+  h !== '' && !GENERIC_HEADING.test(h) && !NOT_A_NAME.test(h.replace(/[\u2018\u2019]/g, "'"));
 
 /** A statement within LIMITS.statementChars: whole sentences while they fit, else the first cut at a word. */
 export function boundStatement(s: string): string {
