@@ -90,6 +90,9 @@ test('the opposite rule in the other languages the reader reads is another item;
   // A word that only starts like a negation ("non-blocking") says nothing of the rule's polarity.
   assert.equal(same('Use non-blocking IO in the server', 'Use blocking IO in the server'), false);
   assert.equal(same('Use non-blocking IO in the server', 'Always use non-blocking IO in the server'), true);
+  // A file's do's and don'ts marked, not worded: "❌ X" is the opposite of "✅ X".
+  assert.equal(same('❌ Use `any` in new code', '✅ Use `any` in new code'), false);
+  assert.equal(same('❌ Use `any` in new code', 'Never use `any` in new code'), true);
 });
 
 test('one rule for every source: a rule the agent remembers is the rule the person said (remember, then a turn)', async () => {

@@ -259,6 +259,18 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
     lead.map((i) => [i.statement, i.subject]),
     [['Don’t: Use var in new code', 'Git']],
   );
+  // Made up: an item marked as a don't is a rule, as marked; one marked done or right is left as written.
+  const marked = memoryFileItems(
+    '# Rules\n\n- ❌ Use `any` in new code\n- ✅ Use `unknown` and narrow it\n',
+    memoryFileType('/r/CLAUDE.md')!,
+  );
+  assert.deepEqual(
+    marked.map((i) => [i.kind, i.statement]),
+    [
+      ['rule', '❌ Use `any` in new code'],
+      ['fact', '✅ Use `unknown` and narrow it'],
+    ],
+  );
   // Made up: a heading with both (do's and don'ts) says nothing of one item.
   const both = memoryFileItems("# Rules\n\n## Do's and Don'ts\n\n- Commit small changes often\n", memoryFileType('/r/AGENTS.md')!);
   assert.deepEqual(

@@ -115,7 +115,7 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
     imperative(body) ||
     MODAL.test(body.replace(RELATIVE_MODAL, '')) ||
     instructsOther(body) ||
-    (type.instructions && /^no\s/i.test(body))
+    (type.instructions && /^(?:no\s|[❌🚫⛔])/iu.test(body))
   )
     return 'rule';
   return bullet ? 'fact' : undefined;

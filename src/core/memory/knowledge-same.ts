@@ -25,10 +25,11 @@ const MARKERS = new Set(
 );
 /**
  * A statement said in the negative, in the languages the readers read (knowledge-languages.ts):
- * English, Portuguese, Spanish, French, German, Italian, Chinese, Japanese and Korean.
+ * English, Portuguese, Spanish, French, German, Italian, Chinese, Japanese and Korean; or marked
+ * as a don't ("❌ Use `any`").
  */
 const NEGATIVE =
-  /(?<![\p{L}'])(?:not|no|never|don'?t|doesn'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|without|stop|nunca|não|nao|jamás|ne|jamais|pas|nicht|nie|niemals|kein|keine|keinen|mai)(?![\p{L}])|(?<![\p{L}'])non(?![\p{L}-])|(?<![\p{L}])n'(?=\p{L})|n't(?![\p{L}])|不要|不许|不得|不能|禁止|别|勿|しない|ないで|ないこと|않|말고|마세요|하지\s*마|금지/iu;
+  /(?<![\p{L}'])(?:not|no|never|don'?t|doesn'?t|won'?t|can'?t|cannot|shouldn'?t|mustn'?t|avoid|without|stop|nunca|não|nao|jamás|ne|jamais|pas|nicht|nie|niemals|kein|keine|keinen|mai)(?![\p{L}])|(?<![\p{L}'])non(?![\p{L}-])|(?<![\p{L}])n'(?=\p{L})|n't(?![\p{L}])|不要|不许|不得|不能|禁止|别|勿|しない|ないで|ないこと|않|말고|마세요|하지\s*마|금지|[❌🚫⛔]/iu;
 
 export interface StatementKey {
   negative: boolean;
