@@ -271,6 +271,15 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
       ['fact', '✅ Use `unknown` and narrow it'],
     ],
   );
+  // A bold label that directs or quotes is no subject either: muzakily's CLAUDE.md line 39, orcasync's testing instructions line 69.
+  // Its label says never, so it is a rule whatever follows; the emphasis around the code span is gone, the span kept.
+  const never = read('muzakily/CLAUDE.md', 39, 39)[0];
+  assert.deepEqual(
+    [never?.kind, never?.statement, never?.subject],
+    ['rule', 'NEVER run `php artisan migrate:fresh` - destroys all data', 'Dangerous Commands - NEVER RUN'],
+  );
+  const quoted = read('orcasync/.github/instructions/testing.instructions.md', 69, 69)[0];
+  assert.ok(quoted && !quoted.subject.includes('mocker'), JSON.stringify(quoted));
   // Made up: a heading with both (do's and don'ts) says nothing of one item.
   const both = memoryFileItems("# Rules\n\n## Do's and Don'ts\n\n- Commit small changes often\n", memoryFileType('/r/AGENTS.md')!);
   assert.deepEqual(

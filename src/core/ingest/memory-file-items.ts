@@ -37,7 +37,17 @@ import {
   underHeading,
 } from './instruction-markers.js';
 import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
-import { boundStatement, ENDS_SENTENCE, headingName, namesSubject, plain, splitSentences, wordCount } from './memory-file-text.js';
+import {
+  boundStatement,
+  ENDS_SENTENCE,
+  headingName,
+  labelled,
+  namesSubject,
+  plain,
+  saysAlwaysOrNever,
+  splitSentences,
+  wordCount,
+} from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
 
 export interface MemoryFileItem {
@@ -131,17 +141,6 @@ export function listedItem(raw: string): { kind: KnowledgeKind; statement: strin
   return kind && { kind, statement: boundStatement(plain(raw)) };
 }
 
-/** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
-function labelled(text: string): { label?: string; body: string } {
-  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:：—–-]?\s*(.*)$/.exec(text);
-  if (bold && bold[1]!.length <= 80) return { label: headingName(bold[1]!), body: bold[2]! };
-  const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
-  if (code) return { label: code[1]!, body: code[2]! };
-  const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
-  if (plainLabel && wordCount(plainLabel[1]!) <= 4) return { label: headingName(plainLabel[1]!), body: plainLabel[2]! };
-  return { body: text };
-}
-
 interface Block {
   start: number;
   end: number;
@@ -166,7 +165,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   // A paragraph ending in ":" just before a list ("Never do the following:"): what its items come under.
   let paraLead: string | undefined;
   const subjectOf = (label?: string, indent = -1): string =>
-    label ||
+    (label && namesSubject(label) ? label : undefined) ||
     [...leads].reverse().find((l) => l.indent < indent && namesSubject(l.name))?.name ||
     [...headings.slice(title ? 1 : 0)].reverse().find(namesSubject) ||
     type.label;
@@ -242,7 +241,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       }
       return;
     }
-    push(kindOf(clean, headings.filter(Boolean), type, true)!, plain(raw), subject, b.start, b.end, raw);
+    const kind = label && saysAlwaysOrNever(label) ? 'rule' : kindOf(clean, headings.filter(Boolean), type, true)!;
+    push(kind, plain(raw), subject, b.start, b.end, raw);
   }
   const flushPara = (): void => {
     if (!para) return;

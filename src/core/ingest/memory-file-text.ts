@@ -21,19 +21,16 @@ export function wordCount(s: string): number {
 
 /** Markdown emphasis, inline HTML and link targets out of a text; code spans kept as written. */
 export function plain(s: string): string {
+  // Code spans are kept as written, set aside so emphasis around one ("**Never run `x`**") is still emphasis.
+  const spans: string[] = [];
   return s
-    .split(/(`[^`]*`)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part
-            .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-            .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-            .replace(/<\/?[A-Za-z][^>]*>/g, '')
-            .replace(/(\*\*|__)(.+?)\1/g, '$2')
-            .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2'),
-    )
-    .join('')
+    .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -51,8 +48,8 @@ export function headingName(s: string): string {
 
 const GENERIC_HEADING =
   /^(?:general|overview|rules?|guidelines?|instructions?|notes?|misc(?:ellaneous)?|others?|summary|introduction|about|context)$/i;
-/** A heading that asks or directs ("What NOT to Do", "DO NOT:", "Never"): it names nothing. */
-const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])/iu;
+/** A heading that asks or directs ("What NOT to Do", "DO NOT:", "Never"), or quotes ("\"fixture not found\""): it names nothing. */
+const NOT_A_NAME = /^(?:what|how|why|when|where|which|who|do|don'?t|dos|do's|never|always|avoid|must|should)(?![\p{L}'])|"|^[“‘]/iu;
 
 /** Whether a heading (headingName) names what its items are about: not a generic one ("General") nor one that asks or directs. */
 export const namesSubject = (h: string): boolean =>
@@ -83,3 +80,17 @@ export function splitSentences(s: string): string[] {
     .map((x) => x.trim())
     .filter(Boolean);
 }
+
+/** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
+export function labelled(text: string): { label?: string; body: string } {
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:：—–-]?\s*(.*)$/.exec(text);
+  if (bold && bold[1]!.length <= 80) return { label: headingName(bold[1]!), body: bold[2]! };
+  const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
+  if (code) return { label: code[1]!, body: code[2]! };
+  const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
+  if (plainLabel && wordCount(plainLabel[1]!) <= 4) return { label: headingName(plainLabel[1]!), body: plainLabel[2]! };
+  return { body: text };
+}
+
+/** A label that says always or never ("**NEVER run `x`**"): its item is a rule, whatever follows it. */
+export const saysAlwaysOrNever = (label: string): boolean => /^(?:never|always|do not|don'?t|must|avoid)\b/i.test(label);
