@@ -302,3 +302,22 @@ test('a brief in Chinese stays within its budget counting a Chinese character as
   }
   m.close();
 });
+
+test('an answered choice too long for its line keeps its answer: the question gives way', async () => {
+  // The person's answer to Claude Code's question in test/fixtures/knowledge/transcripts/claude-code/
+  // en-trivivo-engineering-preferences.jsonl (origin in its SOURCES.md), as the reader stores it.
+  const question =
+    'PERF-01 (get_next_question memory): The IndexError when no questions of a difficulty exist is both a performance AND a crash bug. Should this get its own bug issue or be bundled with the ARCH-03 performance issue?';
+  const statement = `"${question}"="Bundle into ARCH-03"`;
+  const m = await memory();
+  const [id] = sayItems(m, [{ kind: 'decision', subject: 'PERF-01', statement, project: APP }]);
+  const line = m
+    .brief({ project: APP, budgetTokens: 600 })
+    .text.split('\n')
+    .find((l) => l.startsWith(`- [${id}] `));
+  assert.ok(line, 'the decision is briefed');
+  assert.ok(line.includes('…"="Bundle into ARCH-03"'), line);
+  assert.ok(line.includes('"PERF-01 (get_next_question memory): The IndexError'), line);
+  assert.ok(line.length < statement.length, 'and it is shorter than the whole');
+  m.close();
+});

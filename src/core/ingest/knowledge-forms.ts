@@ -110,6 +110,17 @@ const ANSWER = /"([^"\n]{3,300}?)"\s*=\s*"([^"\n]{1,200})"/g;
 /** An answer that only lets the agent go on ("yes", "proceed") chooses nothing. */
 const GO_ON = /^(?:yes|no|ok|okay|sure|proceed|continue|go ahead|y|n|是|否|好|可以|はい|いいえ|sim|não)[.!。]?$/i;
 
+/**
+ * An answered choice (`"Q"="A"`) within `max` characters with its answer whole: the question is
+ * what gives way (a cut from the end would drop the choice itself); undefined for other statements.
+ */
+export function cutQuestion(statement: string, max: number): string | undefined {
+  const m = /^"([^"\n]+)"\s*=\s*"([^"\n]+)"$/.exec(statement);
+  if (!m || statement.length <= max) return undefined;
+  const room = max - m[2]!.length - 6;
+  return room >= 20 ? `"${m[1]!.slice(0, room).trimEnd()}…"="${m[2]}"` : undefined;
+}
+
 /** Each choice the person made by answering an agent's question: the question and the answer, as written. */
 export function answeredChoices(text: string): { statement: string; answer: string }[] {
   return [...text.matchAll(ANSWER)].filter((m) => !GO_ON.test(m[2]!.trim())).map((m) => ({ statement: m[0].trim(), answer: m[2]!.trim() }));

@@ -3,6 +3,7 @@
  * statement under a title naming its kind, a plain fact with its triple), the sections in order of
  * weight, and a footer naming what the budget left out by the first words of each (core/memory/brief.ts picks).
  */
+import { cutQuestion } from '../ingest/knowledge-forms.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import type { EpisodeView, FactView } from '../model/views.js';
 
@@ -90,7 +91,7 @@ export function factLine(section: BriefSection, f: FactView, group?: BriefGroup)
   // A confirmation is certainty, not a percentage; a teammate's (team sync) says whose.
   const how = f.pinned ? (f.confirmed_by ? `confirmed by ${f.confirmed_by}` : 'confirmed') : pct(f.effective_confidence);
   const by = !f.pinned && f.authority === 'agent' ? 'by an agent, ' : '';
-  const what = f.kind ? cut(saying(f), STATEMENT_CHARS) : saying(f);
+  const what = f.kind ? (cutQuestion(saying(f), STATEMENT_CHARS) ?? cut(saying(f), STATEMENT_CHARS)) : saying(f);
   return {
     section,
     fact: f,
