@@ -631,3 +631,17 @@ test('a rules list pasted under "DO NOT" says each item is forbidden; a list led
     `the rule once, its list's items not made forbidden by it: ${JSON.stringify(turn16)}`,
   );
 });
+
+test("a passage in quotes opening a turn is someone's words pasted, not the person's rule; a short quoted phrase is the person's", () => {
+  // en-trivivo-engineering-preferences, turn 16: the agent's note pasted in quotes, then "- add this as a note to ARCH-01".
+  const pasted = kturn('claude-code/en-trivivo-engineering-preferences.jsonl', 16);
+  assert.match(pasted.text, /^"ARCH-01 notes a potential naming collision/);
+  assert.deepEqual(
+    pasted.items.filter((k) => k.statement.includes('AppConfig')),
+    [],
+  );
+  // Made up: a rule the person quotes, a few words, is still theirs.
+  assert.deepEqual(statementsOf('rule', 'user', '"Never log the database URL" - that is our rule from now on.'), [
+    '"Never log the database URL" - that is our rule from now on.',
+  ]);
+});

@@ -19,6 +19,17 @@ const PASTED = /^\s*(?:[\p{L}\w][\p{L}\w .-]{0,40}\s+)?(?:said|says|wrote|replie
 const SENTENCE_END = /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[。！？])|(?<=[.!?])\s*$/u;
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 
+/** Words a passage in quotes opening a turn has when it is someone's words pasted, not a phrase quoted. */
+const QUOTED_WORDS = 12;
+
+/** A turn that opens with a passage in double quotes ('"ARCH-01 notes …" - add this as a note'): the rest, the passage being pasted. */
+function unquoted(text: string): string {
+  const t = text.trimStart();
+  if (!/^["“]/.test(t)) return text;
+  const end = Math.max(t.lastIndexOf('"'), t.lastIndexOf('”'));
+  return end > 0 && t.slice(1, end).split(/\s+/).length >= QUOTED_WORDS ? t.slice(end + 1) : text;
+}
+
 /**
  * The lines of a turn as written, each undefined where it is not the speaker's own text: fenced
  * code, `> ` quotes, tool output and terminal frames, stack traces and logs, tables, blank lines.
@@ -27,6 +38,7 @@ const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 function ownLines(text: string): (string | undefined)[] {
   const fences = new Fences();
   const out: (string | undefined)[] = [];
+  text = unquoted(text);
   // The line a list's items come under (a heading, "DO NOT:", an item ending in ":"), and its indent.
   let over: { line: string; indent: number } | undefined;
   for (const line of text.replace(/\r/g, '').split('\n')) {
