@@ -288,6 +288,23 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
   );
 });
 
+test('a list of links indexes other files, and a title naming a learning app is no heading of lessons', () => {
+  // Real files in test/fixtures/knowledge/instructions (origins in its SOURCES.md).
+  const KNOW = path.join(__dirname, 'fixtures', 'knowledge', 'instructions');
+  const items = (file: string) => {
+    const full = path.join(KNOW, file);
+    return memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!);
+  };
+  // translation-bundle's CLAUDE.md, lines 33-35: "- [Code Style & PHP](.claude/code-style.md)" and two more.
+  assert.deepEqual(
+    items('translation-bundle/CLAUDE.md').filter((i) => i.startLine >= 33 && i.startLine <= 35),
+    [],
+  );
+  // language-app's .windsurfrules opens "# 🌊 Windsurf Rules — Language Learning App": its items are not lessons.
+  const opening = items('language-app/.windsurfrules').filter((i) => i.startLine <= 12);
+  assert.ok(opening.length > 0 && opening.every((i) => i.kind !== 'lesson'), JSON.stringify(opening));
+});
+
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {
   const dir = tmp('bounds');
   const big = path.join(dir, 'AGENTS.md');

@@ -61,7 +61,7 @@ export interface MemoryFileItem {
   text: string;
 }
 
-const LESSON_HEADING = /lesson|learn(?:ed|ings?)\b|gotcha|pitfall|mistake|troubleshoot|known (?:issue|problem)/i;
+const LESSON_HEADING = /lesson|learn(?:ed|ings)\b|gotcha|pitfall|mistake|troubleshoot|known (?:issue|problem)/i;
 const DECISION_HEADING = /decision/i;
 const PREFERENCE_HEADING = /preference/i;
 const DECISION =
@@ -220,8 +220,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       unfold();
     }
     const indent = b.indent ?? 0;
-    // A task, an example or a bare code span says nothing by itself.
-    if (/^\[[ xX]\]\s/.test(raw) || /^`[^`]*`$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
+    // A task, an example, a bare code span or a bare link (an index of other files) says nothing by itself.
+    if (/^\[[ xX]\]\s|^`[^`]*`$|^\[[^\]]+\]\([^)]*\)$/.test(raw) || headings.some((h) => h && EXAMPLES_HEADING.test(h))) return;
     const { label, body } = labelled(raw);
     const clean = plain(body);
     // Under "DO NOT:" an item names what is forbidden, however short: its statement says so, in the file's words ("DO NOT: Commit secrets").
