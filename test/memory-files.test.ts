@@ -288,7 +288,7 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
   );
 });
 
-test('a list of links indexes other files, and a title naming a learning app is no heading of lessons', () => {
+test('a list of links indexes other files, a title naming a learning app heads no lessons, a sentence about the file is none', () => {
   // Real files in test/fixtures/knowledge/instructions (origins in its SOURCES.md).
   const KNOW = path.join(__dirname, 'fixtures', 'knowledge', 'instructions');
   const items = (file: string) => {
@@ -303,6 +303,8 @@ test('a list of links indexes other files, and a title naming a learning app is 
   // language-app's .windsurfrules opens "# 🌊 Windsurf Rules — Language Learning App": its items are not lessons.
   const opening = items('language-app/.windsurfrules').filter((i) => i.startLine <= 12);
   assert.ok(opening.length > 0 && opening.every((i) => i.kind !== 'lesson'), JSON.stringify(opening));
+  // Its line 3, "This file defines how coding agents must operate on this project.", says what the file is: no item.
+  assert.ok(!opening.some((i) => i.startLine === 3), JSON.stringify(opening));
 });
 
 test('a memory file over its bound, or not text, fails with a clear error naming the limit', () => {

@@ -38,14 +38,15 @@ import {
 } from './instruction-markers.js';
 import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
 import {
+  aboutTheFile,
+  type Block,
   boundStatement,
-  ENDS_SENTENCE,
   headingName,
   labelled,
   namesSubject,
   plain,
   saysAlwaysOrNever,
-  splitSentences,
+  sentences,
   wordCount,
 } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
@@ -141,13 +142,6 @@ export function listedItem(raw: string): { kind: KnowledgeKind; statement: strin
   return kind && { kind, statement: boundStatement(plain(raw)) };
 }
 
-interface Block {
-  start: number;
-  end: number;
-  lines: string[];
-  indent?: number;
-}
-
 /** The items of a memory file's text (see above). A file yielding more than LIMITS.memoryFileItems is refused. */
 export function memoryFileItems(text: string, type: MemoryFileType, file = type.label): MemoryFileItem[] {
   const json = copilotEntry(text, type);
@@ -170,6 +164,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     [...headings.slice(title ? 1 : 0)].reverse().find(namesSubject) ||
     type.label;
   const push = (kind: KnowledgeKind, statement: string, subject: string, start: number, end: number, words: string): void => {
+    if (aboutTheFile(statement)) return;
     const said = boundStatement(statement.replace(/[:：]\s*$/, ''));
     items.push({ kind, statement: said, subject, startLine: start, endLine: end, text: words });
     if (items.length > LIMITS.memoryFileItems)
@@ -348,38 +343,6 @@ function frontMatterEnd(lines: string[]): number {
   if (lines[0]?.trim() !== '---') return 0;
   const close = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
   return close > 0 ? close + 1 : 0;
-}
-
-/**
- * The sentences of a block with the lines each spans. A sentence ends at its punctuation (above),
- * and at a line break before a capital, a digit or a letter of a script without case (Chinese,
- * Japanese, Korean…): a plain-text rule file puts one statement on each line, while wrapped prose
- * goes on in lower case or after a comma.
- */
-function sentences(b: Block): { text: string; start: number; end: number }[] {
-  const out: { text: string; start: number; end: number }[] = [];
-  let cur = '';
-  let start = b.start;
-  b.lines.forEach((raw, k) => {
-    const line = raw.trim();
-    const n = b.start + k;
-    if (cur && /^[\p{Lu}\p{N}\p{Lo}]/u.test(line) && !/[,;(，、；（]$/.test(cur)) {
-      out.push({ text: cur.trim(), start, end: n - 1 });
-      cur = '';
-    }
-    if (!cur) start = n;
-    const parts = splitSentences(line);
-    parts.forEach((part, j) => {
-      cur += (cur ? ' ' : '') + part;
-      if (j < parts.length - 1 || ENDS_SENTENCE.test(part)) {
-        out.push({ text: cur.trim(), start, end: n });
-        cur = '';
-        start = n;
-      }
-    });
-  });
-  if (cur.trim()) out.push({ text: cur.trim(), start, end: b.end });
-  return out;
 }
 
 /** A file of VS Code's memory tool that holds one JSON entry ({subject, fact, citations, reason}): one item. */

@@ -94,3 +94,46 @@ export function labelled(text: string): { label?: string; body: string } {
 
 /** A label that says always or never ("**NEVER run `x`**"): its item is a rule, whatever follows it. */
 export const saysAlwaysOrNever = (label: string): boolean => /^(?:never|always|do not|don'?t|must|avoid)\b/i.test(label);
+
+/** A sentence about the file itself ("This file provides guidance to …", "These rules apply to …"): what it is, not what it says. */
+export const aboutTheFile = (s: string): boolean =>
+  /^(?:these|this|the following) (?:instructions?|rules?|guidelines?|file|document|guide)\b/i.test(s);
+
+export interface Block {
+  start: number;
+  end: number;
+  lines: string[];
+  indent?: number;
+}
+
+/**
+ * The sentences of a block with the lines each spans. A sentence ends at its punctuation (above),
+ * and at a line break before a capital, a digit or a letter of a script without case (Chinese,
+ * Japanese, Korean…): a plain-text rule file puts one statement on each line, while wrapped prose
+ * goes on in lower case or after a comma.
+ */
+export function sentences(b: Block): { text: string; start: number; end: number }[] {
+  const out: { text: string; start: number; end: number }[] = [];
+  let cur = '';
+  let start = b.start;
+  b.lines.forEach((raw, k) => {
+    const line = raw.trim();
+    const n = b.start + k;
+    if (cur && /^[\p{Lu}\p{N}\p{Lo}]/u.test(line) && !/[,;(，、；（]$/.test(cur)) {
+      out.push({ text: cur.trim(), start, end: n - 1 });
+      cur = '';
+    }
+    if (!cur) start = n;
+    const parts = splitSentences(line);
+    parts.forEach((part, j) => {
+      cur += (cur ? ' ' : '') + part;
+      if (j < parts.length - 1 || ENDS_SENTENCE.test(part)) {
+        out.push({ text: cur.trim(), start, end: n });
+        cur = '';
+        start = n;
+      }
+    });
+  });
+  if (cur.trim()) out.push({ text: cur.trim(), start, end: b.end });
+  return out;
+}
