@@ -640,6 +640,20 @@ test("a passage in quotes opening a turn is someone's words pasted, not the pers
     pasted.items.filter((k) => k.statement.includes('AppConfig')),
     [],
   );
+  // Made up: a pasted passage, then a rule of the person's with a quoted word: the rule is read.
+  assert.ok(
+    statementsOf(
+      'rule',
+      'user',
+      '"The build failed because the lockfile was out of date and the cache kept an old copy of it around." - thanks. From now on always use "pnpm" for installs.',
+    ).some((r) => r.includes('pnpm')),
+  );
+  // A turn opening with a quoted name is not a paste.
+  assert.ok(
+    statementsOf('rule', 'user', '"strict" is the setting we rely on most. Never turn off "strict" in tsconfig, whatever the reason.').some(
+      (r) => r.startsWith('Never turn off'),
+    ),
+  );
   // Made up: a rule the person quotes, a few words, is still theirs.
   assert.deepEqual(statementsOf('rule', 'user', '"Never log the database URL" - that is our rule from now on.'), [
     '"Never log the database URL" - that is our rule from now on.',

@@ -22,12 +22,19 @@ const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 /** Words a passage in quotes opening a turn has when it is someone's words pasted, not a phrase quoted. */
 const QUOTED_WORDS = 12;
 
-/** A turn that opens with a passage in double quotes ('"ARCH-01 notes …" - add this as a note'): the rest, the passage being pasted. */
+/**
+ * A turn that opens with a passage in double quotes ('"ARCH-01 notes …" - add this as a note'): the
+ * rest, the passage being pasted. Pasted when its first quoted run is long; it ends at the last
+ * quote a dash, a colon, a line's end or the turn's end follows (a quoted word further on is not it).
+ */
 function unquoted(text: string): string {
   const t = text.trimStart();
   if (!/^["“]/.test(t)) return text;
-  const end = Math.max(t.lastIndexOf('"'), t.lastIndexOf('”'));
-  return end > 0 && t.slice(1, end).split(/\s+/).length >= QUOTED_WORDS ? t.slice(end + 1) : text;
+  const first = t.slice(1).search(/["”]/);
+  if (first < 0 || t.slice(1, first + 1).split(/\s+/).length < QUOTED_WORDS) return text;
+  let end = -1;
+  for (const m of t.matchAll(/["”](?=[ \t]*(?:[-—–:]|\n|$))/g)) end = m.index;
+  return end > 0 ? t.slice(end + 1) : text;
 }
 
 /**
