@@ -112,12 +112,15 @@ test('a task is not a rule: of 43 requests to build a game, only the constraints
   assert.ok(read.length <= 5, JSON.stringify(read));
 });
 
-test('talk that describes is not a rule: a game design chat yields nothing (gemini share, every turn of the person)', () => {
+test('talk that describes is not a rule: a game design chat yields only the way it chose (gemini share, every turn of the person)', () => {
   const episodes = readTranscriptFile(path.join(REAL, 'gemini/chat-share-icon-first.md')).episodes.filter((e) => e.role === 'user');
   const all = episodes.map((e) => e.text).join('\n');
   assert.match(all, /a never ending war/);
   assert.match(all, /I'm pretty sure I want him to be male/);
-  assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), []);
+  // The one choice among the descriptions, labelled a decision in test/fixtures/knowledge/labels.json.
+  assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), [
+    'decision: Lets go towards the Adamant Bulwark, I really really like it',
+  ]);
 });
 
 test('the forms the issue names (its paraphrases of real transcripts): each read, with its kind and subject', () => {
@@ -658,4 +661,48 @@ test("a passage in quotes opening a turn is someone's words pasted, not the pers
   assert.deepEqual(statementsOf('rule', 'user', '"Never log the database URL" - that is our rule from now on.'), [
     '"Never log the database URL" - that is our rule from now on.',
   ]);
+});
+
+test('what the person wants of the work, will not have, leans towards or keeps, in their words', () => {
+  // semikolon/kimonokittens, Hornsyld/economic-bc-connector, steadyfall/wwbm-webapp and MichaelPaulukonis/polychrome.p5;
+  // origins in test/fixtures/knowledge/SOURCES.md.
+  const minimal =
+    'But no, I want the script to be quite minimal, fall back on defaults as much as possible and look like the example file but without as many comments';
+  assert.deepEqual(personKinds(minimal), ['preference']);
+  assert.deepEqual(personKinds('So, I want to calculate rent for January now.'), [], 'a task the person wants done');
+  assert.deepEqual(
+    personKinds('I dont want to have a custom table and a table extension that extends that very same custom extension in same solution.'),
+    ['rule'],
+  );
+  assert.deepEqual(personKinds('Bias toward explicit over clever.'), ['preference']);
+  assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);
+  assert.deepEqual(personKinds('Let\'s keep the singular folder name, analagous to `src` (it\'s not "sources" afterall).'), ['decision']);
+  // Written for this test: going on with the work, a wish about a person, what matters to someone.
+  assert.deepEqual(personKinds('lets keep working on the parser.'), []);
+  assert.deepEqual(personKinds('I want you to tell me what will happen if I close it.'), []);
+  assert.deepEqual(personKinds('Family is really important to me.'), []);
+  // Between two people the same words are no instruction to an agent.
+  assert.deepEqual(
+    readKnowledge({ text: minimal, speaker: 'Caroline' }).map((k) => k.kind),
+    [],
+  );
+});
+
+test('a sentence typed in lower case after a full stop is read on its own; a long one ending on "it" still says something', () => {
+  // maloneype/yposfgold-community-platform and steadyfall/wwbm-webapp (duet); origins in test/fixtures/knowledge/SOURCES.md.
+  assert.deepEqual(statementsOf('rule', 'user', "please just do the import. don't make me navigate to a web page."), [
+    "don't make me navigate to a web page.",
+  ]);
+  assert.ok(
+    statementsOf(
+      'rule',
+      'user',
+      'reset the commit! we should run the prettier formatter on the README before committing it. just the readme, not all md',
+    ).includes('we should run the prettier formatter on the README before committing it.'),
+  );
+  // Written for this test: an abbreviation is no sentence's end; a short sentence pointing back says nothing alone.
+  assert.deepEqual(statementsOf('rule', 'user', 'Never compare versions vs. dates in the changelog.'), [
+    'Never compare versions vs. dates in the changelog.',
+  ]);
+  assert.deepEqual(personKinds('ensure you follow it.'), []);
 });

@@ -12,6 +12,9 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
 import { opensWithInstruction } from './memory-file-items.js';
 
+/** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */
+const POINTER_WORDS = 8;
+
 /** A found form: its kind and, when the form names it, what it is about. */
 export interface FormReading {
   kind: KnowledgeKind;
@@ -71,6 +74,24 @@ const LIVES_IN = new RegExp(String.raw`\b(?:${KEPT}|is defined|are defined|defin
 const FOUND_LIVING = new RegExp(String.raw`^(?:the\s+|our\s+|your\s+)?[\w\`.\s/-]{2,60}?\s+(?:${KEPT})\s+${PLACE}`, 'i');
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
+/**
+ * What the person wants of a thing in the work, not a task they want done: "I want the script to be
+ * quite minimal", "no, i want the helpers.ts file imported into src/" (not "I want to …", "I want you to …").
+ */
+const WANTED =
+  /(?:^|[,;]\s+|\b(?:but|so|and|no|also)\s+)i\s+(?:really\s+|just\s+|also\s+)?(?:want|would like|'d like)\s+(?!(?:to|you|u|him|her|me|us|them|a|an|some|help)\b)[\w`"'.-]/i;
+/** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
+const UNWANTED =
+  /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
+/** A way of working leaned towards: "Bias toward explicit over clever", "I err on the side of handling more edge cases". */
+const LEANS =
+  /^(?:please\s+)?(?:always\s+)?(?:favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+)?(?:err on the side of|lean towards?|favou?r)\s+\S/i;
+/** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
+const KEEP_OR_GO =
+  /\blet'?s\s+(?:just\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|go (?:with|towards?|for)\s+)\S/i;
+/** A principle weighed as one: "DRY is important", "type safety is critical" (not "it is important", "… important to me"). */
+const WEIGHED =
+  /^(?!(?:it|this|that|which|there|what|everything)\b)[\w\s'-]{2,40}?\s+(?:is|are)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?(?:important|essential|critical|crucial)\b(?!\s+(?:to|for)\s+(?:me|us|him|her|them)\b)/i;
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
 const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+|\blet me\s+[a-z]+/i;
 
@@ -87,8 +108,8 @@ function stackIs(s: string): string | undefined {
 
 /** A rule, a decision or a fact stated by a person to an agent in one of these forms, or nothing. */
 export function personForm(s: string): FormReading | undefined {
-  // A sentence ending on what it points back to ("ensure you follow it") says nothing alone.
-  if (/\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s)) return undefined;
+  // A short sentence ending on what it points back to ("ensure you follow it") says nothing alone.
+  if (/\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s) && s.split(/\s+/).length <= POINTER_WORDS) return undefined;
   const env = s.match(ENVIRONMENT);
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);
@@ -96,6 +117,12 @@ export function personForm(s: string): FormReading | undefined {
   if (NOTED.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
+  if (WEIGHED.test(s)) return { kind: 'rule' };
+  if (WANTED.test(s)) return { kind: 'preference' };
+  const unwanted = s.match(UNWANTED);
+  if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
+  if (LEANS.test(s)) return { kind: 'preference' };
+  if (KEEP_OR_GO.test(s)) return { kind: 'decision' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };

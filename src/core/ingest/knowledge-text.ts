@@ -15,8 +15,9 @@ const TRACE_LINE =
   /^\s*(?:at\s+\S+.*[:(]\d+|File\s+".*",\s+line\s+\d+|Traceback\b|npm\s+(?:ERR!|WARN)|(?:error|warning|fatal|panic)(?:\[\w+\])?:|Caused by:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|WARN|ERROR|DEBUG)\])/i;
 /** Someone else's words pasted by the person: "GEMINI SAID:", "the agent replied:". The rest of the turn is theirs. */
 const PASTED = /^\s*(?:[\p{L}\w][\p{L}\w .-]{0,40}\s+)?(?:said|says|wrote|replied|answered|responded|output|printed|returned)\s*:/iu;
-/** Sentence ends: Latin punctuation before a space, or CJK full stops. */
-const SENTENCE_END = /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[。！？])|(?<=[.!?])\s*$/u;
+/** Sentence ends: Latin punctuation before a space (before a lower-case word too: people type so, but not after "no." or "vs."), or CJK full stops. */
+const SENTENCE_END =
+  /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[\p{L}\p{N})`'"][.!?])(?<!\b(?:[Nn]o|[Vv]s|approx|[Ff]ig|[Ee]x|[Ss]t|[Mm]rs?|[Dd]r|[JjSs]r|[Ii]nc|[Ll]td|[Cc]o|al|op|ca|resp)\.)\s+(?=\p{Ll})|(?<=[。！？])|(?<=[.!?])\s*$/u;
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 
 /** Words a passage in quotes opening a turn has when it is someone's words pasted, not a phrase quoted. */
