@@ -706,3 +706,17 @@ test('a sentence typed in lower case after a full stop is read on its own; a lon
   ]);
   assert.deepEqual(personKinds('ensure you follow it.'), []);
 });
+
+test('a rule pointing back takes the sentence it points to; a reason given after a rule goes with it', () => {
+  // ac-career-os-serpapi (aider); origin in test/fixtures/knowledge/SOURCES.md.
+  assert.deepEqual(statementsOf('rule', 'user', "Pull the SerpApi key using os.getenv('SERPAPI_KEY'). Do not hardcode it."), [
+    "Pull the SerpApi key using os.getenv('SERPAPI_KEY'). Do not hardcode it.",
+  ]);
+  assert.deepEqual(
+    statementsOf('rule', 'user', 'Do NOT use a global transaction. This ensures that if one row fails, the script continues to the next.'),
+    ['Do NOT use a global transaction. This ensures that if one row fails, the script continues to the next.'],
+  );
+  // Written for this test: a sentence before that is an item itself stays its own; a next sentence that is no reason too.
+  assert.deepEqual(statementsOf('rule', 'user', 'Never log the token. Do not print it.'), ['Never log the token.', 'Do not print it.']);
+  assert.deepEqual(statementsOf('rule', 'user', 'Never log the token. The parser is next.'), ['Never log the token.']);
+});

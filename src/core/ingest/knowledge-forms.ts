@@ -13,7 +13,7 @@ import { extract } from './extract.js';
 import { opensWithInstruction } from './memory-file-items.js';
 
 /** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */
-const POINTER_WORDS = 8;
+export const POINTER_WORDS = 8;
 
 /** A found form: its kind and, when the form names it, what it is about. */
 export interface FormReading {

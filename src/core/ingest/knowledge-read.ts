@@ -16,7 +16,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, answeredChoices, continuesLesson, personForm, technologyIn } from './knowledge-forms.js';
+import { agentForm, answeredChoices, continuesLesson, personForm, POINTER_WORDS, technologyIn } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
 import { opensWithInstruction, listedItem } from './memory-file-items.js';
@@ -122,6 +122,12 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
 const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
 
+/** A sentence ending on what it points back to ("Do not hardcode it."). */
+const POINTS_BACK = /\b(?:it|this|that|them|these|those)\s*[.!]?$/i;
+/** A sentence giving the reason for the one before: "This ensures …", "That way …", "Otherwise …". */
+const REASON =
+  /^(?:this|that)\s+(?:ensures|guarantees|keeps|prevents|avoids|makes sure|way)\b|^(?:that way|otherwise|so that|because|since)\b[, ]/i;
+
 /** Items stated in one turn, in the order they were said. */
 export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const text = typeof input?.text === 'string' ? input.text : '';
@@ -150,6 +156,27 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     if (!readable(s)) continue;
     const item = agent ? agentItem(s) : personItem(s, toAgent);
     if (!item) continue;
+    // "Do not hardcode it." says what "it" is in the sentence before, when that one was no item itself.
+    const before = all[i - 1];
+    if (
+      !agent &&
+      before &&
+      POINTS_BACK.test(s) &&
+      s.split(/\s+/).length <= POINTER_WORDS &&
+      !out.some((o) => o.statement.endsWith(before))
+    ) {
+      const joined = `${before} ${s}`;
+      if (joined.length <= LIMITS.knowledgeSentenceChars && readable(before)) item.statement = joined;
+    }
+    // A person's reason goes with the instruction: "Do NOT use a global transaction. This ensures that if one row fails, …".
+    const reason = all[i + 1];
+    if (!agent && item.kind !== 'lesson' && reason && REASON.test(reason) && readable(reason)) {
+      const joined = `${item.statement} ${reason}`;
+      if (joined.length <= LIMITS.knowledgeSentenceChars) {
+        item.statement = joined;
+        i++;
+      }
+    }
     // A lesson goes on in the next sentence when that one names the failure, its cause or its fix.
     const next = all[i + 1];
     if (item.kind === 'lesson' && next && readable(next) && continuesLesson(next, FAILURE, CAUSE_OR_FIX)) {
