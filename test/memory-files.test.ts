@@ -558,3 +558,19 @@ test('an instruction opening with any common verb is a rule, not a fact (nftbk .
   assert.match(at(39)?.statement ?? '', /^Convert IPFS URLs/);
   assert.equal(at(39)?.kind, 'rule');
 });
+
+test('an item wholly in bold is a statement, not a label with nothing after it; bold cut by a sentence end is gone', () => {
+  // muzakily's CLAUDE.md (test/fixtures/knowledge/instructions, origin in its SOURCES.md): line 33, and line 7's
+  // "**All PHP/Composer/Artisan commands MUST run through Docker Compose. NPM commands run locally:**".
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'muzakily', 'CLAUDE.md');
+  const items = memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!);
+  const at = (line: number) => items.filter((i) => i.startLine === line).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(at(33), [['rule', 'NEVER commit without asking the user first']]);
+  assert.deepEqual(at(7)[0], ['rule', 'All PHP/Composer/Artisan commands MUST run through Docker Compose.']);
+  // Made up: a bold label with its item after it keeps the label as its subject.
+  const labelled = memoryFileItems('# Rules\n\n- **Testing**: run the unit tests before every push\n', memoryFileType('/r/AGENTS.md')!);
+  assert.deepEqual(
+    labelled.map((i) => [i.statement, i.subject]),
+    [['Testing: run the unit tests before every push', 'Testing']],
+  );
+});

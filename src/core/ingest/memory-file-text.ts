@@ -23,16 +23,20 @@ export function wordCount(s: string): number {
 export function plain(s: string): string {
   // Code spans are kept as written, set aside so emphasis around one ("**Never run `x`**") is still emphasis.
   const spans: string[] = [];
-  return s
-    .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, '')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
-    .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    s
+      .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/<\/?[A-Za-z][^>]*>/g, '')
+      .replace(/(\*\*|__)(.+?)\1/g, '$2')
+      // Bold a sentence's end cut from its start ("**All commands MUST run through Docker. NPM runs locally:**").
+      .replace(/^\*\*(?=\S)|(?<=\S)\*\*$/g, '')
+      .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+      .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** A heading as a subject: no numbering, emoji, emphasis or trailing colon. */
@@ -84,7 +88,8 @@ export function splitSentences(s: string): string[] {
 /** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
 export function labelled(text: string): { label?: string; body: string } {
   const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:：—–-]?\s*(.*)$/.exec(text);
-  if (bold && bold[1]!.length <= 80) return { label: headingName(bold[1]!), body: bold[2]! };
+  // An item wholly in bold ("**NEVER commit without asking the user first**") is its own statement, not a label.
+  if (bold && bold[1]!.length <= 80 && bold[2]) return { label: headingName(bold[1]!), body: bold[2] };
   const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
   if (code) return { label: code[1]!, body: code[2]! };
   const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
