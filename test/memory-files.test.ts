@@ -574,3 +574,28 @@ test('an item wholly in bold is a statement, not a label with nothing after it; 
     [['Testing: run the unit tests before every push', 'Testing']],
   );
 });
+
+test('a guidelines file in prose: where things live is a fact, how things are named under a conventions heading a rule', () => {
+  // pico-go-lan-robot's AGENTS.md (test/fixtures/knowledge/instructions, origin in its SOURCES.md), the layout most
+  // generated "Repository Guidelines" files share.
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'pico-go-lan-robot', 'AGENTS.md');
+  const items = memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!).map((i) => [i.kind, i.statement]);
+  const has = (kind: string, start: string) => items.some(([k, s]) => k === kind && s!.startsWith(start));
+  assert.ok(
+    has('fact', 'The desktop controller plus its dependencies reside in `controller/`, while `scripts/` holds'),
+    JSON.stringify(items),
+  );
+  assert.ok(has('fact', 'Hardware drawings live under `schematics/`'));
+  assert.ok(has('rule', 'Functions, modules, and files use `snake_case`; classes use `CamelCase`'));
+  assert.ok(has('rule', 'Pull requests need: concise summary'));
+  assert.ok(has('rule', 'Strip MAC addresses, IPs, and GPS metadata'));
+  // Made up: "e.g." ends no sentence; two verbs joined open an instruction; prose elsewhere that uses something is no rule.
+  const read = (text: string) => memoryFileItems(text, memoryFileType('/r/AGENTS.md')!).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(read('# Guide\n\n## Testing\nDocument manual scripts (e.g. `drop_test.sql`) when sharing steps.\n'), [
+    ['rule', 'Document manual scripts (e.g. `drop_test.sql`) when sharing steps.'],
+  ]);
+  assert.deepEqual(read('# Guide\n\n## Testing\nAdd or update unit cases alongside the code.\n'), [
+    ['rule', 'Add or update unit cases alongside the code.'],
+  ]);
+  assert.ok(read('# Guide\n\n## Overview\nThe app uses a queue to batch writes.\n').every(([k]) => k !== 'rule'));
+});

@@ -11,6 +11,7 @@
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
 import { opensWithInstruction } from './memory-file-items.js';
+import { foundWhereKept, saysWhereKept } from './places.js';
 
 /** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */
 export const POINTER_WORDS = 8;
@@ -59,19 +60,6 @@ const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
 /** A correction of how the work is done: an instruction "instead of" doing something else ("move obsolete files instead of deleting them"). */
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
-/** A place named by its path or its file: "test/e2e/", "src\\cron\\", "`PrefsManager.kt`", "@acfr.py". */
-const PLACE = String.raw`(?:inside(?:\s+of)?|in|at|under)(?:\s+|(?=@))(?:the\s+)?[\`@]?(?:\.{0,2}[\\/]?[\w.-]+[\\/][\w.\\/-]*|[\w-]+\.(?:[a-z]{1,4}|json|yaml|toml|html|scss|swift|dart|java|sql)\b)`;
-const KEPT = 'lives?|is located|are located|is stored|are stored|is kept|are kept|resides?';
-/**
- * Where something lives, said with its path or file: "the e2e tests live in test/e2e/", "cron jobs
- * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py".
- */
-const LIVES_IN = new RegExp(String.raw`\b(?:${KEPT}|is defined|are defined|defined|should (?:be|live|go))\s+${PLACE}`, 'i');
-/**
- * Where something lives, as an agent found it, in its main clause: "The hooks live in `.git/hooks/`",
- * "Shared settings persistence lives in `PrefsManager.kt`" (not "what lives in X", nor "if defined in X").
- */
-const FOUND_LIVING = new RegExp(String.raw`^(?:the\s+|our\s+|your\s+)?[\w\`.\s/-]{2,60}?\s+(?:${KEPT})\s+${PLACE}`, 'i');
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
 /**
@@ -129,7 +117,7 @@ export function personForm(s: string): FormReading | undefined {
   const modal = s.match(MODAL);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
   // After the rules: "actions should work with the architecture defined in ActionSystem.cs" is one.
-  return LIVES_IN.test(s) ? { kind: 'fact' } : undefined;
+  return saysWhereKept(s) ? { kind: 'fact' } : undefined;
 }
 
 /** The person's answers to an agent's questions, as the agent's host records them: `"Which database?"="Postgres"`. */
@@ -201,7 +189,7 @@ export function agentForm(s: string, failure: RegExp): FormReading | undefined {
   const setting = s.match(SETTING)?.[1] ?? stackIs(s);
   if (setting) return { kind: 'fact', subject: setting };
   if (CORRECTION.test(s)) return { kind: 'fact' };
-  return FOUND_LIVING.test(s.replace(/\([^()]*\)/g, '')) ? { kind: 'fact' } : undefined;
+  return foundWhereKept(s) ? { kind: 'fact' } : undefined;
 }
 
 /** A sentence that goes on with a lesson: names a failure, a cause or a fix (joined to the lesson before it). */

@@ -50,6 +50,7 @@ import {
   wordCount,
 } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
+import { foundWhereKept } from './places.js';
 
 export interface MemoryFileItem {
   kind: KnowledgeKind;
@@ -69,7 +70,7 @@ const DECISION =
   /\b(?:we|i)\s+(?:have\s+)?(?:decided|chose|picked|went with|settled on|opted for|switched to|migrated to)\b|\bdecided to\b|\b(?:was|were)\s+chosen\b|\bchosen (?:for|because|over)\b|\bdecision\b/i;
 const PREFERENCE = /^(?:i|we)\s+(?:prefer|like|love|want|'d rather|would rather)\b/i;
 const MODAL =
-  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed|(?:is|are) not (?:needed|necessary|required))\b/i;
+  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed|(?:is|are) not (?:needed|necessary|required))\b|\b(?:needs?|requires?)\s*:/i;
 /** A modal inside a relative clause describes someone ("developers who need to test"), it instructs nobody. */
 const RELATIVE_MODAL = /\b(?:who|which|that)\s+(?:must|should|needs? to|ha(?:ve|s) to)\s+\w+/gi;
 const VERBS = new Set(
@@ -88,7 +89,7 @@ const VERBS = new Set(
     'summarise translate localize localise indent capitalize quote normalize normalise trim truncate round filter map ' +
     'combine join nest flatten inline upgrade downgrade migrate uninstall lock publish ship host serve expose hide restrict ' +
     'allow deny block permit grant revoke rotate encrypt hash sign authenticate authorize authorise persist fetch query ' +
-    'speak talk address double-check recheck rerun re-run'
+    'speak talk address double-check recheck rerun re-run strip redact scrub mask purge swap'
   ).split(' '),
 );
 const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
@@ -111,6 +112,8 @@ function imperative(body: string): boolean {
   if (f === "don't" || f === 'dont') return true;
   // "Target users are …", "Test files live in …": the verb-like word opens a noun phrase, the subject.
   if (VERBS.has(f) && !NOT_VERB_AFTER.test(second) && (CLAUSE_VERB.test(f) || !SUBJECT_THEN.test(third))) return true;
+  // "Add or update GoogleTest cases …": two instructions joined.
+  if (VERBS.has(f) && /^(?:or|and)$/i.test(second) && VERBS.has(third.toLowerCase())) return true;
   // "For breaking changes, append …", "When in doubt, ask …": the instruction after the opening clause.
   const comma = body.indexOf(',');
   return SUBORDINATE.test(f) && comma > 0 && imperative(body.slice(comma + 1).trim());
@@ -131,6 +134,14 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
     return 'rule';
   return bullet ? 'fact' : undefined;
 }
+
+/** A heading of conventions: what its prose says is done ("Functions, modules, and files use `snake_case`") is the rule. */
+const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming)\b/i;
+const DONE_SO = /^[\p{L}\w`,\s/-]{2,80}?\s+(?:use|uses|follow|follows)\s+\S/u;
+
+/** A paragraph's sentence under a heading of conventions that says how things are done. */
+const conventionSaid = (s: string, headings: string[]): boolean =>
+  DONE_SO.test(s) && headings.some((h) => h && CONVENTIONS_HEADING.test(h));
 
 /** An instruction opens the text: an imperative verb ("Run …"), or one after an opening clause ("If X, return Y"). */
 export const opensWithInstruction = (s: string): boolean => imperative(plain(s));
@@ -250,7 +261,12 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       const clean = plain(s.text);
       if (wordCount(clean) < MIN_WORDS) continue;
       const kind =
-        kindOf(clean, headings.filter(Boolean), type, false) ?? (isStackLine(clean) || describesProject(clean) ? 'fact' : undefined);
+        kindOf(clean, headings.filter(Boolean), type, false) ??
+        (conventionSaid(clean, headings)
+          ? 'rule'
+          : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean)
+            ? 'fact'
+            : undefined);
       if (kind && i === all.length - 1 && /[:：]\s*$/.test(clean) && kind !== 'fact')
         folded = { kind, said: clean, subject: subjectOf(), start: s.start, end: s.end, parts: [] };
       else if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);

@@ -74,7 +74,8 @@ export function boundStatement(s: string): string {
 }
 
 /** A sentence ends at . ! ? (and any closing emphasis, bracket or quote) before a space, so `a.b` and 1.5 go on; at a CJK full stop, space or none. */
-export const SENTENCE_BREAK = /(?<=[.!?][*_)"'”」』）]*)\s+|(?<=[。！？][*_)"'”」』）]*)(?![*_)"'”」』）])\s*/u;
+export const SENTENCE_BREAK =
+  /(?<=[.!?][*_)"'”」』）]*)(?<!\b(?:[Ee]\.[Gg]|[Ii]\.[Ee]|[Vv]s|[Cc]f)\.)\s+|(?<=[。！？][*_)"'”」』）]*)(?![*_)"'”」』）])\s*/u;
 export const ENDS_SENTENCE = /[.!?。！？][*_)"'”」』）]*$/;
 
 /** The sentences of a text on one line. */
