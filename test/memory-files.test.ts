@@ -598,4 +598,16 @@ test('a guidelines file in prose: where things live is a fact, how things are na
     ['rule', 'Add or update unit cases alongside the code.'],
   ]);
   assert.ok(read('# Guide\n\n## Overview\nThe app uses a queue to batch writes.\n').every(([k]) => k !== 'rule'));
+  // Made up, in the same generated layout: a bare "are in" with a path, and a command said with what it does.
+  assert.deepEqual(read('# Guide\n\n## Layout\nUtility scripts and simulators are in `tools/`. `assembleDebug` builds the debug APK.\n'), [
+    ['fact', 'Utility scripts and simulators are in `tools/`.'],
+    ['fact', '`assembleDebug` builds the debug APK.'],
+  ]);
+  // mozgoslav's frontend CLAUDE.md (origin in test/fixtures/knowledge/SOURCES.md).
+  const mozgoslav = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'mozgoslav', 'frontend', 'CLAUDE.md');
+  assert.ok(
+    memoryFileItems(fs.readFileSync(mozgoslav, 'utf8'), memoryFileType(mozgoslav)!).some(
+      (i) => i.kind === 'fact' && i.statement.startsWith('`npm run dev` launches Electron with `cwd=frontend/`'),
+    ),
+  );
 });

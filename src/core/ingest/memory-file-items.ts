@@ -135,6 +135,9 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
   return bullet ? 'fact' : undefined;
 }
 
+/** A paragraph's sentence opening with a command or a file and what it does: "`assembleDebug` builds the debug APK". */
+const CODE_DOES =
+  /^`[^`]+`\s+(?:builds|runs|starts|launches|tests|lints|formats|checks|deploys|generates|serves|installs|compiles|bundles|watches|cleans)\b/;
 /** A heading of conventions: what its prose says is done ("Functions, modules, and files use `snake_case`") is the rule. */
 const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming)\b/i;
 const DONE_SO = /^[\p{L}\w`,\s/-]{2,80}?\s+(?:use|uses|follow|follows)\s+\S/u;
@@ -264,7 +267,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
         kindOf(clean, headings.filter(Boolean), type, false) ??
         (conventionSaid(clean, headings)
           ? 'rule'
-          : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean)
+          : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean, true) || CODE_DOES.test(clean)
             ? 'fact'
             : undefined);
       if (kind && i === all.length - 1 && /[:：]\s*$/.test(clean) && kind !== 'fact')

@@ -22,8 +22,11 @@ const FOLDER_HOLDS = /(?:^|,\s*(?:while|and|whereas)\s+)`[\w.-]*\/[\w./-]*`\s+(?
 /** Said where something lives or is defined: "the e2e tests live in test/e2e/", "my routes should be in routes.py". */
 export const saysWhereKept = (s: string): boolean => LIVES_IN.test(s);
 
-/** Where something lives, said in its main clause (brackets aside), or a folder with what it holds. */
-export const foundWhereKept = (s: string): boolean => {
+/** A layout said with a bare copula: "Android resources are in `app/src/main/res`" (a file's prose; in a turn, "the bug is in x.ts" is no layout). */
+const ARE_IN = new RegExp(String.raw`^(?:the\s+|our\s+)?[\w\`.\s/'’+#-]{2,60}?\s+(?:is|are)\s+${PLACE}`, 'i');
+
+/** Where something lives, said in its main clause (brackets aside), or a folder with what it holds; `layout`: a bare "are in" too. */
+export const foundWhereKept = (s: string, layout = false): boolean => {
   const main = s.replace(/\([^()]*\)/g, '');
-  return FOUND_LIVING.test(main) || FOLDER_HOLDS.test(main);
+  return FOUND_LIVING.test(main) || FOLDER_HOLDS.test(main) || (layout && ARE_IN.test(main));
 };
