@@ -603,6 +603,16 @@ test('a guidelines file in prose: where things live is a fact, how things are na
     ['fact', 'Utility scripts and simulators are in `tools/`.'],
     ['fact', '`assembleDebug` builds the debug APK.'],
   ]);
+  // Made up: a noun phrase opening with a verb-like word is a subject; a lead-in pointing ahead says nothing alone.
+  assert.deepEqual(read('# Guide\n\n## Testing\n- Test command runs with the `--it` flag\n'), [
+    ['fact', 'Test command runs with the `--it` flag'],
+  ]);
+  assert.deepEqual(
+    read(
+      '# Guide\n\n## Fixing\n**ALWAYS follow this approach:**\n\n1. **Investigate first** - Understand what broke before changing anything\n',
+    ),
+    [['rule', 'Investigate first - Understand what broke before changing anything']],
+  );
   // mozgoslav's frontend CLAUDE.md (origin in test/fixtures/knowledge/SOURCES.md).
   const mozgoslav = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'mozgoslav', 'frontend', 'CLAUDE.md');
   assert.ok(

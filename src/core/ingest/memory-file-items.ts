@@ -89,11 +89,15 @@ const VERBS = new Set(
     'summarise translate localize localise indent capitalize quote normalize normalise trim truncate round filter map ' +
     'combine join nest flatten inline upgrade downgrade migrate uninstall lock publish ship host serve expose hide restrict ' +
     'allow deny block permit grant revoke rotate encrypt hash sign authenticate authorize authorise persist fetch query ' +
-    'speak talk address double-check recheck rerun re-run strip redact scrub mask purge swap'
+    'speak talk address double-check recheck rerun re-run strip redact scrub mask purge swap investigate understand'
   ).split(' '),
 );
 const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
-const SUBJECT_THEN = /^(?:is|are|was|were|live|lives|go|goes)$/i;
+/** A verb after the first two words: they were the subject ("Test command runs with …"), not an instruction. */
+const SUBJECT_THEN =
+  /^(?:is|are|was|were|live|lives|go|goes|runs|uses|has|needs|requires|contains|works|does|takes|returns|holds|calls|reads|writes|handles|loads|depends|supports|provides|stores|shows|tracks|lets)$/i;
+/** A lead-in pointing to what follows it: "ALWAYS follow this approach:", "Use these:". */
+const POINTS_AHEAD = /\b(?:this|these|the following|as follows|below)(?:\s+[\w-]+)?\s*[:：]\s*$/i;
 /** Verbs whose object is a clause ("ensure countries are Title Case"): a copula after them is the clause's. */
 const CLAUSE_VERB = /^(?:ensure|verify|check|confirm|assert|note|remember|require|make)$/;
 const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of|and|or|for|in|on|to)$/i;
@@ -200,6 +204,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     const f = folded;
     folded = undefined;
     if (!f) return;
+    // "ALWAYS follow this approach:" says nothing without what it points to.
+    if (!f.parts.length && POINTS_AHEAD.test(f.said)) return;
     const said = f.parts.length ? `${f.said.replace(/[:：]\s*$/, '')}: ${f.parts.join('; ')}` : f.said;
     push(f.kind, said, f.subject, f.start, f.end, said);
   };
