@@ -120,6 +120,10 @@ test('a sentence saying what the project is or is built with is a fact; other pr
     JSON.stringify(goolstar.slice(0, 6)),
   );
   assert.deepEqual(prose('本项目使用 Next.js 与 Prisma。'), ['本项目使用 Next.js 与 Prisma。']);
+  // Written for this test: a kind named with another ("a personal blog/website built with VitePress").
+  assert.deepEqual(prose('This is a personal blog/website built with VitePress and Vue 3.'), [
+    'This is a personal blog/website built with VitePress and Vue 3.',
+  ]);
 });
 
 test('a block drawing the layout, entries with what each holds, is one fact naming them; other blocks are not', () => {

@@ -80,7 +80,7 @@ export function isStackLine(sentence: string): boolean {
 
 /** Things a project is: "X is a Python library", "this repository is …". */
 const PROJECT_NOUN =
-  'project|repo(?:sitory)?|app(?:lication)?|library|package|codebase|service|tool|(?:web)?site|extension|plugin|bundle|crate|sdk|cli|monorepo|server|backend|frontend|gateway|platform|bot|game|framework|engine|api';
+  '(?:[\\w-]+/)?(?:project|repo(?:sitory)?|app(?:lication)?|library|package|codebase|service|tool|(?:web)?site|blog|dashboard|portal|template|toolkit|daemon|extension|plugin|bundle|crate|sdk|cli|monorepo|server|backend|frontend|gateway|platform|bot|game|framework|engine|api)';
 /** The words before the noun of "a … library": names, versions, adjectives; no preposition ("a change to the system" is none). */
 const MODIFIERS = '(?:(?!(?:to|of|for|in|on|at|with|from|by|the|and|or|that|which)\\s)[^\\s;:]+\\s+){0,10}?';
 const THIS_PROJECT = new RegExp(
