@@ -621,3 +621,24 @@ test('a guidelines file in prose: where things live is a fact, how things are na
     ),
   );
 });
+
+test('a short labelled stack item is a fact; "No X is configured yet" states, it does not forbid', () => {
+  const read = (text: string) => memoryFileItems(text, memoryFileType('/r/AGENTS.md')!).map((i) => [i.kind, i.statement]);
+  // Made up, in the form stack lists take: a label and a name, too short for the three words an item needs.
+  assert.deepEqual(read('# Guide\n\n## Stack\n\n- **Language:** TypeScript\n- **Framework:** Next.js\n- **Status:** Draft\n'), [
+    ['fact', 'Language: TypeScript'],
+    ['fact', 'Framework: Next.js'],
+  ]);
+  // tauri-planning-app's AGENTS.md (test/fixtures/knowledge/instructions, origin in its SOURCES.md), labelled a fact.
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'tauri-planning-app', 'AGENTS.md');
+  const items = memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!);
+  assert.deepEqual(
+    items.filter((i) => i.statement.startsWith('No automated test framework')).map((i) => i.kind),
+    ['fact'],
+  );
+  // Made up: a "No …" that forbids stays a rule; a name in code spans describes the project.
+  assert.deepEqual(read('# Guide\n\n## Style\n\n- No default exports in new modules\n'), [['rule', 'No default exports in new modules']]);
+  assert.deepEqual(read('# Guide\n\n`pst2pdf` is a Node.js tool that converts mail archives to PDF.\n'), [
+    ['fact', '`pst2pdf` is a Node.js tool that converts mail archives to PDF.'],
+  ]);
+});

@@ -8,8 +8,12 @@
  * - a short line of names joined by "+" or "/" ("Electron + React 19 + Redux-Saga") is the stack;
  * - a sentence saying what the project is or uses ("pyfabric is a Python library for …", "This
  *   repository is a standalone payment gateway", "Uses App Router, React 19, TypeScript") is a fact,
- *   though it instructs nobody.
+ *   though it instructs nobody; so is one saying what a command does ("`assembleDebug` builds the
+ *   debug APK") and a short labelled item naming a technology ("**Language:** TypeScript");
+ * - under a heading of conventions, a sentence saying what things use or follow is a rule.
  */
+
+import { extract } from './extract.js';
 
 /** Fence languages a shell block is written in (none: a block of commands is often unmarked). */
 const SHELL_LANGS = /^(?:|bash|sh|shell|shellscript|console|zsh|fish|powershell|pwsh|ps1?|cmd|bat|batch|terminal)$/i;
@@ -88,7 +92,7 @@ const THIS_PROJECT = new RegExp(
   'i',
 );
 const NAME_IS_A = new RegExp(
-  `^(?!(?:it|this|that|there|which|what|here)\\s)[\\w.@/-]+\\s+is\\s+an?\\s+${MODIFIERS}(?:${PROJECT_NOUN})\\b`,
+  `^(?!(?:it|this|that|there|which|what|here)\\s)\`?[\\w.@/-]+\`?\\s+is\\s+an?\\s+${MODIFIERS}(?:${PROJECT_NOUN})\\b`,
   'i',
 );
 /** "This is a Django 5.2 + DRF sports tournament management system". */
@@ -102,7 +106,25 @@ const THIS_PROJECT_OTHER =
 /** Whether a sentence says what the project is or what it is built with (see the file's comment). */
 export function describesProject(sentence: string): boolean {
   const s = sentence.trim();
-  // "The project is currently in a functional state" is where it stands today.
-  if (/\b(?:currently|now|today|at the moment|for now)\b/i.test(s)) return false;
+  // "The project is currently in a functional state", "… is in early setup": where it stands today.
+  if (/\b(?:currently|now|today|at the moment|for now|yet|early setup)\b/i.test(s)) return false;
   return THIS_PROJECT.test(s) || NAME_IS_A.test(s) || THIS_IS_A.test(s) || USES_NAMES.test(s) || THIS_PROJECT_OTHER.test(s);
 }
+
+/** A paragraph's sentence opening with a command or a file and what it does: "`assembleDebug` builds the debug APK". */
+const CODE_DOES =
+  /^`[^`]+`\s+(?:builds|runs|starts|launches|tests|lints|formats|checks|deploys|generates|serves|installs|compiles|bundles|watches|cleans)\b/;
+/** Whether a short text names a technology or a package the extractor knows ("TypeScript", "PostgreSQL 16"). */
+export const namesTechnology = (text: string): boolean =>
+  extract({ text }).entities.some((e) => e.type === 'technology' || e.type === 'package');
+
+/** A sentence opening with a command or a file and what it does. */
+export const codeDoes = (s: string): boolean => CODE_DOES.test(s);
+
+/** A heading of conventions: what its prose says is done ("Functions, modules, and files use `snake_case`") is the rule. */
+const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming)\b/i;
+const DONE_SO = /^[\p{L}\w`,\s/-]{2,80}?\s+(?:use|uses|follow|follows)\s+\S/u;
+
+/** A paragraph's sentence under a heading of conventions that says how things are done. */
+export const conventionSaid = (s: string, headings: string[]): boolean =>
+  DONE_SO.test(s) && headings.some((h) => h && CONVENTIONS_HEADING.test(h));

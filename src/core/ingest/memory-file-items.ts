@@ -36,7 +36,7 @@ import {
   PREFERENCE_HEADING_OTHER,
   underHeading,
 } from './instruction-markers.js';
-import { commandsFact, describesProject, isStackLine, layoutFact } from './memory-file-code.js';
+import { codeDoes, commandsFact, conventionSaid, describesProject, isStackLine, layoutFact, namesTechnology } from './memory-file-code.js';
 import {
   aboutTheFile,
   type Block,
@@ -133,23 +133,14 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
     imperative(body) ||
     MODAL.test(body.replace(RELATIVE_MODAL, '')) ||
     instructsOther(body) ||
-    (type.instructions && /^(?:no\s|[❌🚫⛔])/iu.test(body))
+    (type.instructions && (/^no\s/i.test(body) ? !NO_STATEMENT.test(body) : /^[❌🚫⛔]/u.test(body)))
   )
     return 'rule';
   return bullet ? 'fact' : undefined;
 }
 
-/** A paragraph's sentence opening with a command or a file and what it does: "`assembleDebug` builds the debug APK". */
-const CODE_DOES =
-  /^`[^`]+`\s+(?:builds|runs|starts|launches|tests|lints|formats|checks|deploys|generates|serves|installs|compiles|bundles|watches|cleans)\b/;
-/** A heading of conventions: what its prose says is done ("Functions, modules, and files use `snake_case`") is the rule. */
-const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming)\b/i;
-const DONE_SO = /^[\p{L}\w`,\s/-]{2,80}?\s+(?:use|uses|follow|follows)\s+\S/u;
-
-/** A paragraph's sentence under a heading of conventions that says how things are done. */
-const conventionSaid = (s: string, headings: string[]): boolean =>
-  DONE_SO.test(s) && headings.some((h) => h && CONVENTIONS_HEADING.test(h));
-
+/** "No scripts are defined yet": a "No …" with its verb states, it does not forbid (as "No `any`" does). */
+const NO_STATEMENT = /^no\s[^.;:]*?\b(?:is|are|was|were|has|have|had|exists?|yet)\b/i;
 /** An instruction opens the text: an imperative verb ("Run …"), or one after an opening clause ("If X, return Y"). */
 export const opensWithInstruction = (s: string): boolean => imperative(plain(s));
 
@@ -246,7 +237,11 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       push('rule', forbidden, subjectOf(label, indent), b.start, b.end, raw);
       return;
     }
-    if (wordCount(plain(raw)) < MIN_WORDS || !clean) return;
+    if (wordCount(plain(raw)) < MIN_WORDS || !clean) {
+      // A short labelled item naming what the project is built with ("**Language:** TypeScript") is the stack.
+      if (label && clean && namesTechnology(clean)) push('fact', plain(raw), subjectOf(label, indent), b.start, b.end, raw);
+      return;
+    }
     const subject = subjectOf(label, indent);
     // An item too long to be one statement holds several: each of its sentences is one.
     if (plain(raw).length > LIMITS.statementChars) {
@@ -273,7 +268,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
         kindOf(clean, headings.filter(Boolean), type, false) ??
         (conventionSaid(clean, headings)
           ? 'rule'
-          : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean, true) || CODE_DOES.test(clean)
+          : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean, true) || codeDoes(clean)
             ? 'fact'
             : undefined);
       if (kind && i === all.length - 1 && /[:：]\s*$/.test(clean) && kind !== 'fact')
