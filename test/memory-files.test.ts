@@ -642,3 +642,20 @@ test('a short labelled stack item is a fact; "No X is configured yet" states, it
     ['fact', '`pst2pdf` is a Node.js tool that converts mail archives to PDF.'],
   ]);
 });
+
+test('under a heading of standards, "X for Y" is a convention; a command opening an item is no imperative', () => {
+  // giki-admin's AGENTS.md, lines 68-72 under "## Code Standards" (origin in test/fixtures/knowledge/SOURCES.md).
+  const full = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'giki-admin', 'AGENTS.md');
+  const items = memoryFileItems(fs.readFileSync(full, 'utf8'), memoryFileType(full)!);
+  const kindAt = (start: string) => items.find((i) => i.statement.startsWith(start))?.kind;
+  assert.equal(kindAt('`import type` for type-only imports'), 'rule');
+  assert.equal(kindAt('PascalCase for types, camelCase for variables/functions'), 'rule');
+  // Made up: the same form under a section that is no conventions heading is a fact; a command is an example's name.
+  const read = (text: string) => memoryFileItems(text, memoryFileType('/r/AGENTS.md')!).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(read('# Guide\n\n## Code Style\n\n### API Design\n\n- **STAC API**: Metadata for raster items\n'), [
+    ['fact', 'STAC API: Metadata for raster items'],
+  ]);
+  assert.deepEqual(read('# Guide\n\n## Commands\n\n- `make build` for production builds\n'), [
+    ['fact', '`make build` for production builds'],
+  ]);
+});

@@ -122,9 +122,15 @@ export const namesTechnology = (text: string): boolean =>
 export const codeDoes = (s: string): boolean => CODE_DOES.test(s);
 
 /** A heading of conventions: what its prose says is done ("Functions, modules, and files use `snake_case`") is the rule. */
-const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming)\b/i;
+const CONVENTIONS_HEADING = /\b(?:conventions?|coding style|code style|style guide|naming|code standards?|coding standards?)\b/i;
 const DONE_SO = /^[\p{L}\w`,\s/-]{2,80}?\s+(?:use|uses|follow|follows)\s+\S/u;
 
+/** The nearest heading is one of conventions (not a section of its own under one, as "API Design" under "Code Style"). */
+const underConventions = (headings: string[]): boolean => CONVENTIONS_HEADING.test(headings.filter(Boolean).at(-1) ?? '');
+
 /** A paragraph's sentence under a heading of conventions that says how things are done. */
-export const conventionSaid = (s: string, headings: string[]): boolean =>
-  DONE_SO.test(s) && headings.some((h) => h && CONVENTIONS_HEADING.test(h));
+export const conventionSaid = (s: string, headings: string[]): boolean => DONE_SO.test(s) && underConventions(headings);
+
+/** "`import type` for type-only imports", "PascalCase for types": what to use for what, under a heading of conventions. */
+const FOR_PURPOSE = /^`?[\w@./ -]{1,40}`?\s+for\s+\S/;
+export const conventionFor = (s: string, headings: string[]): boolean => FOR_PURPOSE.test(s) && underConventions(headings);

@@ -36,7 +36,16 @@ import {
   PREFERENCE_HEADING_OTHER,
   underHeading,
 } from './instruction-markers.js';
-import { codeDoes, commandsFact, conventionSaid, describesProject, isStackLine, layoutFact, namesTechnology } from './memory-file-code.js';
+import {
+  codeDoes,
+  commandsFact,
+  conventionFor,
+  conventionSaid,
+  describesProject,
+  isStackLine,
+  layoutFact,
+  namesTechnology,
+} from './memory-file-code.js';
 import {
   aboutTheFile,
   type Block,
@@ -108,6 +117,8 @@ const MIN_WORDS = 3;
 const MAX_PART_WORDS = 6;
 
 function imperative(body: string): boolean {
+  // A code span opening it is a name ("`make build` for production builds"), not a verb.
+  if (/^`[^`]*`/.test(body)) return false;
   const [first = '', second = '', third = ''] = body
     .replace(/^[`'"]+/, '')
     .split(/\s+/)
@@ -136,6 +147,7 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
     (type.instructions && (/^no\s/i.test(body) ? !NO_STATEMENT.test(body) : /^[❌🚫⛔]/u.test(body)))
   )
     return 'rule';
+  if (bullet && conventionFor(body, headings)) return 'rule';
   return bullet ? 'fact' : undefined;
 }
 
