@@ -219,3 +219,39 @@ test('the extension reads nested files as the repository’s, and the person’s
     else process.env.HOME = savedUserHome;
   }
 });
+
+test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start and when the CLAUDE.md changes', async () => {
+  const ws = tmpFolder('mfx-imports');
+  const memory = tmpFolder('mfx-imports-memory');
+  process.env.RECALL_HOME = memory;
+  git(ws, ['init', '-q']);
+  // pico-go-lan-robot's AGENTS.md (test/fixtures/knowledge, origin in its SOURCES.md) under a name no memory file has.
+  put(ws, 'docs/claude/code-style.md', path.join(KFIX, 'pico-go-lan-robot', 'AGENTS.md'));
+  const claude = path.join(ws, 'CLAUDE.md');
+  fs.writeFileSync(claude, '# CLAUDE.md\n\n## Code Style Guidelines\n\n@docs/claude/code-style.md\n');
+
+  ext.host.reset();
+  ext.host.folders = [ws];
+  const ctx = new ext.ctx.RecallExtension(context());
+  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  try {
+    const said = async (start: string): Promise<boolean> => (await exported(memory)).some((f) => f.statement!.startsWith(start));
+    await eventually(() => said('Functions, modules, and files use `snake_case`'));
+    assert.ok(await said('Functions, modules, and files use `snake_case`'), ext.host.log.join('\n'));
+    assert.ok(
+      ext.host.log.some((l: string) => l.includes('imported') && l.includes('code-style.md')),
+      ext.host.log.join('\n'),
+    );
+    // A second import added to the CLAUDE.md is read when the CLAUDE.md changes.
+    fs.writeFileSync(path.join(ws, 'docs/claude/testing.md'), '- Always flash the firmware with `mpremote` before a smoke test.\n');
+    fs.appendFileSync(claude, '\n@docs/claude/testing.md\n');
+    const watcher = ext.host.watchers.find((w: any) => w.base === ws);
+    assert.ok(watcher, 'the workspace is watched');
+    watcher.change.fire(ext.vscode.Uri.file(claude));
+    await eventually(() => said('Always flash the firmware with `mpremote`'));
+    assert.ok(await said('Always flash the firmware with `mpremote`'));
+  } finally {
+    files.dispose();
+    ctx.dispose();
+  }
+});

@@ -69,16 +69,19 @@ export async function ingestPaths(
   const files = expand(paths, opts.json ? () => undefined : out, fail);
   const reports: FileReport[] = [];
   const memoryReports: MemoryFileReport[] = [];
+  const readMemoryFiles = new Set<string>();
   // Connected at the first batch: a run whose files all fail to parse does not start the service.
   let client: MemoryClient | undefined;
   try {
     for (const { file, walked } of files) {
       // The memory files people keep are read as knowledge, by where they sit; Recall's own instructions never.
       if (memoryFileType(file, os.homedir()) || path.basename(file) === RECALL_INSTRUCTIONS_FILE) {
+        // Read already as a CLAUDE.md's import.
+        if (readMemoryFiles.has(path.resolve(file))) continue;
         try {
           const refused = notMemoryFile(file, os.homedir());
           if (refused) throw invalid(refused);
-          const r = await ingestMemoryFile(file, opts, async () => (client ??= await connect()), err);
+          const r = await ingestMemoryFile(file, opts, async () => (client ??= await connect()), err, readMemoryFiles);
           memoryReports.push(r);
           if (!opts.json) out(describeMemoryFile(r));
         } catch (e) {

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { memoryFileType, readMemoryFileText } from '../core/ingest/memory-files.js';
+import { claudeImports, importedFileType, importsFiles } from '../core/ingest/memory-imports.js';
 import { KNOWLEDGE_KINDS } from '../core/model/knowledge.js';
 import { gitRoot, projectOfFolder } from '../core/model/project.js';
 import type { MemoryFileResult } from '../core/memory/memory.js';
@@ -24,26 +25,36 @@ export interface MemoryFileReport extends MemoryFileResult {
   /** Whose words: `user`, or `external` with why. */
   authority: 'user' | 'external';
   reason: string;
+  /** The files a CLAUDE.md imports (`@path`), read with it (core/ingest/memory-imports.ts). */
+  imports?: MemoryFileReport[];
 }
 
 /** Bytes of a session file read to find the folder it was held in. */
 const HEAD_BYTES = 64 * 1024;
 const CWD = /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/;
 
-/** Reads one memory file into the memory; `say` reports what is not the person's. */
+/**
+ * Reads one memory file into the memory, and what a CLAUDE.md imports with it, into the same
+ * project; `say` reports what is not the person's. `done`: the files this run has read already
+ * (an import named twice, or also given on the command line, is read once).
+ */
 export async function ingestMemoryFile(
   file: string,
   opts: { project: string | null; named: boolean },
   client: () => Promise<MemoryClient>,
   say: (s: string) => void,
+  done = new Set<string>(),
+  importer?: string,
 ): Promise<MemoryFileReport> {
   const abs = path.resolve(file);
-  const type = memoryFileType(abs, os.homedir())!;
+  done.add(abs);
+  const home = os.homedir();
+  const type = (importer ? importedFileType(abs, importer, home) : undefined) ?? memoryFileType(abs, home)!;
   const { text, mtimeMs } = readMemoryFileText(abs);
   const written = await fileAuthorship(abs);
   if (written.authority !== 'user') say(`${file}: not your words: ${written.reason}; its items are stored as theirs (external)`);
   const { project, because } = opts.named
-    ? { project: opts.project, because: 'as named' }
+    ? { project: opts.project, because: importer ? `imported by ${importer}` : 'as named' }
     : type.global
       ? { project: null, because: 'your own, for every project' }
       : (fileProject(abs) ?? { project: opts.project, because: "this folder's" });
@@ -55,8 +66,15 @@ export async function ingestMemoryFile(
     written: { authority: written.authority, authors: written.authors },
     time: new Date(mtimeMs).toISOString(),
     project,
+    ...(importer && importedFileType(abs, importer, home) ? { importedBy: importer } : {}),
   });
-  return { ...r, file, project, because, authority: written.authority, reason: written.reason };
+  const report: MemoryFileReport = { ...r, file, project, because, authority: written.authority, reason: written.reason };
+  if (importer || !importsFiles(type)) return report;
+  const imports: MemoryFileReport[] = [];
+  for (const imported of claudeImports(abs, home).filter((f) => !done.has(f))) {
+    imports.push(await ingestMemoryFile(imported, { project, named: true }, client, say, done, abs));
+  }
+  return imports.length ? { ...report, imports } : report;
 }
 
 /** The project a memory file belongs to by where it sits, when that says. */
@@ -103,8 +121,12 @@ const KIND_PLURAL: Record<string, string> = {
   lesson: 'lessons',
 };
 
-/** The lines that report one memory file. */
+/** The lines that report one memory file, then each file it imports. */
 export function describeMemoryFile(r: MemoryFileReport): string {
+  return [describeOne(r), ...(r.imports ?? []).map(describeMemoryFile)].join('\n');
+}
+
+function describeOne(r: MemoryFileReport): string {
   const kinds = KNOWLEDGE_KINDS.filter((k) => r.kinds[k])
     .map((k) => `${r.kinds[k]} ${r.kinds[k] === 1 ? k : KIND_PLURAL[k]}`)
     .join(', ');

@@ -12,11 +12,13 @@
  * read as empty. Reading an unchanged file writes nothing.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { hashable, hashLines } from '../anchors/reading.js';
 import { turnsAsWritten, type Authorship } from '../ingest/authorship.js';
 import { memoryFileItems, type MemoryFileItem } from '../ingest/memory-file-items.js';
 import { checkMemoryFileSize, memoryFileType, notMemoryFile } from '../ingest/memory-files.js';
+import { importedFileType } from '../ingest/memory-imports.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
 import { invalid } from '../model/errors.js';
@@ -41,6 +43,8 @@ export interface MemoryFileInput {
   time?: string;
   /** The project its items belong to (null: global); default: the connection's. */
   project?: string | null;
+  /** The CLAUDE.md that imports it (`@path`), when it is no memory file by its own name (ingest/memory-imports.ts). */
+  importedBy?: string;
 }
 
 export interface MemoryFileResult {
@@ -61,7 +65,7 @@ export interface MemoryFileResult {
 export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: Provenance, workspace?: string): MemoryFileResult {
   requireHuman(by, 'read a memory file into the memory');
   const { file, text, written } = checked(input);
-  const type = memoryFileType(file)!;
+  const type = input.importedBy ? importedFileType(file, input.importedBy, os.homedir())! : memoryFileType(file)!;
   const project = projectOf(input.project, by);
   const { root, rel } = anchorRoot(file, workspace);
   const time = input.time === undefined ? new Date().toISOString() : normaliseTime(input.time);
@@ -146,8 +150,18 @@ function checked(input: MemoryFileInput): MemoryFileInput {
   const { file, text, written } = input;
   if (typeof file !== 'string' || !path.isAbsolute(file) || file.length > LIMITS.sourceChars)
     throw invalid(`"file" must be an absolute path of at most ${LIMITS.sourceChars} characters.`);
-  const refused = notMemoryFile(file);
-  if (refused) throw invalid(refused, 'Give a chat transcript to `recall ingest` as a transcript, or a note to `recall remember`.');
+  const { importedBy } = input;
+  if (importedBy !== undefined) {
+    if (typeof importedBy !== 'string' || !path.isAbsolute(importedBy))
+      throw invalid('"importedBy" must be the absolute path of the CLAUDE.md that imports the file.');
+    if (!importedFileType(file, importedBy, os.homedir()))
+      throw invalid(
+        `${file} is not read as an import of ${importedBy}: imports are text files (.md, .mdc, .markdown, .txt) inside the repository the CLAUDE.md is in, and a memory file by its own name is read as itself.`,
+      );
+  } else {
+    const refused = notMemoryFile(file);
+    if (refused) throw invalid(refused, 'Give a chat transcript to `recall ingest` as a transcript, or a note to `recall remember`.');
+  }
   if (typeof text !== 'string') throw invalid('"text" must be the file\'s text ("" when it is gone).');
   checkMemoryFileSize(file, Buffer.byteLength(text));
   if (text.includes('\0')) throw invalid(`${file} is not a text file (it holds NUL bytes); a memory file is markdown or plain text.`);

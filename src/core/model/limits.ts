@@ -42,6 +42,9 @@ export const LIMITS = {
   nestedMemoryDepth: 4,
   nestedMemoryFolders: 2000,
   nestedMemoryFiles: 50,
+  /** Claude Code's `@path` imports of a CLAUDE.md: hops followed (Claude Code's own bound) and files read at most. */
+  claudeImportHops: 5,
+  claudeImportFiles: 20,
   /** Code places one `recall_remember` cites (`src/db.ts:10-20`): each becomes an anchor. */
   citations: 10,
   /** Characters of a session id or a source given as a filter. */

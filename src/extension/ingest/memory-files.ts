@@ -91,6 +91,10 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
       if (!r) return;
       if (r.added || r.ended) this.ctx.memoryChanged();
       this.ctx.log.info(`memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
+      for (const i of r.imports ?? []) {
+        if (i.added || i.ended) this.ctx.memoryChanged();
+        this.ctx.log.info(`  imported ${i.file}: ${i.items} item(s), ${i.added} new, ${i.ended} ended`);
+      }
     } catch (err) {
       const why = err instanceof MemoryError ? `${err.message}${err.hint ? ` ${err.hint}` : ''}` : String(err);
       this.ctx.log.warn(`memory file ${file} not read: ${why}`);

@@ -64,6 +64,7 @@ const PARAMS: ParamSchemas = {
     written: z.object({ authority: z.enum(['user', 'external']), authors: texts }),
     time: optional(text),
     project,
+    importedBy: optional(text),
   }),
   extracted: z.object({
     episode: text,

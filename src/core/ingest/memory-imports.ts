@@ -1,0 +1,115 @@
+/**
+ * Claude Code's imports: a CLAUDE.md names other files with `@path` (relative to itself, `~/` for
+ * the home folder, or absolute), outside code, and Claude Code reads them as part of it, importing
+ * theirs in turn up to five hops. Recall reads them too, each as a memory file of its own kind
+ * ("CLAUDE.md import"), so a CLAUDE.md that only imports (`@.claude/conventions.md`) is not empty.
+ *
+ * Within a bound, so a repository's CLAUDE.md cannot pull the person's other files into a memory
+ * that may be synced: an import stays inside the repository the CLAUDE.md is in (its folder when it
+ * is in none), and ~/.claude/CLAUDE.md's inside ~/.claude; links are followed before the check. Only
+ * text files (.md, .mdc, .markdown, .txt) are read; a memory file by its own name (`@AGENTS.md`) is
+ * read as itself.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LIMITS } from '../model/limits.js';
+import { gitRoot } from '../model/project.js';
+import { memoryFileType, readMemoryFileText, RECALL_INSTRUCTIONS_FILE, type MemoryFileType } from './memory-files.js';
+
+/** The memory files that import others (Claude Code's): CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md. */
+const IMPORTERS = new Set(['CLAUDE.md', 'CLAUDE.local.md', '~/.claude/CLAUDE.md']);
+const TEXT_FILE = /\.(?:md|mdc|markdown|txt)$/i;
+/** `@path` not inside a word, an e-mail address or a package name (`@types/node` has no text extension and is dropped). */
+const IMPORT = /(?<![\w.@/\\`-])@((?:~\/|\/|\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)*)/g;
+
+/** The `@path`s of a memory file's text, outside fenced blocks, code spans and HTML comments, in order. */
+export function importedPaths(text: string): string[] {
+  const prose = text
+    .replace(/^( {0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n\1?\2[^\n]*|$)/gm, '\n')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ');
+  return [...prose.matchAll(IMPORT)].map((m) => m[1]!.replace(/\.+$/, ''));
+}
+
+/** Whether a memory file is one that imports (see IMPORTERS). */
+export const importsFiles = (type: MemoryFileType | undefined): boolean => type !== undefined && IMPORTERS.has(type.label);
+
+/** The folder a memory file's imports must stay in (see the file's comment). */
+function boundary(importer: string, type: MemoryFileType, home?: string): string {
+  if (type.global && home) return path.join(home, '.claude');
+  const dir = path.dirname(importer);
+  return gitRoot(dir) ?? dir;
+}
+
+function real(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function inside(file: string, folder: string): boolean {
+  const f = real(file);
+  const d = real(folder);
+  if (!f || !d) return false;
+  const rel = path.relative(d, f);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/**
+ * What `file` is when `importer` (a CLAUDE.md) imports it: a "CLAUDE.md import" (the importer's
+ * global memory when the importer is), or undefined when it may not be read so (not text, outside
+ * the bound, Recall's own instructions, or a memory file by its own name, read as itself).
+ */
+export function importedFileType(file: string, importer: string, home?: string): MemoryFileType | undefined {
+  const type = memoryFileType(importer, home);
+  if (!type || !importsFiles(type)) return undefined;
+  const name = path.basename(file);
+  if (!TEXT_FILE.test(name) || name === RECALL_INSTRUCTIONS_FILE || memoryFileType(file, home)) return undefined;
+  if (!inside(file, boundary(importer, type, home))) return undefined;
+  return { label: `${type.label} import`, instructions: true, ...(type.global ? { global: true } : {}) };
+}
+
+/** Where an `@path` points from the file that names it. */
+function resolved(p: string, from: string, home?: string): string | undefined {
+  if (p.startsWith('~/')) return home ? path.join(home, p.slice(2)) : undefined;
+  return path.isAbsolute(p) ? p : path.resolve(path.dirname(from), p);
+}
+
+/**
+ * The files `importer` imports, and theirs, breadth first within LIMITS.claudeImportHops hops and
+ * LIMITS.claudeImportFiles files: each that may be read (importedFileType), and the memory files by
+ * their own name within the same bound. A file that cannot be read is skipped.
+ */
+export function claudeImports(importer: string, home?: string): string[] {
+  const type = memoryFileType(importer, home);
+  if (!type || !importsFiles(type)) return [];
+  const bound = boundary(importer, type, home);
+  const found: string[] = [];
+  const seen = new Set([real(importer)]);
+  let level = [importer];
+  for (let hop = 1; hop <= LIMITS.claudeImportHops && level.length; hop++) {
+    const next: string[] = [];
+    for (const from of level) {
+      let text: string;
+      try {
+        text = readMemoryFileText(from).text;
+      } catch {
+        continue;
+      }
+      for (const p of importedPaths(text)) {
+        const file = resolved(p, from, home);
+        const key = file && real(file);
+        if (!file || !key || seen.has(key) || !fs.statSync(key).isFile()) continue;
+        seen.add(key);
+        if (!importedFileType(file, importer, home) && !(memoryFileType(file, home) && inside(file, bound))) continue;
+        found.push(file);
+        next.push(file);
+        if (found.length >= LIMITS.claudeImportFiles) return found;
+      }
+    }
+    level = next;
+  }
+  return found;
+}
