@@ -154,4 +154,12 @@ test('recall ingest CLAUDE.md reads what it imports into the same project, and n
   assert.ok(said('Never flash the firmware'), 'two hops down');
   for (const never of ['Always deploy on Fridays', 'The staging password', 'Always run the linter'])
     assert.equal(said(never), undefined, `${never}: not imported`);
+
+  // An import too big to read is said, and the CLAUDE.md and its other imports stand.
+  write(path.join(repo, 'docs/claude/huge.md'), '- Keep this line.\n'.repeat(20_000));
+  fs.appendFileSync(path.join(repo, 'CLAUDE.md'), '\n@docs/claude/huge.md\n');
+  const big = await run(['ingest', 'CLAUDE.md', '--project', 'github.com/x/robot']);
+  assert.equal(big.code, 0, big.stderr);
+  assert.match(big.stderr, /huge\.md: imported by .*CLAUDE\.md, not read: .* KB; memory files are read up to 256 KB/);
+  assert.match(big.stdout, /code-style\.md: CLAUDE\.md import \(memory file\)/);
 });

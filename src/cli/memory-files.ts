@@ -72,7 +72,12 @@ export async function ingestMemoryFile(
   if (importer || !importsFiles(type)) return report;
   const imports: MemoryFileReport[] = [];
   for (const imported of claudeImports(abs, home).filter((f) => !done.has(f))) {
-    imports.push(await ingestMemoryFile(imported, { project, named: true }, client, say, done, abs));
+    // An import that cannot be read (too big, not text) is said; the CLAUDE.md and the other imports stand.
+    try {
+      imports.push(await ingestMemoryFile(imported, { project, named: true }, client, say, done, abs));
+    } catch (e) {
+      say(`${imported}: imported by ${abs}, not read: ${(e as Error).message}`);
+    }
   }
   return imports.length ? { ...report, imports } : report;
 }

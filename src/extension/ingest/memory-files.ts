@@ -95,6 +95,7 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
         if (i.added || i.ended) this.ctx.memoryChanged();
         this.ctx.log.info(`  imported ${i.file}: ${i.items} item(s), ${i.added} new, ${i.ended} ended`);
       }
+      for (const u of r.unread ?? []) this.ctx.log.warn(`  imported ${u.file} not read: ${u.error}`);
     } catch (err) {
       const why = err instanceof MemoryError ? `${err.message}${err.hint ? ` ${err.hint}` : ''}` : String(err);
       this.ctx.log.warn(`memory file ${file} not read: ${why}`);

@@ -24,7 +24,7 @@ export async function sendMemoryFile(
   memory: MemoryAccess,
   own?: { global: boolean },
   importer?: string,
-): Promise<(MemoryFileResult & { imports?: MemoryFileResult[] }) | undefined> {
+): Promise<(MemoryFileResult & { imports?: MemoryFileResult[]; unread?: { file: string; error: string }[] }) | undefined> {
   const home = os.homedir();
   const imported = importer !== undefined && importedFileType(file, importer, home) !== undefined;
   if (!imported && !memoryFileType(file)) return undefined;
@@ -42,9 +42,14 @@ export async function sendMemoryFile(
   if (imported || gone || !importsFiles(memoryFileType(file, home))) return r;
   // What a CLAUDE.md imports is read with it; a memory file by its own name is read as itself by the workspace scan.
   const imports: MemoryFileResult[] = [];
+  const unread: { file: string; error: string }[] = [];
   for (const f of claudeImports(file, home).filter((f) => !memoryFileType(f, home))) {
-    const i = await sendMemoryFile(f, memory, own, file);
-    if (i) imports.push(i);
+    try {
+      const i = await sendMemoryFile(f, memory, own, file);
+      if (i) imports.push(i);
+    } catch (e) {
+      unread.push({ file: f, error: (e as Error).message });
+    }
   }
-  return imports.length ? { ...r, imports } : r;
+  return { ...r, ...(imports.length ? { imports } : {}), ...(unread.length ? { unread } : {}) };
 }
