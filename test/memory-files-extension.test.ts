@@ -220,7 +220,7 @@ test('the extension reads nested files as the repository’s, and the person’s
   }
 });
 
-test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start and when the CLAUDE.md changes', async () => {
+test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start, when the CLAUDE.md changes, and when an import does', async () => {
   const ws = tmpFolder('mfx-imports');
   const memory = tmpFolder('mfx-imports-memory');
   process.env.RECALL_HOME = memory;
@@ -250,6 +250,25 @@ test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start a
     watcher.change.fire(ext.vscode.Uri.file(claude));
     await eventually(() => said('Always flash the firmware with `mpremote`'));
     assert.ok(await said('Always flash the firmware with `mpremote`'));
+
+    // The imported file is watched itself: an edit is read, and its deletion ends its items.
+    const testing = path.join(ws, 'docs/claude/testing.md');
+    const importWatcher = (): any => {
+      const w = ext.host.watchers.filter((x: any) => x.base === path.dirname(testing) && x.pattern === 'testing.md').at(-1);
+      assert.ok(w, 'the import is watched');
+      return w;
+    };
+    await eventually(async () => importWatcher() !== undefined);
+    fs.writeFileSync(testing, '- Never run the smoke test on battery power.\n');
+    importWatcher().change.fire(ext.vscode.Uri.file(testing));
+    const status = async (start: string) => (await exported(memory)).find((f) => f.statement!.startsWith(start))?.status;
+    await eventually(async () => (await status('Never run the smoke test on battery power')) === 'current');
+    assert.equal(await status('Never run the smoke test on battery power'), 'current');
+    assert.equal(await status('Always flash the firmware with `mpremote`'), 'retracted', 'the line it replaced ends');
+    fs.rmSync(testing);
+    importWatcher().delete.fire(ext.vscode.Uri.file(testing));
+    await eventually(async () => (await status('Never run the smoke test on battery power')) === 'retracted');
+    assert.equal(await status('Never run the smoke test on battery power'), 'retracted', 'the import deleted: its items end');
   } finally {
     files.dispose();
     ctx.dispose();

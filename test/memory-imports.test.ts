@@ -121,6 +121,10 @@ test('the service reads an import as one, and refuses a file outside the bound h
   );
   // Without "importedBy" the same file is no memory file.
   assert.throws(() => memory.readMemoryFile({ file, text: 'x', written }, { authority: 'human' }), /is not a memory file/);
+  // An import deleted is read as empty, still as an import (its folder is inside the bound): its items end.
+  fs.rmSync(file);
+  const gone = memory.readMemoryFile({ file, text: '', written, project: null, importedBy: claude }, { authority: 'human' });
+  assert.equal(gone.ended, r.items);
 });
 
 test('recall ingest CLAUDE.md reads what it imports into the same project, and nothing outside the repository', async () => {

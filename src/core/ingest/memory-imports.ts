@@ -50,7 +50,9 @@ function real(p: string): string | undefined {
 }
 
 function inside(file: string, folder: string): boolean {
-  const f = real(file);
+  // A file just deleted is where its folder is: its items are ended by reading it as empty.
+  const parent = real(path.dirname(file));
+  const f = real(file) ?? (parent && path.join(parent, path.basename(file)));
   const d = real(folder);
   if (!f || !d) return false;
   const rel = path.relative(d, f);

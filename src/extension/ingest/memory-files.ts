@@ -3,9 +3,10 @@
  * too, Copilot's and Cursor's rules, Cline's memory bank…) and the person's own for it
  * (~/.claude/CLAUDE.md, Claude Code's auto memory of this project) read into the memory as
  * knowledge items: each at start, and again when it is written, made or deleted (its items follow
- * its lines; a deleted file's end). Only in a trusted workspace (extension.ts starts it through
- * whenTrusted); the instructions file Recall writes is never read back. A file that fails is
- * logged and skipped: nothing here interrupts anyone.
+ * its lines; a deleted file's end); so are the files a CLAUDE.md imports, watched while it imports
+ * them. Only in a trusted workspace (extension.ts starts it through whenTrusted); the instructions
+ * file Recall writes is never read back. A file that fails is logged and skipped: nothing here
+ * interrupts anyone.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -30,6 +31,8 @@ type Own = { global: boolean } | undefined;
 
 export class WorkspaceMemoryFiles implements vscode.Disposable {
   private readonly watchers: vscode.FileSystemWatcher[] = [];
+  /** The files each CLAUDE.md imports, watched so an edit to one, or its deletion, is read as its own. */
+  private readonly importWatchers = new Map<string, vscode.FileSystemWatcher[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Reads never overlap: one file at a time, in the order they settled. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -73,22 +76,45 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
     this.watchers.push(watcher);
   }
 
-  private schedule(file: string, own: Own): void {
+  private schedule(file: string, own: Own, importer?: string): void {
     clearTimeout(this.timers.get(file));
     this.timers.set(
       file,
       setTimeout(() => {
         this.timers.delete(file);
-        this.queue = this.queue.then(() => this.read(file, own));
+        this.queue = this.queue.then(() => this.read(file, own, importer));
       }, SETTLE_MS),
     );
   }
 
-  private async read(file: string, own: Own): Promise<void> {
+  /** Watches what `importer` imports now (and no longer what it imported before). */
+  private watchImports(importer: string, own: Own, files: string[]): void {
+    for (const w of this.importWatchers.get(importer) ?? []) w.dispose();
+    const watchers = files.map((file) => {
+      const w = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)),
+      );
+      const changed = (): void => this.schedule(file, own, importer);
+      w.onDidCreate(changed);
+      w.onDidChange(changed);
+      w.onDidDelete(changed);
+      return w;
+    });
+    if (watchers.length) this.importWatchers.set(importer, watchers);
+    else this.importWatchers.delete(importer);
+  }
+
+  private async read(file: string, own: Own, importer?: string): Promise<void> {
     if (this.disposed) return;
     try {
-      const r = await sendMemoryFile(file, this.ctx.human, own);
+      const r = await sendMemoryFile(file, this.ctx.human, own, importer);
       if (!r) return;
+      if (!importer)
+        this.watchImports(
+          file,
+          own,
+          (r.imports ?? []).map((i) => i.file),
+        );
       if (r.added || r.ended) this.ctx.memoryChanged();
       this.ctx.log.info(`memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
       for (const i of r.imports ?? []) {
@@ -107,5 +133,7 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     for (const w of this.watchers.splice(0)) w.dispose();
+    for (const ws of this.importWatchers.values()) for (const w of ws) w.dispose();
+    this.importWatchers.clear();
   }
 }

@@ -15,7 +15,7 @@ import type { MemoryAccess } from '../../../tools/catalogue.js';
 /**
  * Sends `file` (its items go to the connection's project); undefined when it is not a memory file
  * (Recall's own instructions included). A CLAUDE.md's imports (`@path`, core/ingest/memory-imports.ts)
- * are sent after it, each with `importer`; an imported file is read again when its CLAUDE.md is. `own`: one of the person's own files in their home folder
+ * are sent after it, each with `importer` (as is an import the extension saw change or go). `own`: one of the person's own files in their home folder
  * (~/.claude/CLAUDE.md, Claude Code's auto memory): their words whatever git says, and a global one's
  * items go to the global memory.
  */
