@@ -64,6 +64,20 @@ const context = () => ({
   workspaceState: { get: () => undefined, update: async () => {}, keys: () => [] },
 });
 
+/** The extension's reader of memory files started on the workspace `ws`, as the extension starts it. */
+function readWorkspace(ws: string): { stop(): void } {
+  ext.host.reset();
+  ext.host.folders = [ws];
+  const ctx = new ext.ctx.RecallExtension(context());
+  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  return {
+    stop: () => {
+      files.dispose();
+      ctx.dispose();
+    },
+  };
+}
+
 test('the workspace’s memory files are listed by where they sit; Recall’s own instructions and other files are not', () => {
   const ws = tmpFolder('mfx-list');
   for (const rel of ['AGENTS.md', '.cursor/rules/api/style.mdc', 'memory-bank/activeContext.md', OWN, 'README.md', 'docs/AGENTS.txt']) {
@@ -88,10 +102,7 @@ test('the extension reads them at start as their committers’ words, follows an
   git(ws, ['add', '.']);
   git(ws, ['commit', '-q', '-m', 'rules']);
 
-  ext.host.reset();
-  ext.host.folders = [ws];
-  const ctx = new ext.ctx.RecallExtension(context());
-  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  const reading = readWorkspace(ws);
   try {
     await eventually(async () => (await exported(memory)).length >= 22);
     let facts = await exported(memory);
@@ -119,8 +130,7 @@ test('the extension reads them at start as their committers’ words, follows an
     facts = await exported(memory);
     assert.equal(facts.length, 22, 'kept under history');
   } finally {
-    files.dispose();
-    ctx.dispose();
+    reading.stop();
   }
 });
 
@@ -186,10 +196,7 @@ test('the extension reads nested files as the repository’s, and the person’s
   fs.mkdirSync(path.dirname(other), { recursive: true });
   fs.writeFileSync(other, '- Never deploy on Fridays.\n');
 
-  ext.host.reset();
-  ext.host.folders = [ws];
-  const ctx = new ext.ctx.RecallExtension(context());
-  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  const reading = readWorkspace(ws);
   try {
     const said = async (re: RegExp) => (await exported(memory)).find((f) => re.test(f.statement!));
     await eventually(
@@ -213,8 +220,7 @@ test('the extension reads nested files as the repository’s, and the person’s
     assert.ok(watched.includes(path.join(home, '.claude', 'CLAUDE.md')), 'the global file is watched');
     assert.ok(watched.includes(path.join(path.dirname(notes), '*.md')), 'this project’s auto memory is watched');
   } finally {
-    files.dispose();
-    ctx.dispose();
+    reading.stop();
     if (savedUserHome === undefined) delete process.env.HOME;
     else process.env.HOME = savedUserHome;
   }
@@ -230,10 +236,7 @@ test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start, 
   const claude = path.join(ws, 'CLAUDE.md');
   fs.writeFileSync(claude, '# CLAUDE.md\n\n## Code Style Guidelines\n\n@docs/claude/code-style.md\n');
 
-  ext.host.reset();
-  ext.host.folders = [ws];
-  const ctx = new ext.ctx.RecallExtension(context());
-  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  const reading = readWorkspace(ws);
   try {
     const said = async (start: string): Promise<boolean> => (await exported(memory)).some((f) => f.statement!.startsWith(start));
     await eventually(() => said('Functions, modules, and files use `snake_case`'));
@@ -270,7 +273,6 @@ test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start, 
     await eventually(async () => (await status('Never run the smoke test on battery power')) === 'retracted');
     assert.equal(await status('Never run the smoke test on battery power'), 'retracted', 'the import deleted: its items end');
   } finally {
-    files.dispose();
-    ctx.dispose();
+    reading.stop();
   }
 });

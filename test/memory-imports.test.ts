@@ -80,7 +80,7 @@ test("a CLAUDE.md's @paths: outside code, not an e-mail address; a trailing full
 
 test('the files a CLAUDE.md imports, and theirs, inside its repository; text files only', () => {
   const { repo, home, claude } = layout();
-  const found = claudeImports(claude, home).map((f) => path.relative(repo, f));
+  const found = claudeImports(claude, fs.readFileSync(claude, 'utf8'), home).map((f) => path.relative(repo, f));
   assert.deepEqual(found, ['docs/claude/project-overview.md', 'docs/claude/code-style.md', 'docs/claude/more/networking.md']);
   assert.equal(importedFileType(path.join(repo, 'docs/claude/code-style.md'), claude, home)?.label, 'CLAUDE.md import');
   // Outside the repository (the parent folder, the home folder), not text, or no CLAUDE.md importing: never an import.

@@ -49,7 +49,8 @@ export async function ingestMemoryFile(
   const abs = path.resolve(file);
   done.add(abs);
   const home = os.homedir();
-  const type = (importer ? importedFileType(abs, importer, home) : undefined) ?? memoryFileType(abs, home)!;
+  const importedType = importer ? importedFileType(abs, importer, home) : undefined;
+  const type = importedType ?? memoryFileType(abs, home)!;
   const { text, mtimeMs } = readMemoryFileText(abs);
   const written = await fileAuthorship(abs);
   if (written.authority !== 'user') say(`${file}: not your words: ${written.reason}; its items are stored as theirs (external)`);
@@ -66,12 +67,12 @@ export async function ingestMemoryFile(
     written: { authority: written.authority, authors: written.authors },
     time: new Date(mtimeMs).toISOString(),
     project,
-    ...(importer && importedFileType(abs, importer, home) ? { importedBy: importer } : {}),
+    ...(importedType ? { importedBy: importer } : {}),
   });
   const report: MemoryFileReport = { ...r, file, project, because, authority: written.authority, reason: written.reason };
   if (importer || !importsFiles(type)) return report;
   const imports: MemoryFileReport[] = [];
-  for (const imported of claudeImports(abs, home).filter((f) => !done.has(f))) {
+  for (const imported of claudeImports(abs, text, home).filter((f) => !done.has(f))) {
     // An import that cannot be read (too big, not text) is said; the CLAUDE.md and the other imports stand.
     try {
       imports.push(await ingestMemoryFile(imported, { project, named: true }, client, say, done, abs));

@@ -14,7 +14,11 @@ import { opensWithInstruction } from './memory-file-items.js';
 import { foundWhereKept, saysWhereKept } from './places.js';
 
 /** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */
-export const POINTER_WORDS = 8;
+const POINTER_WORDS = 8;
+
+/** A short sentence ending on what it points back to ("ensure you follow it", "Do not hardcode it."): it says nothing alone. */
+export const pointsBack = (s: string): boolean =>
+  /\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s) && s.split(/\s+/).length <= POINTER_WORDS;
 
 /** A found form: its kind and, when the form names it, what it is about. */
 export interface FormReading {
@@ -96,8 +100,7 @@ function stackIs(s: string): string | undefined {
 
 /** A rule, a decision or a fact stated by a person to an agent in one of these forms, or nothing. */
 export function personForm(s: string): FormReading | undefined {
-  // A short sentence ending on what it points back to ("ensure you follow it") says nothing alone.
-  if (/\b(?:it|this|that|them|these|those)\s*[.!]?$/i.test(s) && s.split(/\s+/).length <= POINTER_WORDS) return undefined;
+  if (pointsBack(s)) return undefined;
   const env = s.match(ENVIRONMENT);
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);

@@ -16,7 +16,7 @@ import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, answeredChoices, continuesLesson, personForm, POINTER_WORDS, technologyIn } from './knowledge-forms.js';
+import { agentForm, answeredChoices, continuesLesson, personForm, pointsBack, technologyIn } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
 import { opensWithInstruction, listedItem } from './memory-file-items.js';
@@ -122,8 +122,6 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
 const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
 
-/** A sentence ending on what it points back to ("Do not hardcode it."). */
-const POINTS_BACK = /\b(?:it|this|that|them|these|those)\s*[.!]?$/i;
 /** A sentence giving the reason for the one before: "This ensures …", "That way …", "Otherwise …". */
 const REASON =
   /^(?:this|that)\s+(?:ensures|guarantees|keeps|prevents|avoids|makes sure|way)\b|^(?:that way|otherwise|so that|because|since)\b[, ]/i;
@@ -151,6 +149,8 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const all = candidateSentences(text)
     .map((c) => c.replace(/[\u2018\u2019]/g, "'").trim())
     .flatMap(clauses);
+  // The last sentence an item was read from (joined ones included).
+  let said = -1;
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
     if (!readable(s)) continue;
@@ -158,13 +158,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     if (!item) continue;
     // "Do not hardcode it." says what "it" is in the sentence before, when that one was no item itself.
     const before = all[i - 1];
-    if (
-      !agent &&
-      before &&
-      POINTS_BACK.test(s) &&
-      s.split(/\s+/).length <= POINTER_WORDS &&
-      !out.some((o) => o.statement.endsWith(before))
-    ) {
+    if (!agent && before && pointsBack(s) && said < i - 1) {
       const joined = `${before} ${s}`;
       if (joined.length <= LIMITS.knowledgeSentenceChars && readable(before)) item.statement = joined;
     }
@@ -187,6 +181,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
       }
     }
     out.push(item);
+    said = i;
   }
   // A turn that sets out rules as a list (a rules file pasted to the agent) is read as that file would be.
   const listed = toAgent ? listedItems(text) : undefined;

@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LIMITS } from '../model/limits.js';
-import { gitRoot } from '../model/project.js';
+import { gitRoot, pathWithin, realPath } from '../model/project.js';
 import { memoryFileType, readMemoryFileText, RECALL_INSTRUCTIONS_FILE, type MemoryFileType } from './memory-files.js';
 
 /** The memory files that import others (Claude Code's): CLAUDE.md, CLAUDE.local.md, ~/.claude/CLAUDE.md. */
@@ -41,22 +41,10 @@ function boundary(importer: string, type: MemoryFileType, home?: string): string
   return gitRoot(dir) ?? dir;
 }
 
-function real(p: string): string | undefined {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
-function inside(file: string, folder: string): boolean {
-  // A file just deleted is where its folder is: its items are ended by reading it as empty.
-  const parent = real(path.dirname(file));
-  const f = real(file) ?? (parent && path.join(parent, path.basename(file)));
-  const d = real(folder);
-  if (!f || !d) return false;
-  const rel = path.relative(d, f);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+/** Whether `file` may be read as an import kept within `bound`: text, not Recall's own, no memory file by its own name. */
+function importable(file: string, bound: string, home?: string): boolean {
+  const name = path.basename(file);
+  return TEXT_FILE.test(name) && name !== RECALL_INSTRUCTIONS_FILE && !memoryFileType(file, home) && pathWithin(bound, file) !== undefined;
 }
 
 /**
@@ -66,10 +54,7 @@ function inside(file: string, folder: string): boolean {
  */
 export function importedFileType(file: string, importer: string, home?: string): MemoryFileType | undefined {
   const type = memoryFileType(importer, home);
-  if (!type || !importsFiles(type)) return undefined;
-  const name = path.basename(file);
-  if (!TEXT_FILE.test(name) || name === RECALL_INSTRUCTIONS_FILE || memoryFileType(file, home)) return undefined;
-  if (!inside(file, boundary(importer, type, home))) return undefined;
+  if (!type || !importsFiles(type) || !importable(file, boundary(importer, type, home), home)) return undefined;
   return { label: `${type.label} import`, instructions: true, ...(type.global ? { global: true } : {}) };
 }
 
@@ -80,32 +65,33 @@ function resolved(p: string, from: string, home?: string): string | undefined {
 }
 
 /**
- * The files `importer` imports, and theirs, breadth first within LIMITS.claudeImportHops hops and
+ * The files `importer` (whose text is `text`) imports, and theirs, breadth first within LIMITS.claudeImportHops hops and
  * LIMITS.claudeImportFiles files: each that may be read (importedFileType), and the memory files by
  * their own name within the same bound. A file that cannot be read is skipped.
  */
-export function claudeImports(importer: string, home?: string): string[] {
+export function claudeImports(importer: string, text: string, home?: string): string[] {
   const type = memoryFileType(importer, home);
   if (!type || !importsFiles(type)) return [];
   const bound = boundary(importer, type, home);
   const found: string[] = [];
-  const seen = new Set([real(importer)]);
+  const seen = new Set([realPath(importer)]);
   let level = [importer];
   for (let hop = 1; hop <= LIMITS.claudeImportHops && level.length; hop++) {
     const next: string[] = [];
     for (const from of level) {
-      let text: string;
+      let said: string;
       try {
-        text = readMemoryFileText(from).text;
+        said = from === importer ? text : readMemoryFileText(from).text;
       } catch {
         continue;
       }
-      for (const p of importedPaths(text)) {
+      for (const p of importedPaths(said)) {
         const file = resolved(p, from, home);
-        const key = file && real(file);
+        const key = file && realPath(file);
         if (!file || !key || seen.has(key) || !fs.statSync(key).isFile()) continue;
         seen.add(key);
-        if (!importedFileType(file, importer, home) && !(memoryFileType(file, home) && inside(file, bound))) continue;
+        const ownName = memoryFileType(file, home) !== undefined && pathWithin(bound, file) !== undefined;
+        if (!ownName && !importable(file, bound, home)) continue;
         found.push(file);
         next.push(file);
         if (found.length >= LIMITS.claudeImportFiles) return found;

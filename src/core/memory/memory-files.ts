@@ -11,13 +11,12 @@
  * (another file, a conversation), in which case only its anchor here goes. A file that is gone is
  * read as empty. Reading an unchanged file writes nothing.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { hashable, hashLines } from '../anchors/reading.js';
 import { turnsAsWritten, type Authorship } from '../ingest/authorship.js';
 import { memoryFileItems, type MemoryFileItem } from '../ingest/memory-file-items.js';
-import { checkMemoryFileSize, memoryFileType, notMemoryFile } from '../ingest/memory-files.js';
+import { checkMemoryFileSize, memoryFileType, notMemoryFile, type MemoryFileType } from '../ingest/memory-files.js';
 import { importedFileType } from '../ingest/memory-imports.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
@@ -25,7 +24,7 @@ import { invalid } from '../model/errors.js';
 import type { EpisodeInput, EpisodeRecord, EventBody, Provenance } from '../model/events.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { gitRoot } from '../model/project.js';
+import { gitRoot, pathWithin } from '../model/project.js';
 import { all, scalar } from '../store/sqlite.js';
 import { storedAnchors } from './anchors.js';
 import type { JournaledGraph } from './journaled-graph.js';
@@ -64,8 +63,7 @@ export interface MemoryFileResult {
 /** Reads a memory file's items into the memory (see above); a person's act (the CLI, the extension). */
 export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: Provenance, workspace?: string): MemoryFileResult {
   requireHuman(by, 'read a memory file into the memory');
-  const { file, text, written } = checked(input);
-  const type = input.importedBy ? importedFileType(file, input.importedBy, os.homedir())! : memoryFileType(file)!;
+  const { file, text, written, type } = checked(input);
   const project = projectOf(input.project, by);
   const { root, rel } = anchorRoot(file, workspace);
   const time = input.time === undefined ? new Date().toISOString() : normaliseTime(input.time);
@@ -145,22 +143,26 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
   };
 }
 
-function checked(input: MemoryFileInput): MemoryFileInput {
+/** The input, checked, with what kind of memory file it is. */
+function checked(input: MemoryFileInput): MemoryFileInput & { type: MemoryFileType } {
   if (input === null || typeof input !== 'object') throw invalid('Give { file, text, written }.');
   const { file, text, written } = input;
   if (typeof file !== 'string' || !path.isAbsolute(file) || file.length > LIMITS.sourceChars)
     throw invalid(`"file" must be an absolute path of at most ${LIMITS.sourceChars} characters.`);
   const { importedBy } = input;
+  let type: MemoryFileType | undefined;
   if (importedBy !== undefined) {
     if (typeof importedBy !== 'string' || !path.isAbsolute(importedBy))
       throw invalid('"importedBy" must be the absolute path of the CLAUDE.md that imports the file.');
-    if (!importedFileType(file, importedBy, os.homedir()))
+    type = importedFileType(file, importedBy, os.homedir());
+    if (!type)
       throw invalid(
         `${file} is not read as an import of ${importedBy}: imports are text files (.md, .mdc, .markdown, .txt) inside the repository the CLAUDE.md is in, and a memory file by its own name is read as itself.`,
       );
   } else {
     const refused = notMemoryFile(file);
     if (refused) throw invalid(refused, 'Give a chat transcript to `recall ingest` as a transcript, or a note to `recall remember`.');
+    type = memoryFileType(file)!;
   }
   if (typeof text !== 'string') throw invalid('"text" must be the file\'s text ("" when it is gone).');
   checkMemoryFileSize(file, Buffer.byteLength(text));
@@ -170,6 +172,7 @@ function checked(input: MemoryFileInput): MemoryFileInput {
   return {
     ...input,
     written: { authority: written.authority, authors: written.authors.filter((a) => typeof a === 'string').slice(0, 50) },
+    type,
   };
 }
 
@@ -178,20 +181,9 @@ function checked(input: MemoryFileInput): MemoryFileInput {
  * repository, else its folder (~/.claude/CLAUDE.md: checked only by re-reading, no workspace holds it).
  */
 function anchorRoot(file: string, workspace: string | undefined): { root: string; rel: string } {
-  const real = (p: string): string => {
-    try {
-      return fs.realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  const inside = (dir: string): string | undefined => {
-    const rel = path.relative(real(dir), real(file));
-    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : undefined;
-  };
   for (const root of [workspace, gitRoot(path.dirname(file))]) {
-    const rel = root === undefined ? undefined : inside(root);
-    if (root !== undefined && rel !== undefined) return { root, rel };
+    const rel = root === undefined ? undefined : pathWithin(root, file);
+    if (root !== undefined && rel !== undefined) return { root, rel: rel.split(path.sep).join('/') };
   }
   return { root: path.dirname(file), rel: path.basename(file) };
 }

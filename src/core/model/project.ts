@@ -27,6 +27,26 @@ export function deriveProject(dir: string): Project {
   return { key: `dir:${folder}`, name: path.basename(folder) || folder, root: folder };
 }
 
+/** `p` with its links resolved, or undefined when it does not exist. */
+export function realPath(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `file`'s path under `folder` when it is inside it, both taken through their links (a file not
+ * there, just deleted or not yet made, by its folder's), else undefined: the bound a memory file's
+ * anchors and a CLAUDE.md's imports are held to.
+ */
+export function pathWithin(folder: string, file: string): string | undefined {
+  const f = realPath(file) ?? path.join(realPath(path.dirname(file)) ?? path.resolve(path.dirname(file)), path.basename(file));
+  const rel = path.relative(realPath(folder) ?? path.resolve(folder), f);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : undefined;
+}
+
 /** The nearest folder at or above `dir` holding `.git` (a folder, or a file pointing at one). */
 export function gitRoot(dir: string): string | undefined {
   for (let d = dir; ; d = path.dirname(d)) {

@@ -27,7 +27,8 @@ export async function sendMemoryFile(
 ): Promise<(MemoryFileResult & { imports?: MemoryFileResult[]; unread?: { file: string; error: string }[] }) | undefined> {
   const home = os.homedir();
   const imported = importer !== undefined && importedFileType(file, importer, home) !== undefined;
-  if (!imported && !memoryFileType(file)) return undefined;
+  const type = memoryFileType(file, home);
+  if (!imported && !type) return undefined;
   const gone = !fs.existsSync(file);
   const { text, mtimeMs } = gone ? { text: '', mtimeMs: Date.now() } : readMemoryFileText(file);
   const written = own ? { authority: 'user' as const, authors: [] } : await fileAuthorship(file);
@@ -39,11 +40,11 @@ export async function sendMemoryFile(
     ...(own?.global ? { project: null } : {}),
     ...(imported ? { importedBy: importer } : {}),
   });
-  if (imported || gone || !importsFiles(memoryFileType(file, home))) return r;
+  if (imported || gone || !importsFiles(type)) return r;
   // What a CLAUDE.md imports is read with it; a memory file by its own name is read as itself by the workspace scan.
   const imports: MemoryFileResult[] = [];
   const unread: { file: string; error: string }[] = [];
-  for (const f of claudeImports(file, home).filter((f) => !memoryFileType(f, home))) {
+  for (const f of claudeImports(file, text, home).filter((f) => !memoryFileType(f, home))) {
     try {
       const i = await sendMemoryFile(f, memory, own, file);
       if (i) imports.push(i);
