@@ -272,6 +272,13 @@ test('the extension reads what a CLAUDE.md imports (`@path`) with it, at start, 
     importWatcher().delete.fire(ext.vscode.Uri.file(testing));
     await eventually(async () => (await status('Never run the smoke test on battery power')) === 'retracted');
     assert.equal(await status('Never run the smoke test on battery power'), 'retracted', 'the import deleted: its items end');
+
+    // The CLAUDE.md stops importing the style guide (the file stays): its items end when the CLAUDE.md is read.
+    fs.writeFileSync(claude, '# CLAUDE.md\n\nNo imports any more.\n');
+    watcher.change.fire(ext.vscode.Uri.file(claude));
+    const style = 'Functions, modules, and files use `snake_case`';
+    await eventually(async () => (await status(style)) === 'retracted');
+    assert.equal(await status(style), 'retracted', 'no longer imported: its items end');
   } finally {
     reading.stop();
   }

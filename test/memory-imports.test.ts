@@ -11,7 +11,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { claudeImports, importedFileType, importedPaths } from '../src/core/ingest/memory-imports';
+import { claudeImports, droppedImports, importedFileType, importedPaths } from '../src/core/ingest/memory-imports';
 import { CLI, memoryWith, ROOT, tmpFolder } from './helpers';
 
 const GUIDELINES = path.join(ROOT, 'test', 'fixtures', 'knowledge', 'instructions', 'pico-go-lan-robot', 'AGENTS.md');
@@ -96,6 +96,32 @@ test('the files a CLAUDE.md imports, and theirs, inside its repository; text fil
   assert.equal(importedFileType(path.join(repo, 'docs/claude/linked.md'), claude, home), undefined);
 });
 
+test('a file no CLAUDE.md beside it imports any more is dropped; one another still imports, or that cannot be told, is not', () => {
+  const { repo, home, claude } = layout();
+  const at = (rel: string): string => path.join(repo, rel);
+  const held = [claude, ...claudeImports(claude, fs.readFileSync(claude, 'utf8'), home)];
+  const dropped = (text: string, also: string[] = []): string[] =>
+    droppedImports(claude, text, [...held, ...also], home).map((f) => path.relative(repo, f));
+  assert.deepEqual(dropped(CLAUDE_MD), []);
+  assert.deepEqual(dropped(CLAUDE_MD.replace('@docs/claude/code-style.md', '')), ['docs/claude/code-style.md']);
+  // The file that imported another goes: both are dropped.
+  assert.deepEqual(dropped(CLAUDE_MD.replace('@docs/claude/project-overview.md', '')), [
+    'docs/claude/project-overview.md',
+    'docs/claude/more/networking.md',
+  ]);
+  // CLAUDE.local.md beside it still imports the style guide: kept; once it is gone, dropped.
+  const local = at('CLAUDE.local.md');
+  write(local, '@docs/claude/code-style.md\n');
+  assert.deepEqual(dropped(CLAUDE_MD.replace('@docs/claude/code-style.md', ''), [local]), []);
+  fs.rmSync(local);
+  assert.deepEqual(dropped(CLAUDE_MD.replace('@docs/claude/code-style.md', ''), [local]), ['docs/claude/code-style.md']);
+  // What an import imports cannot be read (too big): nothing is dropped on a guess.
+  fs.writeFileSync(at('docs/claude/project-overview.md'), '- Keep this line.\n'.repeat(20_000));
+  assert.deepEqual(dropped(CLAUDE_MD.replace('@docs/claude/code-style.md', '')), []);
+  // A file that is not the CLAUDE.md's to drop: a memory file by its own name, or one in another repository.
+  assert.deepEqual(droppedImports(GUIDELINES, '', [GUIDELINES], home), []);
+});
+
 test('the service reads an import as one, and refuses a file outside the bound however it is asked', async () => {
   const { repo, home, claude } = layout();
   const { memory } = await memoryWith([], { tag: 'imports-svc' });
@@ -166,4 +192,22 @@ test('recall ingest CLAUDE.md reads what it imports into the same project, and n
   assert.equal(big.code, 0, big.stderr);
   assert.match(big.stderr, /huge\.md: imported by .*CLAUDE\.md, not read: .* KB; memory files are read up to 256 KB/);
   assert.match(big.stdout, /code-style\.md: CLAUDE\.md import \(memory file\)/);
+
+  // The CLAUDE.md stops importing the style guide: its items end (kept under history), the others stand.
+  fs.rmSync(path.join(repo, 'docs/claude/huge.md'));
+  const without = fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8').replace(/@docs\/claude\/(?:code-style|huge)\.md/g, '');
+  fs.writeFileSync(path.join(repo, 'CLAUDE.md'), without);
+  const dropped = await run(['ingest', 'CLAUDE.md', '--project', 'github.com/x/robot']);
+  assert.equal(dropped.code, 0, dropped.stderr);
+  assert.match(dropped.stdout, /no longer imported \(their items ended\): .*docs\/claude\/code-style\.md/);
+  const after = JSON.parse((await run(['export', '--json', '--history'])).stdout).facts as {
+    statement?: string;
+    ended_reason?: string;
+    valid_to?: string;
+  }[];
+  const style = after.find((f) => f.statement?.startsWith('Functions, modules, and files use `snake_case`'));
+  assert.match(String(style?.ended_reason), /docs\/claude\/code-style\.md is no longer imported by CLAUDE\.md/);
+  const flash = after.find((f) => f.statement?.startsWith('Never flash the firmware'));
+  assert.ok(flash, 'two hops down');
+  assert.equal(flash.ended_reason ?? null, null, 'still imported, two hops down');
 });

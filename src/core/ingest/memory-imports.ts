@@ -8,7 +8,7 @@
  * that may be synced: an import stays inside the repository the CLAUDE.md is in (its folder when it
  * is in none), and ~/.claude/CLAUDE.md's inside ~/.claude; links are followed before the check. Only
  * text files (.md, .mdc, .markdown, .txt) are read; a memory file by its own name (`@AGENTS.md`) is
- * read as itself.
+ * read as itself. A file no CLAUDE.md imports any more is dropped (droppedImports): its items end.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -70,10 +70,16 @@ function resolved(p: string, from: string, home?: string): string | undefined {
  * their own name within the same bound. A file that cannot be read is skipped.
  */
 export function claudeImports(importer: string, text: string, home?: string): string[] {
+  return importClosure(importer, text, home).found;
+}
+
+/** claudeImports, and whether the closure is whole: no file in it was unreadable, the file limit not reached. */
+function importClosure(importer: string, text: string, home?: string): { found: string[]; whole: boolean } {
   const type = memoryFileType(importer, home);
-  if (!type || !importsFiles(type)) return [];
+  if (!type || !importsFiles(type)) return { found: [], whole: true };
   const bound = boundary(importer, type, home);
   const found: string[] = [];
+  let whole = true;
   const seen = new Set([realPath(importer)]);
   let level = [importer];
   for (let hop = 1; hop <= LIMITS.claudeImportHops && level.length; hop++) {
@@ -83,6 +89,7 @@ export function claudeImports(importer: string, text: string, home?: string): st
       try {
         said = from === importer ? text : readMemoryFileText(from).text;
       } catch {
+        whole = false;
         continue;
       }
       for (const p of importedPaths(said)) {
@@ -94,10 +101,44 @@ export function claudeImports(importer: string, text: string, home?: string): st
         if (!ownName && !importable(file, bound, home)) continue;
         found.push(file);
         next.push(file);
-        if (found.length >= LIMITS.claudeImportFiles) return found;
+        if (found.length >= LIMITS.claudeImportFiles) return { found, whole: false };
       }
     }
     level = next;
   }
-  return found;
+  return { found, whole };
+}
+
+/** A path as compared: its real path when it exists, else resolved. */
+const sameFileKey = (f: string): string => realPath(f) ?? path.resolve(f);
+
+/**
+ * Of `held` (the files the memory holds items from), the ones read as imports within `importer`'s
+ * bound that no CLAUDE.md there imports any more: not `importer` as its `text` says now, nor another
+ * of `held` sharing its bound as its file says now (gone: imports nothing).
+ */
+export function droppedImports(importer: string, text: string, held: string[], home?: string): string[] {
+  const type = memoryFileType(importer, home);
+  if (!type || !importsFiles(type)) return [];
+  const bound = boundary(importer, type, home);
+  const imports = held.filter((f) => !memoryFileType(f, home) && pathWithin(bound, f) !== undefined);
+  if (!imports.length) return [];
+  const mine = importClosure(importer, text, home);
+  if (!mine.whole) return []; // Part of what it imports cannot be told: nothing is ended on a guess.
+  const still = new Set(mine.found.map(sameFileKey));
+  const self = sameFileKey(importer);
+  for (const other of held) {
+    const t = memoryFileType(other, home);
+    if (!t || !importsFiles(t) || sameFileKey(other) === self || boundary(other, t, home) !== bound) continue;
+    let said = '';
+    try {
+      said = fs.existsSync(other) ? readMemoryFileText(other).text : '';
+    } catch {
+      return [];
+    }
+    const theirs = importClosure(other, said, home);
+    if (!theirs.whole) return [];
+    for (const f of theirs.found) still.add(sameFileKey(f));
+  }
+  return imports.filter((f) => !still.has(sameFileKey(f)));
 }

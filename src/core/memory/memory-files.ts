@@ -17,7 +17,7 @@ import { hashable, hashLines } from '../anchors/reading.js';
 import { turnsAsWritten, type Authorship } from '../ingest/authorship.js';
 import { memoryFileItems, type MemoryFileItem } from '../ingest/memory-file-items.js';
 import { checkMemoryFileSize, memoryFileType, notMemoryFile, type MemoryFileType } from '../ingest/memory-files.js';
-import { importedFileType } from '../ingest/memory-imports.js';
+import { droppedImports, importedFileType } from '../ingest/memory-imports.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
 import { invalid } from '../model/errors.js';
@@ -54,8 +54,10 @@ export interface MemoryFileResult {
   items: number;
   added: number;
   held: number;
-  /** Items it no longer says, ended. */
+  /** Items it no longer says, ended (with those of the files it no longer imports). */
   ended: number;
+  /** Files this CLAUDE.md imported and no longer does (nor does another beside it): their items ended too. */
+  unimported?: string[];
   kinds: Partial<Record<KnowledgeKind, number>>;
   ids: string[];
 }
@@ -127,6 +129,14 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     else ended.push({ type: 'relationship.retract', id: r.id, reason: `removed from ${rel}` });
   }
   const anchors = [...here].flatMap(([id, anchor]) => anchorEvents(mem, id, root, rel, anchor));
+  const dropped = input.importedBy === undefined ? droppedImports(file, text, memoryFileSessions(mem), os.homedir()) : [];
+  for (const f of dropped) {
+    const at = anchorRoot(f, workspace);
+    for (const r of heldFrom(mem, f)) {
+      if (saidElsewhere(mem, r.id, f)) anchors.push(...anchorEvents(mem, r.id, at.root, at.rel, null));
+      else ended.push({ type: 'relationship.retract', id: r.id, reason: `${at.rel} is no longer imported by ${rel}` });
+    }
+  }
   mem.commit([...(records.length ? [{ type: 'episodes.add' as const, episodes: records }] : []), ...knowledge, ...anchors, ...ended], {
     ...by,
     source: file,
@@ -140,6 +150,7 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     ended: ended.length,
     kinds,
     ids,
+    ...(dropped.length ? { unimported: dropped } : {}),
   };
 }
 
@@ -219,6 +230,16 @@ function heldFrom(mem: JournaledGraph, file: string): { id: string }[] {
       WHERE e.session = ? AND r.kind IS NOT NULL AND r.valid_to IS NULL AND r.pinned = 0`,
     [file],
   ).map((r) => ({ id: String(r.id) }));
+}
+
+/** The files the memory holds current items from (their evidence turns are filed under them). */
+function memoryFileSessions(mem: JournaledGraph): string[] {
+  return all(
+    mem.db,
+    `SELECT DISTINCT e.session FROM episodes e JOIN evidence ev ON ev.episode_id = e.id
+       JOIN relationships r ON r.rowid = ev.relationship_rowid
+      WHERE e.role = 'memory file' AND e.session IS NOT NULL AND r.kind IS NOT NULL AND r.valid_to IS NULL`,
+  ).map((r) => String(r.session));
 }
 
 /** Whether a turn from anywhere but this file speaks for the item. */
