@@ -134,3 +134,25 @@ test('a reminder and a named requirement are rules; an agent names a failure wit
   assert.deepEqual(kinds('A login is required for the admin page.'), []);
   assert.deepEqual(agent('O build falhou de novo.'), []);
 });
+
+test('what the person wants of the work in Portuguese and Spanish, not a task asked of the agent', () => {
+  // MateusKasuya/lamjav and LuizHMachado05/simoldesproject (cursor); origins in test/fixtures/knowledge/SOURCES.md.
+  const kinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  assert.deepEqual(kinds('Também quero que as funcoes desenvolvidas estejam no arquivo smartbetting.py'), ['preference']);
+  assert.deepEqual(kinds('preciso que ao assinar o projeto eu precise preencher a senha do usuario que esta assinando'), ['preference']);
+  // Written for this test: the agent asked to do something now.
+  assert.deepEqual(kinds('quero que você faça o commit'), []);
+  assert.deepEqual(kinds('quero que foque nos testes'), []);
+  assert.deepEqual(kinds('quiero que las pruebas estén en la carpeta tests'), ['preference']);
+});
+
+test('the state a person wants of the work in Japanese, and what not to do every time; a task they want to do is neither', () => {
+  // digitaldemocracy2030/broad-listening-book and yutakobayashidev/repiq (claude-code); origins in test/fixtures/knowledge/SOURCES.md.
+  const kinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  assert.deepEqual(kinds('基本的にはリモートとの差分がない状態にしたい'), ['preference']);
+  assert.deepEqual(kinds('commitlintでfeatとかのよくあるやつの規約を守るようにしてほしい'), ['preference']);
+  // Written for this test: don't ask every time (a rule); "I want to test" and "an error every time" (neither).
+  assert.deepEqual(kinds('毎回確認しないでください'), ['rule']);
+  assert.deepEqual(kinds('このテストを実行したい'), []);
+  assert.deepEqual(kinds('毎回エラーが出ます'), []);
+});

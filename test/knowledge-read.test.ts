@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { readTranscriptFile } from '../src/core/ingest/files';
 import { readKnowledge, type KnowledgeReading } from '../src/core/ingest/knowledge-read';
-import { listedItems } from '../src/core/ingest/knowledge-text';
+import { isQuestion, listedItems } from '../src/core/ingest/knowledge-text';
 import { memoryWith, recallJson, recallOk, ROOT, tmpFolder } from './helpers';
 
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real');
@@ -719,4 +719,68 @@ test('a rule pointing back takes the sentence it points to; a reason given after
   // Written for this test: a sentence before that is an item itself stays its own; a next sentence that is no reason too.
   assert.deepEqual(statementsOf('rule', 'user', 'Never log the token. Do not print it.'), ['Never log the token.', 'Do not print it.']);
   assert.deepEqual(statementsOf('rule', 'user', 'Never log the token. The parser is next.'), ['Never log the token.']);
+});
+
+test('a case opened with "when", a duty to keep something current, a choice to stick with, a thing ruled out', () => {
+  // Hornsyld/economic-bc-connector (specstory), blackgirlbytes/planetfall-seed-signalkit (claude-code),
+  // reviewchaser/dealerflow (claude-code), ThatHunky/gryag (specstory); origins in test/fixtures/knowledge/SOURCES.md.
+  const alGuidelines =
+    'When writing AL code, follow best practices from https://github.com/microsoft/alguidelines/tree/main/content/docs/vibe-coding and highlight relevant recommendations.';
+  assert.deepEqual(statementsOf('rule', 'user', alGuidelines), [alGuidelines]);
+  assert.deepEqual(statementsOf('rule', 'user', 'Keep this spec updated as decisions are made.'), [
+    'Keep this spec updated as decisions are made.',
+  ]);
+  const principles = [
+    '1) NON-NEGOTIABLE PRINCIPLES',
+    '1. DB-first: Update Prisma schema and migrations BEFORE UI changes.',
+    '2. Minimal scope: Implement ONLY what the current task requests. No extra features.',
+    '3. Single source of truth: Vehicle, Case, Form, Submission, Task are canonical entities. Don’t create duplicates.',
+  ].join('\n');
+  // The list item whole, not the sentence "No extra features." read from it first.
+  assert.ok(
+    readKnowledge({ text: principles, role: 'user' }).some(
+      (k) => k.statement === 'Minimal scope: Implement ONLY what the current task requests. No extra features.',
+    ),
+  );
+  assert.deepEqual(statementsOf('rule', 'user', 'No extra features.'), ['No extra features.']);
+  assert.ok(
+    statementsOf(
+      'rule',
+      'user',
+      "it needs to show what the problem is..how they solve it..and i dont want it to be long..if it can be like 2 stories that would be great. no emdashes..let's discuss options before you implement",
+    ).includes('no emdashes..'),
+  );
+  assert.deepEqual(
+    statementsOf(
+      'decision',
+      'user',
+      "Let's **only** rely on Gemini's judgement and tool calling and remove those continuous monitoring legacy code",
+    ),
+    ["Let's only rely on Gemini's judgement and tool calling and remove those continuous monitoring legacy code"],
+  );
+  assert.deepEqual(personKinds("We don't need a mapping table for Customers as they will keep the same customer no."), ['decision']);
+  // Written for this test: a question opened by "when" or "where" (a case opened by them is none), a reply opened by "no", a need waved away.
+  assert.deepEqual(personKinds('When is the release due.'), []);
+  assert.equal(isQuestion('Where do the fixtures live.'), true);
+  assert.equal(isQuestion('Where possible, use the typed client.'), false);
+  for (const reply of ['no problem', 'no, that is wrong', 'No thanks.', 'no comments, looks good', "We don't need to worry about that."])
+    assert.deepEqual(personKinds(reply), [], reply);
+  assert.deepEqual(personKinds("let's stick with SQLite for now"), [], 'for now: a one-off');
+  // Between two people a case opened with "when" is advice (a LoCoMo turn, snap-research/locomo).
+  const advice =
+    "When motivating others, it's important to show care for teammates, celebrate their achievements, provide constructive feedback, and remind them of the bigger goal.";
+  assert.deepEqual(readKnowledge({ text: advice, speaker: 'John' }), []);
+});
+
+test("an agent's step run into the next at a colon is read on its own; a lesson goes on with what it suggests", () => {
+  // MichaelPaulukonis/polychrome.p5 (specstory); origin in test/fixtures/knowledge/SOURCES.md.
+  const said =
+    "Let me run this simple test: The issue is that the page is timing out on `waitForLoadState('networkidle')`. This suggests there are ongoing network requests that never finish.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', said), [
+    "The issue is that the page is timing out on `waitForLoadState('networkidle')`. This suggests there are ongoing network requests that never finish.",
+  ]);
+  // Written for this test: a colon not after a step is no sentence's end.
+  assert.deepEqual(statementsOf('lesson', 'assistant', 'The problem is twofold: The build fails because the cache is stale.'), [
+    'The problem is twofold: The build fails because the cache is stale.',
+  ]);
 });

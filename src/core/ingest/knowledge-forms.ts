@@ -10,6 +10,7 @@
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
+import { wantedOther } from './knowledge-languages.js';
 import { opensWithInstruction } from './memory-file-items.js';
 import { foundWhereKept, saysWhereKept } from './places.js';
 
@@ -80,7 +81,18 @@ const LEANS =
   /^(?:please\s+)?(?:always\s+)?(?:favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+)?(?:err on the side of|lean towards?|favou?r)\s+\S/i;
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
-  /\blet'?s\s+(?:just\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|go (?:with|towards?|for)\s+)\S/i;
+  /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;
+/** Something the project does without, said by "we": "We don't need a mapping table for Customers" (not "… to worry"). */
+const DONE_WITHOUT =
+  /^(?:so\s+|and\s+|but\s+)?we\s+(?:really\s+|probably\s+)?(?:don'?t|do not)\s+need\s+(?!to\s+(?:worry|bother|rush|hurry)\b)\S/i;
+/** Words that follow "no" in a reply, not a thing ruled out: "no problem", "no thanks", "no, that's wrong". */
+const NOT_RULED_OUT =
+  'problems?|worries|worry|thanks|thank|idea|clue|way|need|luck|changes?|difference|issues?|errors?|rush|hurry|pressure|doubt|matter|wonder|kidding|joke|one|longer|more|less|the|that|it|this|i|you|we|not|comments?|questions?|response|reply|answer|output|results?|progress|success|dice|go|sir|worries|good|sorry|ok|okay|yes|wait|stop|leave|just|actually|really|please|need';
+/** A thing ruled out in two or three words, all the sentence says: "no emdashes", "No inline styles please". */
+const RULED_OUT = new RegExp(
+  `^no\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,2}?(?:\\s+(?:please|anywhere|ever|at all))?\\s*[.!]*$`,
+  'i',
+);
 /** A principle weighed as one: "DRY is important", "type safety is critical" (not "it is important", "… important to me"). */
 const WEIGHED =
   /^(?!(?:it|this|that|which|there|what|everything)\b)[\w\s'-]{2,40}?\s+(?:is|are)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?(?:important|essential|critical|crucial)\b(?!\s+(?:to|for)\s+(?:me|us|him|her|them)\b)/i;
@@ -109,11 +121,12 @@ export function personForm(s: string): FormReading | undefined {
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
   if (WEIGHED.test(s)) return { kind: 'rule' };
-  if (WANTED.test(s)) return { kind: 'preference' };
+  if (WANTED.test(s) || wantedOther(s)) return { kind: 'preference' };
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s)) return { kind: 'preference' };
-  if (KEEP_OR_GO.test(s)) return { kind: 'decision' };
+  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s)) return { kind: 'decision' };
+  if (RULED_OUT.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
@@ -195,9 +208,13 @@ export function agentForm(s: string, failure: RegExp): FormReading | undefined {
   return foundWhereKept(s) ? { kind: 'fact' } : undefined;
 }
 
-/** A sentence that goes on with a lesson: names a failure, a cause or a fix (joined to the lesson before it). */
+/** A sentence that says what the one before it shows: "This suggests there are requests that never finish". */
+const EXPLAINS = /^(?:this|that|which)\s+(?:suggests|means|indicates|implies|explains|is because|happens because|is why)\b|^that's why\b/i;
+
+/** A sentence that goes on with a lesson: names a failure, a cause or a fix, or explains it (joined to the lesson before it). */
 export function continuesLesson(s: string, failure: RegExp, causeOrFix: RegExp): boolean {
   return (
+    EXPLAINS.test(s) ||
     failure.test(s) ||
     causeOrFix.test(s) ||
     FIXED_BY.test(s) ||

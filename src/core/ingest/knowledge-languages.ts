@@ -23,7 +23,7 @@
 /** Rules: the markers that outlast a task, per language. */
 const RULES: readonly RegExp[] = [
   // ja
-  /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)/u,
+  /(?:必ず|絶対に|常に|今後は|これからは|しないでください|禁止|してはいけません)|毎回.{0,30}?(?:ないで|ないように|ください|してほしい)/u,
   // zh
   /^(?:请)?(?:必须|一定要|总是|始终|永远不要|不要|禁止)|以后都|今后/u,
   // ko: always, never, from now on, forbidden, "don't …"
@@ -74,3 +74,21 @@ export function choiceOtherCjk(s: string): { topic?: string; choice: string } | 
   const m = s.match(CHOICE_JA) ?? s.match(CHOICE_ZH) ?? s.match(CHOICE_KO);
   return m ? { ...(m[1] ? { topic: m[1] } : {}), choice: m[2]! } : undefined;
 }
+
+/**
+ * What the person wants of the work, as English's "I want the script to be minimal": pt "quero que
+ * o parquet seja salvo no storage", es "quiero que las funciones estén en …", fr "je veux que …",
+ * de "ich möchte, dass …", it "voglio che …": a thing named after "que" (not "quero que você faça …",
+ * "quero que foque …": the agent asked to do a task).
+ */
+const WANTED_OTHER =
+  /(?:^|[,;]\s+|(?<!\p{L})(?:também|e|mas|y|pero|también|et|mais|und|aber|e|ma)\s+)(?:eu\s+|yo\s+)?(?:quero|queria|preciso|gostaria|quiero|quisiera|necesito|me gustaría|je veux|je voudrais|j'aimerais|ich (?:möchte|will|hätte gern),?|voglio|vorrei)\s+(?:que|dass|che)\s+(?:o|a|os|as|ao|aos|um|uma|esse|essa|este|esta|todo|toda|todos|todas|cada|el|la|los|las|al|un|una|le|les|der|die|das|den|il|lo|gli|l')(?!\p{L})/iu;
+
+/**
+ * The same in Japanese: the state wanted of the work ("基本的にはリモートとの差分がない状態にしたい",
+ * "spec は PR にしたい"), or asked to be made so ("規約を守るようにしてほしい"); not "テストしたい" (a task).
+ */
+const WANTED_JA = /(?:ように|状態に|形に)(?:したい|してほしい|して欲しい|してください)|にしたい(?:です)?[。.]?$/u;
+
+/** A wish for the work said in a language other than English (see WANTED_OTHER, WANTED_JA). */
+export const wantedOther = (s: string): boolean => WANTED_OTHER.test(s) || WANTED_JA.test(s);

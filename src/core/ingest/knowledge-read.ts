@@ -50,6 +50,8 @@ const SWITCH_TO =
 /** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
 const NOT_INSTRUCTED =
   'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
+/** A word that may stand between "we" and its modal: "we really should NOT file issues this way". */
+const MODAL_ADVERB = '(?:really|definitely|certainly|also|just|actually|still)\\s+';
 /**
  * What outlasts the task, said as an instruction: "always X", "never X", "don't X", "do NOT X",
  * "make sure to X" opening a sentence or a clause; "we never X", "you should always X", "you must
@@ -59,8 +61,10 @@ const NOT_INSTRUCTED =
 const RULE = new RegExp(
   [
     `(?:^|[,;:]\\s+|\\band\\s+|\\bso\\s+)(?:please\\s+)?(?:always|never|don't|dont|do not|make sure (?:to|that|you)|be sure to)(?:\\s+ever)?\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
-    `\\b(?:we|you)\\s+(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
-    `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:we|you)\\s+(?:${MODAL_ADVERB})?(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:${MODAL_ADVERB})?(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    // A standing duty to keep something current: "Keep this spec updated as decisions are made".
+    `(?:^|[,;:]\\s+)(?:please\\s+)?(?:always\\s+)?keep\\s+[^.,;]{1,60}?\\s+(?:updated|up[ -]to[ -]date|in sync)\\b`,
     `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,
     `\\b(?:is|are|should be|must be)\\s+(?:always|never)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     `\\b(?:should|must|shall)\\s+(?:always|never)\\s+be\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
@@ -122,6 +126,17 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
 const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
 
+/** An agent's narration runs its steps together at colons: "Let me run this test: The issue is that …" is two. */
+function steps(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(/(?<=:)\s+(?=\p{Lu}\p{Ll})/u)) {
+    const last = out.at(-1);
+    if (last !== undefined && !PLAN.test(last)) out[out.length - 1] = `${last} ${part}`;
+    else out.push(part);
+  }
+  return out;
+}
+
 /** A sentence giving the reason for the one before: "This ensures …", "That way …", "Otherwise …". */
 const REASON =
   /^(?:this|that)\s+(?:ensures|guarantees|keeps|prevents|avoids|makes sure|way)\b|^(?:that way|otherwise|so that|because|since)\b[, ]/i;
@@ -148,6 +163,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   if (out.length > 0) return out;
   const all = candidateSentences(text)
     .map((c) => c.replace(/[\u2018\u2019]/g, "'").trim())
+    .flatMap((c) => (agent ? steps(c) : [c]))
     .flatMap(clauses);
   // The last sentence an item was read from (joined ones included).
   let said = -1;
@@ -188,8 +204,12 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   for (const raw of listed?.slice(0, LIMITS.memoryFileItems) ?? []) {
     // An item ending in a colon introduces the list under it ("Auto completion must:"): it says nothing alone.
     const item = isQuestion(raw) || /[:：]$/.test(raw) ? undefined : listedItem(raw);
-    if (!item || out.some((o) => o.statement.includes(item.statement) || item.statement.includes(o.statement))) continue;
-    out.push({ ...item, subject: firstEntity(item.statement) });
+    if (!item || out.some((o) => o.statement.includes(item.statement))) continue;
+    // The whole item says more than a sentence of it read before ("No extra features." of "Minimal scope: … No extra features.").
+    const part = out.findIndex((o) => item.statement.includes(o.statement));
+    const read = { ...item, subject: firstEntity(item.statement) };
+    if (part >= 0) out[part] = read;
+    else out.push(read);
   }
   return out;
 }
@@ -221,7 +241,8 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   const main = s.replace(/\([^()]*\)/g, ' ');
   // "If the API is down, return an empty list": a standing instruction for a case, not a hypothetical.
   const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && opensWithInstruction(main);
-  if (isTemporary(main) || (!forCase && isHedged(main))) return undefined;
+  // Between people a case opened with "when" is advice ("When motivating others, it's important to …").
+  if (isTemporary(main) || (!forCase && isHedged(main)) || (!toAgent && CONDITION.test(main))) return undefined;
   if (forCase) return { kind: 'rule', statement: s, subject: firstEntity(s) };
   if (PREFERENCE.test(s)) {
     const choice = chosen(s, PREFERENCE);

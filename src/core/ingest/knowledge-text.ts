@@ -15,9 +15,12 @@ const TRACE_LINE =
   /^\s*(?:at\s+\S+.*[:(]\d+|File\s+".*",\s+line\s+\d+|Traceback\b|npm\s+(?:ERR!|WARN)|(?:error|warning|fatal|panic)(?:\[\w+\])?:|Caused by:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|WARN|ERROR|DEBUG)\])/i;
 /** Someone else's words pasted by the person: "GEMINI SAID:", "the agent replied:". The rest of the turn is theirs. */
 const PASTED = /^\s*(?:[\p{L}\w][\p{L}\w .-]{0,40}\s+)?(?:said|says|wrote|replied|answered|responded|output|printed|returned)\s*:/iu;
-/** Sentence ends: Latin punctuation before a space (before a lower-case word too: people type so, but not after "no." or "vs."), or CJK full stops. */
+/**
+ * Sentence ends: Latin punctuation before a space (before a lower-case word too: people type so, but
+ * not after "no." or "vs."), dots run into the next word ("long..if it can", "no emdashes..let's"), or CJK full stops.
+ */
 const SENTENCE_END =
-  /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=[\p{L}\p{N})`'"][.!?])(?<!\b(?:[Nn]o|[Vv]s|approx|[Ff]ig|[Ee]x|[Ss]t|[Mm]rs?|[Dd]r|[JjSs]r|[Ii]nc|[Ll]td|[Cc]o|al|op|ca|resp)\.)\s+(?=\p{Ll})|(?<=[。！？])|(?<=[.!?])\s*$/u;
+  /(?<=[.!?])\s+(?=[^\s\p{Ll}])|(?<=\p{L}\.{2,})(?=\p{L})|(?<=[\p{L}\p{N})`'"][.!?])(?<!\b(?:[Nn]o|[Vv]s|approx|[Ff]ig|[Ee]x|[Ss]t|[Mm]rs?|[Dd]r|[JjSs]r|[Ii]nc|[Ll]td|[Cc]o|al|op|ca|resp)\.)\s+(?=\p{Ll})|(?<=[。！？])|(?<=[.!?])\s*$/u;
 const BULLET = /^\s*(?:[-*+•]|\d{1,3}[.)]|[a-z][.)]|\(\d{1,3}\))\s+/;
 
 /** Words a passage in quotes opening a turn has when it is someone's words pasted, not a phrase quoted. */
@@ -166,12 +169,16 @@ export function candidateSentences(text: string): string[] {
   return proseParagraphs(text).flatMap(sentences);
 }
 
-/** A question: asked with a question mark, or opening as questions do ("should we use X", "do we need"). */
+/** An auxiliary after "when" or "where" that makes it ask ("when is it due") rather than set a case ("When writing tests, use …"). */
+const ASKS_AFTER = /^(?:when|where)\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|shall|may|might|have|has|had|am)\b/i;
+
+/** A question: asked with a question mark, or opening as questions do ("should we use X", "do we need", "when is it"). */
 export function isQuestion(s: string): boolean {
   const t = s.trim();
   if (/[?？]\s*[)"'”]?\s*$/.test(t) || /[吗呢]\s*[。.]?$/.test(t) || /(?:ですか|ますか|でしょうか)[。.]?$/.test(t)) return true;
   return (
-    /^(?:what|why|how|when|where|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(
+    ASKS_AFTER.test(t) ||
+    /^(?:what|why|how|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(
       t,
     ) ||
     /^(?:do|does|did|have|has|had|don't|doesn't|didn't)\s+(?:we|you|i|they|he|she|it|this|that|these|those|the|our|your|anyone)\b/i.test(t)
