@@ -784,3 +784,31 @@ test("an agent's step run into the next at a colon is read on its own; a lesson 
     'The problem is twofold: The build fails because the cache is stale.',
   ]);
 });
+
+test('what the work is, what "we will" do, and a short line ended without a full stop are read', () => {
+  // Hornsyld/economic-bc-connector (specstory), hericlibong/SassyAI (codex), closup/process-xbrl
+  // (specstory); origins in test/fixtures/knowledge/SOURCES.md.
+  const turn = [
+    'Next step I would like you to do is to create the launch file. ',
+    'Tenant id is a76b06e3-f400-49db-84df-e9a75fa473f6',
+    'We will connect to sandbox enviroment which is named Sandbox021025',
+  ].join('\n');
+  assert.deepEqual(statementsOf('decision', 'user', turn), ['We will connect to sandbox enviroment which is named Sandbox021025']);
+  assert.deepEqual(statementsOf('fact', 'user', 'The product is a web chat UI (classic chat interface).'), [
+    'The product is a web chat UI (classic chat interface).',
+  ]);
+  assert.deepEqual(
+    statementsOf(
+      'fact',
+      'user',
+      'My routes should be in @routes.py\nConversion logic is located in @acfr.py and the viewer HTML is @upload.html',
+    ),
+    ['My routes should be in @routes.py', 'Conversion logic is located in @acfr.py and the viewer HTML is @upload.html'],
+  );
+  // Written for this test: a judgement of the work, a plan to wait, prose wrapped at a width (one sentence).
+  for (const none of ['The app is a bit slow today.', "We'll see how it goes.", 'We will need to add tests.'])
+    assert.deepEqual(personKinds(none), [], none);
+  const wrapped =
+    'Always run the formatter on every file you touch before you commit, so that the diff stays small and\nReviewers see only the change.';
+  assert.deepEqual(statementsOf('rule', 'user', wrapped), [wrapped.replace('\n', ' ')]);
+});

@@ -58,6 +58,12 @@ const ENVIRONMENT = /^(?:[Ii]'m|I am|[Ww]e're|[Ww]e are)\s+(?:on|running)\s+([A-
 const STACK_IS =
   /^(?:[Tt]his|[Ii]t|[Oo]urs)(?:'s| is) an? ([A-Z][\w.+#-]*(?:\s[A-Z][\w.+#-]*)?)\s+(?:\w+\s+)?(?:project|app|application|repo|repository|codebase|monorepo|library|package|service|backend|frontend|api|API|CLI|server|site|website|plugin|extension)\b/;
 
+/** What the work is, said of it as a whole: "The product is a web chat UI", "my app is a flask app" (not "… a bit slow", "… a mess"). */
+const WORK_IS =
+  /^(?:so\s+)?(?:the|this|our|my)\s+(?:product|project|app|application|repo|repository|codebase|game|site|website|plugin|extension|library|package|service|backend|frontend)\s+is\s+an?\s+(?!(?:bit|lot|little|mess|problem|bug|pain|nightmare|disaster|joke|good|great|nice|bad)\b)[\w-]/i;
+/** What "we" will do, said as settled: "We will connect to sandbox environment …" (not "we'll see", "we will need to"). */
+const WE_WILL =
+  /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
 /** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …". */
 const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
 /** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
@@ -117,7 +123,7 @@ export function personForm(s: string): FormReading | undefined {
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);
   if (stack) return { kind: 'fact', subject: stack };
-  if (NOTED.test(s)) return { kind: 'fact' };
+  if (NOTED.test(s) || WORK_IS.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
   if (WEIGHED.test(s)) return { kind: 'rule' };
@@ -125,7 +131,7 @@ export function personForm(s: string): FormReading | undefined {
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s)) return { kind: 'preference' };
-  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s)) return { kind: 'decision' };
+  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s)) return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };

@@ -78,6 +78,9 @@ function ownLines(text: string): (string | undefined)[] {
   return out;
 }
 
+/** A line shorter than this is not prose wrapped at a width (which runs 70 to 100 characters). */
+const SHORT_LINE = 60;
+
 /**
  * Paragraphs of the speaker's own prose: each a list of lines, with the lines that are not prose
  * left out. A paragraph ends at a blank line, a bullet or a line that was left out.
@@ -102,7 +105,9 @@ export function proseParagraphs(text: string): string[] {
     // Indented four spaces or a tab after a blank line: a code block.
     if (/^(?: {4}|\t)/.test(line) && current.length === 0 && !BULLET.test(line)) continue;
     const t = line.trim();
-    if (BULLET.test(line)) end();
+    const last = current.at(-1);
+    // A short line without a full stop, then a capital: people end a sentence with the line in chat ("Tenant id is …⏎We will connect …").
+    if (BULLET.test(line) || (last !== undefined && last.length < SHORT_LINE && /^\p{Lu}/u.test(t) && !/[,;:(&+/-]$/.test(last))) end();
     current.push(t.replace(BULLET, ''));
     if (BULLET.test(line) && /[:：]$/.test(t)) open = true;
     // A line ending a sentence ends the paragraph's run; a wrapped line goes on into the next.
