@@ -812,3 +812,15 @@ test('what the work is, what "we will" do, and a short line ended without a full
     'Always run the formatter on every file you touch before you commit, so that the diff stays small and\nReviewers see only the change.';
   assert.deepEqual(statementsOf('rule', 'user', wrapped), [wrapped.replace('\n', ' ')]);
 });
+
+test('a file attached by mention opening a turn is not part of the sentence after it', () => {
+  // Tre-Seibert/FishtownWebDesign (specstory); origin in test/fixtures/knowledge/SOURCES.md.
+  assert.deepEqual(
+    statementsOf(
+      'preference',
+      'user',
+      '@public/venue-web-design.html I dont like the blue backgorund in some secctions it doesnt make sense with our color scheme',
+    ),
+    ['I dont like the blue backgorund in some secctions it doesnt make sense with our color scheme'],
+  );
+});

@@ -126,6 +126,9 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
 const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
 
+/** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */
+const ATTACHED = /^(?:@[\w./-]+\s+)+(?=\p{L})/u;
+
 /** An agent's narration runs its steps together at colons: "Let me run this test: The issue is that …" is two. */
 function steps(s: string): string[] {
   const out: string[] = [];
@@ -162,7 +165,13 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
         });
   if (out.length > 0) return out;
   const all = candidateSentences(text)
-    .map((c) => c.replace(/[\u2018\u2019]/g, "'").trim())
+    // A file attached by mention opening the turn ("@public/venue.html I dont like …") is context, not words.
+    .map((c) =>
+      c
+        .replace(/[\u2018\u2019]/g, "'")
+        .trim()
+        .replace(ATTACHED, ''),
+    )
     .flatMap((c) => (agent ? steps(c) : [c]))
     .flatMap(clauses);
   // The last sentence an item was read from (joined ones included).
