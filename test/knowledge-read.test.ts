@@ -824,3 +824,17 @@ test('a file attached by mention opening a turn is not part of the sentence afte
     ['I dont like the blue backgorund in some secctions it doesnt make sense with our color scheme'],
   );
 });
+
+test("an agent's lesson: what causes the failure, or when it fails; not a search for the cause, nor a lead-in", () => {
+  // maloneype/yposfgold-community-platform, AryanSinCel/StreamList and robin-collins/gpt-crawler (specstory);
+  // origins in test/fixtures/knowledge/SOURCES.md.
+  const icon = "The `Seed` icon doesn't exist in lucide-react, which is causing the import error and making the component crash.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', icon), [icon]);
+  const persist = "persist's wrapped `setState` triggers `setItem`, which fails when the native module is unavailable.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', persist), [persist]);
+  for (const none of [
+    "After examining the git diff, I can see exactly what's causing the module not found errors.",
+    'Here are the key changes that are causing the issue:',
+  ])
+    assert.deepEqual(statementsOf('lesson', 'assistant', none), [], none);
+});

@@ -106,7 +106,7 @@ const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[
 const FAILURE =
   /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict|issue|problem|regression|panic)\b/i;
 const CAUSE_OR_FIX =
-  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
 const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
 const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
@@ -314,7 +314,8 @@ function instructed(s: string): boolean {
 function agentItem(s: string): KnowledgeReading | undefined {
   if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s))
     return undefined;
-  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s))
+  // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
+  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))
     return { kind: 'lesson', statement: s, subject: firstEntity(s) };
   if (PROJECT_FACT.test(s)) {
     const what = chosen(s, PROJECT_FACT);
