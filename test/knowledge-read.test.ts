@@ -838,3 +838,14 @@ test("an agent's lesson: what causes the failure, or when it fails; not a search
   ])
     assert.deepEqual(statementsOf('lesson', 'assistant', none), [], none);
 });
+
+test('a sentence of an aside in brackets is read without the bracket left on it', () => {
+  // steadyfall/wwbm-webapp (claude-code); origin in test/fixtures/knowledge/SOURCES.md.
+  const turn =
+    'Create issues (and sub-issues as well) in issues/ directory while following the issues/ISSUE_TEMPLATE.md template. (Note that issues can be categorized into 4 projects: Platform (Frontend), Middleware, Backend, Infra. Testing will be written by developers itself to keep them accountable.)';
+  assert.deepEqual(statementsOf('fact', 'user', turn), [
+    'Note that issues can be categorized into 4 projects: Platform (Frontend), Middleware, Backend, Infra.',
+  ]);
+  // Written for this test: brackets that close within the sentence stay.
+  assert.deepEqual(statementsOf('rule', 'user', 'Never log the token (or its hash).'), ['Never log the token (or its hash).']);
+});

@@ -129,6 +129,15 @@ const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we 
 /** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */
 const ATTACHED = /^(?:@[\w./-]+\s+)+(?=\p{L})/u;
 
+/** A sentence of an aside in brackets, its bracket left on it: "(Note that issues fall into 4 projects …" reads as "Note that …". */
+function unbracketed(s: string): string {
+  const open = (s.match(/\(/g) ?? []).length;
+  const close = (s.match(/\)/g) ?? []).length;
+  if (open > close && s.startsWith('(')) return s.slice(1).trim();
+  if (close > open && s.endsWith(')')) return s.slice(0, -1).trim();
+  return s;
+}
+
 /** An agent's narration runs its steps together at colons: "Let me run this test: The issue is that …" is two. */
 function steps(s: string): string[] {
   const out: string[] = [];
@@ -167,10 +176,12 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const all = candidateSentences(text)
     // A file attached by mention opening the turn ("@public/venue.html I dont like …") is context, not words.
     .map((c) =>
-      c
-        .replace(/[\u2018\u2019]/g, "'")
-        .trim()
-        .replace(ATTACHED, ''),
+      unbracketed(
+        c
+          .replace(/[\u2018\u2019]/g, "'")
+          .trim()
+          .replace(ATTACHED, ''),
+      ),
     )
     .flatMap((c) => (agent ? steps(c) : [c]))
     .flatMap(clauses);
