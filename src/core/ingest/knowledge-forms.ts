@@ -93,7 +93,7 @@ const DONE_WITHOUT =
   /^(?:so\s+|and\s+|but\s+)?we\s+(?:really\s+|probably\s+)?(?:don'?t|do not)\s+need\s+(?!to\s+(?:worry|bother|rush|hurry)\b)\S/i;
 /** Words that follow "no" in a reply, not a thing ruled out: "no problem", "no thanks", "no, that's wrong". */
 const NOT_RULED_OUT =
-  'problems?|worries|worry|thanks|thank|idea|clue|way|need|luck|changes?|difference|issues?|errors?|rush|hurry|pressure|doubt|matter|wonder|kidding|joke|one|longer|more|less|the|that|it|this|i|you|we|not|comments?|questions?|response|reply|answer|output|results?|progress|success|dice|go|sir|worries|good|sorry|ok|okay|yes|wait|stop|leave|just|actually|really|please|need';
+  'problems?|worries|worry|thanks|thank|idea|clue|way|need|luck|changes?|difference|issues?|errors?|rush|hurry|pressure|doubt|matter|wonder|kidding|joke|one|longer|more|less|the|that|it|this|i|you|we|not|comments?|questions?|response|reply|answer|output|results?|progress|success|dice|go|sir|good|sorry|ok|okay|yes|wait|stop|leave|just|actually|really|please';
 /** A thing ruled out in two or three words, all the sentence says: "no emdashes", "No inline styles please". */
 const RULED_OUT = new RegExp(
   `^no\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,2}?(?:\\s+(?:please|anywhere|ever|at all))?\\s*[.!]*$`,

@@ -82,7 +82,7 @@ export function choiceOtherCjk(s: string): { topic?: string; choice: string } | 
  * "quero que foque …": the agent asked to do a task).
  */
 const WANTED_OTHER =
-  /(?:^|[,;]\s+|(?<!\p{L})(?:também|e|mas|y|pero|también|et|mais|und|aber|e|ma)\s+)(?:eu\s+|yo\s+)?(?:quero|queria|preciso|gostaria|quiero|quisiera|necesito|me gustaría|je veux|je voudrais|j'aimerais|ich (?:möchte|will|hätte gern),?|voglio|vorrei)\s+(?:que|dass|che)\s+(?:o|a|os|as|ao|aos|um|uma|esse|essa|este|esta|todo|toda|todos|todas|cada|el|la|los|las|al|un|una|le|les|der|die|das|den|il|lo|gli|l')(?!\p{L})/iu;
+  /(?:^|[,;]\s+|(?<!\p{L})(?:também|e|mas|y|pero|también|et|mais|und|aber|ma)\s+)(?:eu\s+|yo\s+)?(?:quero|queria|preciso|gostaria|quiero|quisiera|necesito|me gustaría|je veux|je voudrais|j'aimerais|ich (?:möchte|will|hätte gern),?|voglio|vorrei)\s+(?:que|dass|che)\s+(?:o|a|os|as|ao|aos|um|uma|esse|essa|este|esta|todo|toda|todos|todas|cada|el|la|los|las|al|un|una|le|les|der|die|das|den|il|lo|gli|l')(?!\p{L})/iu;
 
 /**
  * The same in Japanese: the state wanted of the work ("基本的にはリモートとの差分がない状態にしたい",

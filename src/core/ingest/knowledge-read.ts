@@ -174,7 +174,8 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
         });
   if (out.length > 0) return out;
   const all = candidateSentences(text)
-    // A file attached by mention opening the turn ("@public/venue.html I dont like …") is context, not words.
+    // A file attached by mention opening the turn ("@public/venue.html I dont like …") is context, not
+    // words; a bracket an aside left on its sentence goes too.
     .map((c) =>
       unbracketed(
         c

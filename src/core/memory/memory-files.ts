@@ -17,7 +17,7 @@ import { hashable, hashLines } from '../anchors/reading.js';
 import { turnsAsWritten, type Authorship } from '../ingest/authorship.js';
 import { memoryFileItems, type MemoryFileItem } from '../ingest/memory-file-items.js';
 import { checkMemoryFileSize, memoryFileType, notMemoryFile, type MemoryFileType } from '../ingest/memory-files.js';
-import { droppedImports, importedFileType } from '../ingest/memory-imports.js';
+import { droppedImports, importedFileType, importsFiles } from '../ingest/memory-imports.js';
 import { redactSecrets } from '../ingest/redact.js';
 import type { CodeAnchor } from '../model/code-anchors.js';
 import { invalid } from '../model/errors.js';
@@ -129,7 +129,8 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     else ended.push({ type: 'relationship.retract', id: r.id, reason: `removed from ${rel}` });
   }
   const anchors = [...here].flatMap(([id, anchor]) => anchorEvents(mem, id, root, rel, anchor));
-  const dropped = input.importedBy === undefined ? droppedImports(file, text, memoryFileSessions(mem), os.homedir()) : [];
+  const dropped =
+    input.importedBy === undefined && importsFiles(type) ? droppedImports(file, text, memoryFileSessions(mem), os.homedir()) : [];
   for (const f of dropped) {
     const at = anchorRoot(f, workspace);
     for (const r of heldFrom(mem, f)) {
