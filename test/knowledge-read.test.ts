@@ -748,7 +748,7 @@ test('a case opened with "when", a duty to keep something current, a choice to s
       'rule',
       'user',
       "it needs to show what the problem is..how they solve it..and i dont want it to be long..if it can be like 2 stories that would be great. no emdashes..let's discuss options before you implement",
-    ).includes('no emdashes..'),
+    ).includes('no emdashes'),
   );
   assert.deepEqual(
     statementsOf(

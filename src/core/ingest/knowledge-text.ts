@@ -130,7 +130,9 @@ export function sentences(paragraph: string): string[] {
     const s = part
       .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
       .replace(/\u0001/g, '.')
-      .trim();
+      .trim()
+      // The dots that ran into the next sentence ("no emdashes..let's") end this one with no full stop of their own.
+      .replace(/(?<=\p{L})\.{2}$/u, '');
     if (s) out.push(s);
   }
   return out;
