@@ -50,8 +50,6 @@ const SWITCH_TO =
 /** Words after "always", "never", "don't" that describe or console rather than instruct ("never been", "don't worry"). */
 const NOT_INSTRUCTED =
   'cool|awesome|amazing|special|wonderful|lovely|beautiful|exciting|interesting|inspiring|rewarding|hard|tough|best|worth|welcome|ever|saw|was|were|did|said|up|down|good|great|happy|glad|nice|ready|on|in|at|with|for|to|my|your|our|this|that|it|be|been|here|there|so|a|an|the|fun|hesitate|worry|mind|know|get|gets|feel|felt|forget|seem|seems|fail|thought|knew|had|has|have|loved|wanted|one';
-/** A word that may stand between "we" and its modal: "we really should NOT file issues this way". */
-const MODAL_ADVERB = '(?:really|definitely|certainly|also|just|actually|still)\\s+';
 /**
  * What outlasts the task, said as an instruction: "always X", "never X", "don't X", "do NOT X",
  * "make sure to X" opening a sentence or a clause; "we never X", "you should always X", "you must
@@ -61,8 +59,8 @@ const MODAL_ADVERB = '(?:really|definitely|certainly|also|just|actually|still)\\
 const RULE = new RegExp(
   [
     `(?:^|[,;:]\\s+|\\band\\s+|\\bso\\s+)(?:please\\s+)?(?:always|never|don't|dont|do not|make sure (?:to|that|you)|be sure to)(?:\\s+ever)?\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
-    `\\b(?:we|you)\\s+(?:${MODAL_ADVERB})?(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
-    `\\b(?:we|you)\\s+(?:${MODAL_ADVERB})?(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
+    `\\b(?:we|you)\\s+(?:should\\s+|must\\s+|will\\s+|'ll\\s+|shall\\s+)?(?:always|never|no longer)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+\\b(?<!ing|ed)`,
+    `\\b(?:we|you)\\s+(?:must|should|shall)(?:\\s+not|n't)\\s+(?!(?:${NOT_INSTRUCTED})\\b)[a-z]+`,
     // A standing duty to keep something current: "Keep this spec updated as decisions are made".
     `(?:^|[,;:]\\s+)(?:please\\s+)?(?:always\\s+)?keep\\s+[^.,;]{1,60}?\\s+(?:updated|up[ -]to[ -]date|in sync)\\b`,
     `\\b(?:we|you|everything|all \\w+|each \\w+|every \\w+)\\s+must\\s+(?!(?:${NOT_INSTRUCTED}|feel|know|think|love|like|miss)\\b)[a-z]+`,

@@ -122,23 +122,16 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     here.set(id, here.get(id) ?? anchorOf(item, lines, root, rel, statement.count > 0));
   });
 
-  const ended: EventBody[] = [];
-  for (const r of heldFrom(mem, file)) {
-    if (here.has(r.id)) continue;
-    if (saidElsewhere(mem, r.id, file)) here.set(r.id, null);
-    else ended.push({ type: 'relationship.retract', id: r.id, reason: `removed from ${rel}` });
-  }
   const anchors = [...here].flatMap(([id, anchor]) => anchorEvents(mem, id, root, rel, anchor));
+  // What the file, or a file it no longer imports, said and says no more: ended, or unanchored there.
+  const gone = unsaid(mem, file, { root, rel }, `removed from ${rel}`, here);
   const dropped =
     input.importedBy === undefined && importsFiles(type) ? droppedImports(file, text, memoryFileSessions(mem), os.homedir()) : [];
   for (const f of dropped) {
     const at = anchorRoot(f, workspace);
-    for (const r of heldFrom(mem, f)) {
-      if (saidElsewhere(mem, r.id, f)) anchors.push(...anchorEvents(mem, r.id, at.root, at.rel, null));
-      else ended.push({ type: 'relationship.retract', id: r.id, reason: `${at.rel} is no longer imported by ${rel}` });
-    }
+    gone.push(...unsaid(mem, f, at, `${at.rel} is no longer imported by ${rel}`));
   }
-  mem.commit([...(records.length ? [{ type: 'episodes.add' as const, episodes: records }] : []), ...knowledge, ...anchors, ...ended], {
+  mem.commit([...(records.length ? [{ type: 'episodes.add' as const, episodes: records }] : []), ...knowledge, ...anchors, ...gone], {
     ...by,
     source: file,
   });
@@ -148,7 +141,7 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     items: items.length,
     added: writer.used,
     held: ids.length - writer.used,
-    ended: ended.length,
+    ended: gone.filter((e) => e.type === 'relationship.retract').length,
     kinds,
     ids,
     ...(dropped.length ? { unimported: dropped } : {}),
@@ -220,6 +213,26 @@ function anchorEvents(mem: JournaledGraph, id: string, root: string, rel: string
   if (mine.length === (anchor ? 1 : 0) && place(mine[0]) === place(anchor ?? undefined)) return [];
   const anchors = [...others, ...(anchor ? [anchor] : [])].slice(-LIMITS.anchorsPerEvent);
   return [{ type: 'anchors.set', target: id, anchors }];
+}
+
+/**
+ * The events for what `file` said and no longer says (none of `still`): an item something else says
+ * too only loses its anchor there; the rest end, for `reason`.
+ */
+function unsaid(
+  mem: JournaledGraph,
+  file: string,
+  at: { root: string; rel: string },
+  reason: string,
+  still?: ReadonlyMap<string, unknown>,
+): EventBody[] {
+  return heldFrom(mem, file)
+    .filter((r) => !still?.has(r.id))
+    .flatMap((r): EventBody[] =>
+      saidElsewhere(mem, r.id, file)
+        ? anchorEvents(mem, r.id, at.root, at.rel, null)
+        : [{ type: 'relationship.retract', id: r.id, reason }],
+    );
 }
 
 /** The current items read from this file (its evidence turns are filed under it), unless a person confirmed them. */

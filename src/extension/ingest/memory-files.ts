@@ -115,12 +115,9 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
           own,
           (r.imports ?? []).map((i) => i.file),
         );
-      if (r.added || r.ended) this.ctx.memoryChanged();
+      if ([r, ...(r.imports ?? [])].some((x) => x.added || x.ended)) this.ctx.memoryChanged();
       this.ctx.log.info(`memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
-      for (const i of r.imports ?? []) {
-        if (i.added || i.ended) this.ctx.memoryChanged();
-        this.ctx.log.info(`  imported ${i.file}: ${i.items} item(s), ${i.added} new, ${i.ended} ended`);
-      }
+      for (const i of r.imports ?? []) this.ctx.log.info(`  imported ${i.file}: ${i.items} item(s), ${i.added} new, ${i.ended} ended`);
       for (const u of r.unread ?? []) this.ctx.log.warn(`  imported ${u.file} not read: ${u.error}`);
     } catch (err) {
       const why = err instanceof MemoryError ? `${err.message}${err.hint ? ` ${err.hint}` : ''}` : String(err);
