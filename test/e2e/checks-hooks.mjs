@@ -81,10 +81,12 @@ export async function assertVsCodeListsHooks({ page, h, file }) {
     await opened;
     await h.waitFor(async () => (await rows.count()) >= Object.keys(EVENT_LABELS).length, { what: 'the lifecycle events' });
   };
+  // A closing quick pick is still visible while it fades: wait until it is gone, so that no row of the
+  // old list is clicked after it.
   const close = async () => {
     for (let i = 0; i < 3 && (await widget.isVisible()); i++) {
       await widget.locator('input.input').press('Escape');
-      await h.sleep(300);
+      await widget.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
     }
   };
   const want = Object.fromEntries(Object.values(EVENT_LABELS).map((l) => [l, 1]));
@@ -109,12 +111,24 @@ export async function assertVsCodeListsHooks({ page, h, file }) {
     assert.deepEqual(counted, want, "VS Code counts one hook for each of Recall's events, and no others");
     await h.screenshot(page, 'vscode-hooks-events');
     for (const [event, label] of Object.entries(EVENT_LABELS)) {
-      if (!(await widget.isVisible())) await open();
-      await rows
-        .filter({ hasText: `${label} (` })
-        .first()
-        .click({ timeout: 15000 });
-      await title(label).waitFor({ state: 'visible', timeout: 15000 });
+      // The listing is opened afresh for each event; a click that lands while it is re-rendering is tried again.
+      await h.waitFor(
+        async () => {
+          await close();
+          await open();
+          try {
+            await rows
+              .filter({ hasText: `${label} (` })
+              .first()
+              .click({ timeout: 5000 });
+            await title(label).waitFor({ state: 'visible', timeout: 5000 });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeoutMs: 45000, intervalMs: 500, what: `the ${label} hooks opened` },
+      );
       let listed = [];
       await h.waitFor(
         async () => {
