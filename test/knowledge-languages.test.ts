@@ -146,6 +146,19 @@ test('what the person wants of the work in Portuguese and Spanish, not a task as
   assert.deepEqual(kinds('quiero que las pruebas estén en la carpeta tests'), ['preference']);
 });
 
+test('what to do "whenever I ask you" is a standing rule; "whenever I run it" is a report', () => {
+  // LuizHMachado05/simoldesproject (cursor); origin in test/fixtures/knowledge/SOURCES.md.
+  const kinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);
+  const said =
+    'quando eu te pedir alguma coisa, quero que faça de forma que não altere outras funcionalidades desnecessarias nem faça alterações desnecessarias';
+  assert.deepEqual(kinds(said), ['rule']);
+  // Written for this test: the same frame in Spanish and French, and a bug report in the same words.
+  assert.deepEqual(kinds('cuando te pida un cambio, no toques otros archivos.'), ['rule']);
+  assert.deepEqual(kinds('chaque fois que je te demande un commit, écris le message en anglais.'), ['rule']);
+  assert.deepEqual(kinds('toda vez que eu abro o app ele trava'), []);
+  assert.deepEqual(kinds('quando eu rodo o teste, dá erro.'), []);
+});
+
 test('the state a person wants of the work in Japanese, and what not to do every time; a task they want to do is neither', () => {
   // digitaldemocracy2030/broad-listening-book and yutakobayashidev/repiq (claude-code); origins in test/fixtures/knowledge/SOURCES.md.
   const kinds = (t: string): string[] => readKnowledge({ text: t, role: 'user' }).map((k) => k.kind);

@@ -675,10 +675,17 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
     ['rule'],
   );
   assert.deepEqual(personKinds('Bias toward explicit over clever.'), ['preference']);
+  // reviewchaser/dealerflow (Claude Code) and AbdulAlkawasmeh/metadata-aider (aider); origins in
+  // test/fixtures/knowledge/SOURCES.md and test/fixtures/real/SOURCES.md.
+  assert.deepEqual(personKinds('Prefer small focused patches per file.'), ['preference']);
+  assert.deepEqual(personKinds('Only use vanilla HTML5 Canvas.'), ['rule']);
+  assert.deepEqual(personKinds('Only ask if missing info blocks progress.'), ['rule']);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);
   assert.deepEqual(personKinds('Let\'s keep the singular folder name, analagous to `src` (it\'s not "sources" afterall).'), ['decision']);
   // Written for this test: going on with the work, a wish about a person, what matters to someone.
   assert.deepEqual(personKinds('lets keep working on the parser.'), []);
+  assert.deepEqual(personKinds('Only 1 log page.'), [], 'no instruction after "only"');
+  assert.deepEqual(personKinds('Only then did the build pass.'), []);
   assert.deepEqual(personKinds('I want you to tell me what will happen if I close it.'), []);
   assert.deepEqual(personKinds('Family is really important to me.'), []);
   // Between two people the same words are no instruction to an agent.

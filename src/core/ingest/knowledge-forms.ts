@@ -73,6 +73,8 @@ const RECURRING =
 const INSTEAD_OF_DOING = /\binstead of\s+\w+ing\b/i;
 /** Only some of it allowed: "Only changes to the current branch are permitted". */
 const ONLY_ALLOWED = /^only\b.{3,120}?\b(?:is|are)\s+(?:permitted|allowed)\b/i;
+/** An instruction narrowed to one way: "Only use vanilla HTML5 Canvas", "Only ask if missing info blocks progress". */
+const ONLY_DO = /^(?:please\s+)?only\s+/i;
 /**
  * What the person wants of a thing in the work, not a task they want done: "I want the script to be
  * quite minimal", "no, i want the helpers.ts file imported into src/" (not "I want to …", "I want you to …").
@@ -82,9 +84,9 @@ const WANTED =
 /** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
 const UNWANTED =
   /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
-/** A way of working leaned towards: "Bias toward explicit over clever", "I err on the side of handling more edge cases". */
+/** A way of working leaned towards: "Prefer small focused patches per file", "I err on the side of handling more edge cases". */
 const LEANS =
-  /^(?:please\s+)?(?:always\s+)?(?:favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+)?(?:err on the side of|lean towards?|favou?r)\s+\S/i;
+  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+)?(?:err on the side of|lean towards?|favou?r)\s+\S/i;
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
   /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;
@@ -125,7 +127,7 @@ export function personForm(s: string): FormReading | undefined {
   if (stack) return { kind: 'fact', subject: stack };
   if (NOTED.test(s) || WORK_IS.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
-  if (ONLY_ALLOWED.test(s)) return { kind: 'rule' };
+  if (ONLY_ALLOWED.test(s) || (ONLY_DO.test(s) && opensWithInstruction(s.replace(ONLY_DO, '')))) return { kind: 'rule' };
   if (WEIGHED.test(s)) return { kind: 'rule' };
   if (WANTED.test(s) || wantedOther(s)) return { kind: 'preference' };
   const unwanted = s.match(UNWANTED);

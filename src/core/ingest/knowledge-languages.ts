@@ -40,6 +40,8 @@ const RULES: readonly RegExp[] = [
   /(?<!\p{L})(?:(?:se\s+)?(?:debe|deben|debería|deberían)\s+(?!de\s|funcionar|ir\s|andar|quedar|haber|ser\s+(?:posible|fácil))\p{L}+(?:ar|er|ir)|(?:deve|devem|deveria|deveriam)\s+(?!funcionar|ser\s+possível|haver)\p{L}+(?:ar|er|ir)|(?:doit|doivent|devrait|devraient)\s+(?!fonctionner|marcher|être\s+possible)\p{L}+(?:er|ir|re)|(?:devono|dovrebbe|dovrebbero)\s+(?!funzionare|essere\s+possibile)\p{L}+(?:are|ere|ire))(?!\p{L})/iu,
   // "remember to …": pt, es, fr, de, it, ja, zh
   /(?<!\p{L})(?:lembre-se de|lembra de|não esqueça de|recuerda|no olvides|n'oublie pas de|pense à|denk daran|vergiss nicht|ricorda(?:ti)? di|non dimenticare di)\s+\p{L}+|忘れずに|记得要?|别忘了/iu,
+  // "whenever I ask you …": a standing instruction for every request; pt, es, fr, it, de
+  /^(?:quando|sempre que|toda vez que|cada vez que)\s+(?:eu\s+)?(?:te|lhe|vos)\s+(?:pedir|solicitar)(?!\p{L})|^(?:cuando|siempre que|cada vez que)\s+te\s+(?:pida|pido|solicite)(?!\p{L})|^(?:quand|lorsque|chaque fois que|à chaque fois que)\s+je\s+(?:te|vous)\s+demande(?!\p{L})|^(?:quando|ogni volta che)\s+ti\s+chiedo(?!\p{L})|^(?:immer\s+)?wenn\s+ich\s+dich\s+(?:\p{L}+\s+)?(?:bitte|frage)(?!\p{L})/iu,
   // it
   /^(?:per favore,?\s+)?(?:sempre\s+\p{L}+(?:are|ere|ire)|(?:usa|rispondi|scrivi|metti|aggiungi|includi|controlla|verifica|esegui|segui|evita|documenta|commenta)\s+sempre(?!\p{L})|mai\s+\p{L}+(?:are|ere|ire)|non\s+(?:usare|utilizzare|modificare|scrivere|cancellare|aggiungere|toccare|installare|creare))(?!\p{L})|(?<!\p{L})(?:d'ora in poi|da ora in poi|d'ora in avanti)(?!\p{L})|(?<!\p{L})vietato(?!\p{L})/iu,
 ];
