@@ -375,11 +375,18 @@ test("an agent's durable facts: how to build, run and test, a setting, a correct
   assert.deepEqual(kturn('claude-code/vibelife-proxy-port-zh.jsonl', 1).items, []);
 });
 
-test('an agent\'s prediction or hypothetical is no fact: "would require", "should work" (specstory gpt-crawler, process-xbrl)', () => {
+test('an agent\'s prediction, hypothetical or offer is no fact: "would require", "should work", "if you want" (specstory)', () => {
   // Sentences of agents' replies in test/fixtures/knowledge/transcripts/specstory (origins in its SOURCES.md).
   const agentItems = (t: string): string[] => readKnowledge({ text: t, role: 'assistant' }).map((k) => `${k.kind}: ${k.statement}`);
   assert.deepEqual(agentItems('This would require installing esbuild (`npm install --save-dev esbuild`).'), []);
   assert.deepEqual(agentItems('After that, `npm run dev` should work.'), []);
+  // An offer is no fact (MichaelPaulukonis/polychrome.p5, SpecStory).
+  assert.deepEqual(
+    agentItems(
+      'This is now ready for you to proceed with `npm run bump` if you want to increment the version for this significant infrastructure addition!',
+    ),
+    [],
+  );
   // The same command stated as how the project is run is still the agent's fact.
   assert.deepEqual(agentItems('To start the dev server, run `npm run dev`.'), ['fact: To start the dev server, run `npm run dev`.']);
 });

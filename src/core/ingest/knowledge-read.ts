@@ -121,8 +121,9 @@ const PROJECT_FACT =
 const CONDITION = /^(?:if|when|whenever|unless)\s(?!you\s+(?:want|like|prefer|wish)\b)/i;
 /** A choice in the negative is a rule ("we never use Java"), not a decision. */
 const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
-/** A plan or an offer, not a finding: "I'll fix", "let me", "next I will". */
-const PLAN = /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want)\b/i;
+/** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
+const PLAN =
+  /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
 
 /** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */
 const ATTACHED = /^(?:@[\w./-]+\s+)+(?=\p{L})/u;
