@@ -863,3 +863,51 @@ test('a sentence of an aside in brackets is read without the bracket left on it'
   // Written for this test: brackets that close within the sentence stay.
   assert.deepEqual(statementsOf('rule', 'user', 'Never log the token (or its hash).'), ['Never log the token (or its hash).']);
 });
+
+test("an agent's lesson: a thing missing or not working because of a cause, what a setting caused, what a state led to", () => {
+  // Nishanth-sebastin/eagerminds-bookmarks (claude-code) and Atlia-Code/website (specstory); origins in
+  // test/fixtures/knowledge/SOURCES.md.
+  const missing =
+    "The confirmation one is missing because **Supabase's default email sender is rate-limited to a few messages/hour** and is meant only for early testing — it often silently drops or lands in spam.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', missing).length, 1);
+  const setting =
+    "Removed `verbatimModuleSyntax: true` from `tsconfig.app.json`. This setting caused TypeScript to be too strict about module resolution, conflicting with React 19's JSX runtime types.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', setting), [
+    "This setting caused TypeScript to be too strict about module resolution, conflicting with React 19's JSX runtime types.",
+  ]);
+  const led =
+    "That's a misconfiguration, not intended behavior. Your Supabase **Site URL** is still `http://localhost:3000`, and the email template builds the link from `{{ .SiteURL }}`. So on a real device the verify link breaks.";
+  const [lesson] = statementsOf('lesson', 'assistant', led);
+  assert.match(lesson!, /^Your Supabase Site URL is still `http:\/\/localhost:3000`.*So on a real device the verify link breaks\.$/);
+  // Written for this test: a plain "so", and a consequence the agent plans.
+  assert.deepEqual(statementsOf('lesson', 'assistant', 'The tests pass now. So far nothing breaks.'), []);
+  assert.deepEqual(statementsOf('lesson', 'assistant', 'The port is taken. So I will stop the server before it fails.'), []);
+});
+
+test('an agent narrating its steps says nothing to keep; a question after a lead-in is still a question', () => {
+  // CS485-Harmony/Harmony (specstory) and thelucidbox/AsymmetricBridge (claude-code); origins in
+  // test/fixtures/knowledge/SOURCES.md.
+  for (const said of [
+    'Exploring the codebase to locate pin-related code and test patterns, then adding failing tests for TDD (no feature fixes yet).',
+    'Implementing fixes: reviewing the codebase and running tests to verify behavior.',
+  ])
+    assert.deepEqual(
+      readKnowledge({ text: said, role: 'assistant' }).map((k) => k.kind),
+      [],
+      said,
+    );
+  for (const asked of [
+    'As far as Codex, should I just tell Codex to read the dispatch MD file in the asymmetric bridge project or can you give me the prompt right here so I can give it to Codex',
+    'And also should I create this on a separate tree or the main.',
+  ])
+    assert.equal(isQuestion(asked), true, asked);
+  // Written for this test: a label opening with a describing word is no narration; a rule after "and also" is no question.
+  assert.deepEqual(
+    readKnowledge({
+      text: "Missing `id` transformation: the API uses `.lean()`, which bypasses the `toJSON` plugin, so `_id` isn't converted to `id`.",
+      role: 'assistant',
+    }).map((k) => k.kind),
+    ['lesson'],
+  );
+  assert.equal(isQuestion('And also never push to main.'), false);
+});

@@ -102,9 +102,9 @@ const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[
 
 /** An agent's lesson: a failure, and its cause or its fix, in one sentence. */
 const FAILURE =
-  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict|issue|problem|regression|panic)\b/i;
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict(?:s|ing)?|issue|problem|regression|panic|missing|(?:is|are|was|were)n't working|(?:does|do|did)n't work)\b/i;
 const CAUSE_OR_FIX =
-  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ed|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
 const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
 const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
@@ -190,7 +190,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
     if (!readable(s)) continue;
-    const item = agent ? agentItem(s) : personItem(s, toAgent);
+    const item = agent ? (agentItem(s) ?? consequence(all, i, said)) : personItem(s, toAgent);
     if (!item) continue;
     // "Do not hardcode it." says what "it" is in the sentence before, when that one was no item itself.
     const before = all[i - 1];
@@ -321,9 +321,34 @@ function instructed(s: string): boolean {
   return m !== null && !/!\s*$/.test(s) && !OFFERED.test(s) && !DESCRIBED.test(s.slice(0, m.index));
 }
 
+/** What a state led to, said after it: "Your Site URL is still `localhost:3000` … So on a real device the verify link breaks." */
+const SO_FAILS =
+  /^so\b(?!\s+(?:far|now|yes|no)\b).{0,160}\b(?:breaks?|fails?|crash(?:es)?|errors? out|stops? working|(?:does|do|did|is|are|was|were)n't work(?:ing)?)\b/i;
+
+/** An agent's sentence saying what the one before it (no item itself) led to, read as one lesson with it. */
+function consequence(all: readonly string[], i: number, said: number): KnowledgeReading | undefined {
+  const before = all[i - 1];
+  const s = all[i]!;
+  if (!before || said >= i - 1 || !SO_FAILS.test(s) || PLAN.test(s) || !readable(before) || PLAN.test(before)) return undefined;
+  const statement = `${before} ${s}`;
+  return statement.length <= LIMITS.knowledgeSentenceChars ? { kind: 'lesson', statement, subject: firstEntity(statement) } : undefined;
+}
+
+/**
+ * An agent narrating its own steps: "Implementing fixes: reviewing …", "Exploring the codebase …, then
+ * adding failing tests"; not a label whose first word describes ("Missing `id` transformation: …").
+ */
+const NARRATED =
+  /^(?!(?:Missing|Failing|Existing|Remaining|Pending|Outstanding|Breaking|Following|Using|Working|Matching|Corresponding)\b)\p{Lu}\p{Ll}+ing\b[^:.]{0,80}?(?::\s|,?\s+then\s+\p{Ll}+ing\b)/u;
+
 /** A lesson or a durable project fact stated by an agent, or nothing. */
 function agentItem(s: string): KnowledgeReading | undefined {
-  if (PLAN.test(s) || /^(?:if|when|maybe|perhaps)\b/i.test(s) || /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s))
+  if (
+    PLAN.test(s) ||
+    NARRATED.test(s) ||
+    /^(?:if|when|maybe|perhaps)\b/i.test(s) ||
+    /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s)
+  )
     return undefined;
   // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
   if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))

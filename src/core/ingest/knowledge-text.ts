@@ -179,9 +179,13 @@ export function candidateSentences(text: string): string[] {
 /** An auxiliary after "when" or "where" that makes it ask ("when is it due") rather than set a case ("When writing tests, use …"). */
 const ASKS_AFTER = /^(?:when|where)\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|shall|may|might|have|has|had|am)\b/i;
 
+/** Words that open a sentence before what it says: "and also", "so", "as far as Codex,". */
+const LEAD_IN = /^(?:(?:and|also|so|but|then|ok(?:ay)?|now|well)\b[,\s]*)+|^as (?:far as|for) [^,]{1,40},\s*/i;
+
 /** A question: asked with a question mark, or opening as questions do ("should we use X", "do we need", "when is it"). */
 export function isQuestion(s: string): boolean {
-  const t = s.trim();
+  // Asked after a lead-in, often with no question mark: "And also should I create this on …", "As far as Codex, should I …".
+  const t = s.trim().replace(LEAD_IN, '');
   if (/[?？]\s*[)"'”]?\s*$/.test(t) || /[吗呢]\s*[。.]?$/.test(t) || /(?:ですか|ますか|でしょうか)[。.]?$/.test(t)) return true;
   return (
     ASKS_AFTER.test(t) ||
