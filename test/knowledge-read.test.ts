@@ -375,12 +375,17 @@ test("an agent's durable facts: how to build, run and test, a setting, a correct
   assert.deepEqual(kturn('claude-code/vibelife-proxy-port-zh.jsonl', 1).items, []);
 });
 
-test('an agent\'s prediction, hypothetical or offer is no fact: "would require", "should work", "if you want" (specstory)', () => {
+test('an agent\'s prediction, hypothetical, offer or praise is no fact: "would require", "if you want", "is a powerful tool"', () => {
   // Sentences of agents' replies in test/fixtures/knowledge/transcripts/specstory (origins in its SOURCES.md).
   const agentItems = (t: string): string[] => readKnowledge({ text: t, role: 'assistant' }).map((k) => `${k.kind}: ${k.statement}`);
   assert.deepEqual(agentItems('This would require installing esbuild (`npm install --save-dev esbuild`).'), []);
   assert.deepEqual(agentItems('After that, `npm run dev` should work.'), []);
-  // An offer is no fact (MichaelPaulukonis/polychrome.p5, SpecStory).
+  // An offer, or praise of a tool or of the agent's own work, is no fact (MichaelPaulukonis/polychrome.p5, SpecStory).
+  for (const praise of [
+    "The `npm version` command is a powerful tool for managing your package's version number.",
+    'The solution is elegant, comprehensive, and addresses the root cause rather than working around symptoms.',
+  ])
+    assert.deepEqual(agentItems(praise), [], praise);
   assert.deepEqual(
     agentItems(
       'This is now ready for you to proceed with `npm run bump` if you want to increment the version for this significant infrastructure addition!',

@@ -341,11 +341,16 @@ function consequence(all: readonly string[], i: number, said: number): Knowledge
 const NARRATED =
   /^(?!(?:Missing|Failing|Existing|Remaining|Pending|Outstanding|Breaking|Following|Using|Working|Matching|Corresponding)\b)\p{Lu}\p{Ll}+ing\b[^:.]{0,80}?(?::\s|,?\s+then\s+\p{Ll}+ing\b)/u;
 
+/** An agent praising a tool or its own work ("… is a powerful tool for …", "The solution is elegant"): no fact. */
+const PRAISED =
+  /\b(?:is|are|was|were|'s)\s+(?:now\s+)?(?:an?\s+)?(?:very\s+|really\s+|truly\s+|so\s+)?(?:powerful|perfect|elegant|excellent|amazing|awesome|fantastic|beautiful|great|brilliant|ideal)\b/i;
+
 /** A lesson or a durable project fact stated by an agent, or nothing. */
 function agentItem(s: string): KnowledgeReading | undefined {
   if (
     PLAN.test(s) ||
     NARRATED.test(s) ||
+    PRAISED.test(s) ||
     /^(?:if|when|maybe|perhaps)\b/i.test(s) ||
     /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s)
   )
