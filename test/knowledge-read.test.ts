@@ -916,3 +916,16 @@ test('an agent narrating its steps says nothing to keep; a question after a lead
   );
   assert.equal(isQuestion('And also never push to main.'), false);
 });
+
+test("a console's lines pasted into a person's turn are the tool's words, not the person's rule", () => {
+  // Episk-pos/lenr.academy (specstory); origin in test/fixtures/knowledge/SOURCES.md. The browser's
+  // console, pasted: its deprecation warning said "is deprecated", as a person's rule would.
+  const pasted = [
+    'DatabaseContext.tsx:62 ✅ Connection appears to be unmetered',
+    '2dbCache.ts:52 ⚠️ Persistent storage denied - data may be evicted',
+    'cascades:1 <meta name="apple-mobile-web-app-capable" content="yes"> is deprecated. Please include <meta name="mobile-web-app-capable" content="yes">Understand this warning',
+  ].join('\n');
+  assert.deepEqual(personKinds(pasted), []);
+  // Written for this test: the person naming one place in the code still states a rule.
+  assert.deepEqual(personKinds('The `legacyLogin` helper in auth.ts:40 is deprecated.'), ['rule']);
+});

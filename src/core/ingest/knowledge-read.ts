@@ -255,6 +255,9 @@ function readable(s: string): boolean {
   return !isQuestion(s);
 }
 
+/** A console's lines pasted into a turn, each opened by its source ("DatabaseContext.tsx:62 ✅ … dbCache.ts:52 ⚠️ …"): a tool's words. */
+const LOGGED = /\b[\w-]+\.[a-z]{1,4}:\d+\b.*\b[\w-]+\.[a-z]{1,4}:\d+\b/;
+
 /** A decision, a preference or a rule stated by the person, or nothing. */
 function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it.
@@ -262,7 +265,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   // "If the API is down, return an empty list": a standing instruction for a case, not a hypothetical.
   const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && opensWithInstruction(main);
   // Between people a case opened with "when" is advice ("When motivating others, it's important to …").
-  if (isTemporary(main) || (!forCase && isHedged(main)) || (!toAgent && CONDITION.test(main))) return undefined;
+  if (isTemporary(main) || (!forCase && isHedged(main)) || (!toAgent && CONDITION.test(main)) || LOGGED.test(s)) return undefined;
   if (forCase) return { kind: 'rule', statement: s, subject: firstEntity(s) };
   if (PREFERENCE.test(s)) {
     const choice = chosen(s, PREFERENCE);
