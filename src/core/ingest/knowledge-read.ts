@@ -106,7 +106,8 @@ const FAILURE =
 const CAUSE_OR_FIX =
   /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ed|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
-const FIX = /\bthe (?:fix|solution|workaround) (?:is|was)\b/i;
+const FIX =
+  /\bthe (?:fix|solution|workaround) (?:is|was)\b(?!\s+(?:now\s+)?(?:working|in place|done|applied|complete|deployed|live|successful)\b)/i;
 const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
 /**
  * A cause and what it led to in one sentence: something missing or bypassed, "so" the fix made or
