@@ -931,3 +931,15 @@ test("a console's lines pasted into a person's turn are the tool's words, not th
   // Written for this test: the person naming one place in the code still states a rule.
   assert.deepEqual(personKinds('The `legacyLogin` helper in auth.ts:40 is deprecated.'), ['rule']);
 });
+
+test("a command's prompt file sent in the person's name is its author's, not the person's rules", () => {
+  // arnemohr/funke (codex): spec-kit's /speckit.clarify, as Codex sent it for the person; origin in
+  // test/fixtures/knowledge/SOURCES.md. Its 25 instructions were held as the person's rules.
+  const turn = kturn('codex/tf-funke-stack-auth0.jsonl', 6);
+  assert.equal(turn.role, 'user');
+  assert.match(turn.text, /^## User Input/);
+  assert.deepEqual(turn.items, []);
+  // Written for this test: "user input" in the person's own rule, and a rules list under a heading of that name.
+  assert.deepEqual(personKinds('Always validate user input before saving it.'), ['rule']);
+  assert.deepEqual(personKinds('## User Input Validation\n\nNever trust user input from the form.'), ['rule']);
+});

@@ -126,6 +126,13 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 const PLAN =
   /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
 
+/**
+ * The slot a command's prompt file leaves for what the person typed: the "## User Input" heading
+ * spec-kit's commands open with, or an unexpanded "$ARGUMENTS". The rest of such a turn is the
+ * command author's instructions, however it is worded.
+ */
+const COMMAND_TEMPLATE = /^#{1,3}\s*User Input\s*$|\$ARGUMENTS\b/m;
+
 /** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */
 const ATTACHED = /^(?:@[\w./-]+\s+)+(?=\p{L})/u;
 
@@ -161,6 +168,8 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const agent = AGENT_ROLES.has(role) || AGENT_ROLES.has((input.speaker ?? '').trim().toLowerCase());
   // A person's turn in a conversation with an agent: what it asks of the agent specifies the work.
   const toAgent = !agent && (role === 'user' || role === 'human');
+  // A command's prompt file sent in the person's name (spec-kit's "/speckit.clarify"): someone else's rules for the agent.
+  if (toAgent && COMMAND_TEMPLATE.test(text)) return [];
   const out: KnowledgeReading[] = [];
   // What the person chose by answering the agent's questions is decided, whatever the sentences around it say.
   if (toAgent)
