@@ -36,6 +36,21 @@ test("aider architect mode: the architect's plan echoed to the editor model is n
   );
 });
 
+test("aider: a reply that writes many `####` headings keeps them; aider's own yes/no question answered is nobody's turn", () => {
+  // Ahmad-A0/Inversity-SnapSwap (test/fixtures/knowledge/SOURCES.md): 15 of its 76 `#### ` lines are the replies'
+  // headings, without the two spaces aider ends a prompt line with, and were read as the person's turns.
+  const file = path.join(ROOT, 'test/fixtures/knowledge/transcripts/aider/tf-snapswap-client-openai.aider.chat.history.md');
+  const { episodes } = readTranscriptFile(file);
+  const user = episodes.filter((e) => e.authority === 'user');
+  assert.deepEqual(
+    user.map((e) => e.ref),
+    ['line 21', 'line 139', 'line 549', 'line 634', 'line 812', 'line 1676', 'line 2388', 'line 3422', 'line 3489'],
+  );
+  assert.ok(!user.some((u) => /^Add the function to handle the image upload/.test(u.text)), "a reply's heading");
+  assert.ok(!user.some((u) => /\(Y\)es\/\(N\)o/.test(u.text)), "aider's question and its answer");
+  assert.match(episodes.find((e) => e.ref === 'line 31')!.text, /^#### Add the function to handle the image upload$/m);
+});
+
 test('aider: <think> blocks a model left in its reply are not stored (written here: no public history has one)', () => {
   const history = [
     '# aider chat started at 2025-05-01 10:00:00',

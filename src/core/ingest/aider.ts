@@ -2,7 +2,8 @@
  * aider chat histories (`.aider.chat.history.md`). A session starts at `# aider chat started at
  * YYYY-MM-DD HH:MM:SS`; a prompt is a run of `#### ` lines, each ending in two spaces as aider writes
  * them (a `#### heading` of the model's own reply has none); `#### /add`, `/drop`… are commands, and
- * `#### /ask X` is re-logged as `#### X`, so only the plain copy is a turn. `> ` lines are aider's own
+ * `#### /ask X` is re-logged as `#### X`, so only the plain copy is a turn; an answer to aider's own
+ * yes/no question ("Run shell commands? … [Yes]: skip") is none either. `> ` lines are aider's own
  * output (token counts, confirmations); the rest is the assistant's reply, without its thinking.
  *
  * In architect mode the architect model's reply is sent on to the editor model as a prompt, and
@@ -20,6 +21,8 @@ const EDIT_CONFIRMED = /^> Edit the files\?.*:\s*y(es)?\s*$/i;
 const TOKENS = /^> Tokens: /;
 /** What aider logs for an empty input. */
 const BLANK = '<blank>';
+/** aider's own yes/no question, answered at its prompt and logged as one ("Run shell commands? (Y)es/(N)o/(S)kip all [Yes]: skip"). */
+const ANSWERED = /^[^\n]{1,200}\? \(Y\)es\/\(N\)o\b[^\n]*\]:\s*\S*\s*$/;
 
 export function isAider(content: string): boolean {
   return content.split(/\r?\n/, 200).some((line) => SESSION.test(line));
@@ -39,9 +42,10 @@ const words = (text: string): string => withoutThinking(text).replace(/^>.*$/gm,
 export function parseAider(content: string, source: string): ParsedFile {
   const base = sessionFromSource(source);
   const lines = content.split(/\r?\n/);
-  // aider ends every prompt line with two spaces; when a file's prompts do, a `#### ` line without them is a reply's heading.
+  // aider ends every prompt line with two spaces; when most `#### ` lines of a file have them, one without them is a
+  // reply's heading (a reply that writes many headings lowers the share, so most, not nearly all).
   const prompts = lines.filter((l) => PROMPT.test(l));
-  const strict = prompts.length > 0 && prompts.filter((l) => l.endsWith('  ')).length >= prompts.length * 0.9;
+  const strict = prompts.length > 0 && prompts.filter((l) => l.endsWith('  ')).length > prompts.length / 2;
   const episodes: EpisodeInput[] = [];
   let skipped = 0;
   let session = base;
@@ -54,7 +58,7 @@ export function parseAider(content: string, source: string): ParsedFile {
     const raw = block.lines.join('\n').trim();
     const text = block.role === 'assistant' ? withoutThinking(raw) : raw;
     const echo = block.role === 'user' && (editConfirmed || (lastReply !== '' && words(text) === lastReply));
-    if (!text || text === BLANK || echo || (block.role === 'user' && text.startsWith('/'))) skipped++;
+    if (!text || text === BLANK || echo || (block.role === 'user' && (text.startsWith('/') || ANSWERED.test(text)))) skipped++;
     else episodes.push(roleTurn(block.role, text, { session, source, time, ref: `line ${block.line}` }));
     if (block.role === 'assistant') lastReply = words(raw);
     else editConfirmed = false;
