@@ -692,11 +692,21 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
   assert.deepEqual(personKinds('Prefer small focused patches per file.'), ['preference']);
   assert.deepEqual(personKinds('Only use vanilla HTML5 Canvas.'), ['rule']);
   assert.deepEqual(personKinds('Only ask if missing info blocks progress.'), ['rule']);
+  // Digital-Agent-Oversoul/stuart-data-cleaner (Cursor); origin in test/fixtures/knowledge/SOURCES.md. Wanting said
+  // politely is no guess; a preference need not name a technology.
+  for (const said of [
+    'I prefer to keep the current output directory structure.',
+    'I prefer JSON config files for their readability, compatibility, and easy of edit.',
+    'I would like inline code comments that explain what each block is currently intended to do, to fix, and/or to avoid.',
+  ])
+    assert.deepEqual(personKinds(said), ['preference'], said);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);
   assert.deepEqual(personKinds('Let\'s keep the singular folder name, analagous to `src` (it\'s not "sources" afterall).'), ['decision']);
   // Written for this test: going on with the work, a wish about a person, what matters to someone.
   assert.deepEqual(personKinds('lets keep working on the parser.'), []);
   assert.deepEqual(personKinds('Only 1 log page.'), [], 'no instruction after "only"');
+  assert.deepEqual(personKinds('I would like to dive deeper into the Arts system.'), [], 'a task the person would like done');
+  assert.deepEqual(personKinds('I would use Redis if it were up to me.'), [], 'still a hypothetical');
   assert.deepEqual(personKinds('Only then did the build pass.'), []);
   assert.deepEqual(personKinds('I want you to tell me what will happen if I close it.'), []);
   assert.deepEqual(personKinds('Family is really important to me.'), []);

@@ -84,9 +84,9 @@ const WANTED =
 /** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
 const UNWANTED =
   /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
-/** A way of working leaned towards: "Prefer small focused patches per file", "I err on the side of handling more edge cases". */
+/** A way of working leaned towards: "Prefer small focused patches per file", "I prefer JSON config files", "I err on the side of …". */
 const LEANS =
-  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+)?(?:err on the side of|lean towards?|favou?r)\s+\S/i;
+  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S/i;
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
   /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;

@@ -265,13 +265,17 @@ function readable(s: string): boolean {
   return !isQuestion(s);
 }
 
+/** Wanting said politely: "I would like inline code comments", "I'd prefer …". */
+const POLITE_WANT = /\bi(?: would|'d) (?:like|prefer|love)\b/gi;
+
 /** A console's lines pasted into a turn, each opened by its source ("DatabaseContext.tsx:62 ✅ … dbCache.ts:52 ⚠️ …"): a tool's words. */
 const LOGGED = /\b[\w-]+\.[a-z]{1,4}:\d+\b.*\b[\w-]+\.[a-z]{1,4}:\d+\b/;
 
 /** A decision, a preference or a rule stated by the person, or nothing. */
 function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
-  // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it.
-  const main = s.replace(/\([^()]*\)/g, ' ');
+  // An aside in brackets ("(e.g., if a player discards ...)") does not change the mood of the sentence around it,
+  // and "I would like" is wanting, said politely, not a guess.
+  const main = s.replace(/\([^()]*\)/g, ' ').replace(POLITE_WANT, 'I want');
   // "If the API is down, return an empty list": a standing instruction for a case, not a hypothetical.
   const forCase = toAgent && CONDITION.test(main) && !isHedged(main.replace(CONDITION, '')) && opensWithInstruction(main);
   // Between people a case opened with "when" is advice ("When motivating others, it's important to …").
