@@ -814,6 +814,22 @@ test("an agent's step run into the next at a colon is read on its own; a lesson 
   ]);
 });
 
+test('what the product lets its users do is a decision; what users can do now is a report', () => {
+  // PuuperttiRuma/conferenceroom-api (gemini) and the Gemini share in test/fixtures/real; origins in the SOURCES.md files.
+  for (const said of [
+    'User can reserve a conference room for a certain time period.',
+    'User can list all the reservations to a specified room.',
+    'Essentially, the player can choose 3 different Aspects on a character.',
+  ])
+    assert.deepEqual(personKinds(said), ['decision'], said);
+  // Written for this test: a bug report, and the same words between two people.
+  assert.deepEqual(personKinds("Users can still see other people's orders."), []);
+  assert.deepEqual(
+    readKnowledge({ text: 'Users can reserve a room for a whole day.', speaker: 'Caroline' }).map((k) => k.kind),
+    [],
+  );
+});
+
 test('what the work is, what "we will" do, and a short line ended without a full stop are read', () => {
   // Hornsyld/economic-bc-connector (specstory), hericlibong/SassyAI (codex), closup/process-xbrl
   // (specstory); origins in test/fixtures/knowledge/SOURCES.md.

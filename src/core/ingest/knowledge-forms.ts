@@ -64,6 +64,12 @@ const WORK_IS =
 /** What "we" will do, said as settled: "We will connect to sandbox environment …" (not "we'll see", "we will need to"). */
 const WE_WILL =
   /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
+/**
+ * What the product lets its users do, specified: "User can cancel the reservation", "the player can choose 3
+ * different Aspects" (not a report of what happens now: "users can still see …", "players can now …").
+ */
+const USERS_CAN =
+  /^(?:also,?\s+|and\s+|essentially,?\s+)?(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?:users?|players?|admins?|customers?|visitors?|members?|guests?)\s+(?:can|should be able to|must be able to|will be able to)\s+(?!.*\b(?:currently|still|now|even|already|anymore)\b)[a-z]/i;
 /** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …". */
 const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
 /** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
@@ -133,7 +139,7 @@ export function personForm(s: string): FormReading | undefined {
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s)) return { kind: 'preference' };
-  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s)) return { kind: 'decision' };
+  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s)) return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
