@@ -969,3 +969,20 @@ test("a command's prompt file sent in the person's name is its author's, not the
   assert.deepEqual(personKinds('Always validate user input before saving it.'), ['rule']);
   assert.deepEqual(personKinds('## User Input Validation\n\nNever trust user input from the form.'), ['rule']);
 });
+
+test('a constraint said with "cannot" or "can only" is a rule; what fails, or an error quoted, is not', () => {
+  // PuuperttiRuma/conferenceroom-api (gemini) and Hornsyld/economic-bc-connector (specstory); origins in
+  // test/fixtures/knowledge/SOURCES.md.
+  assert.deepEqual(personKinds('The reservations to a specific room cannot overlap.'), ['rule']);
+  // "ie." ends no sentence: the constraint is read whole.
+  assert.deepEqual(statementsOf('rule', 'user', 'A room cannot be reserved in the past, ie. a room can only be reserved in the future.'), [
+    'A room cannot be reserved in the past, ie. a room can only be reserved in the future.',
+  ]);
+  assert.deepEqual(
+    personKinds('"The requested operation cannot be performed in this context." is the message i receive when i have entered "demo".'),
+    [],
+  );
+  // Written for this test: failures.
+  assert.deepEqual(personKinds('The module cannot be found.'), []);
+  assert.deepEqual(personKinds("The app can't connect to the database."), []);
+});

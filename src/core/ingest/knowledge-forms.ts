@@ -36,6 +36,13 @@ const EXPECTED =
 /** A requirement with a named subject: "X must be Y", "X should remain in Z", "X needs to be on Z". */
 const MODAL =
   /^(.{2,120}?)\s+(?:must|should|shall|needs? to|has to|have to)(?:\s+not|n't)?\s+(?:always\s+|never\s+|only\s+|also\s+)?(.*)$/i;
+/**
+ * A constraint with a named subject: "The reservations to a specific room cannot overlap", "a room can only be
+ * reserved in the future"; not what fails ("the module cannot be found", "the app can't connect"), nor an error
+ * message quoted ("\"The requested operation cannot be performed …\" is the message i receive").
+ */
+const CANNOT =
+  /^(?!["'\u201c])(.{2,120}?)\s+(?:cannot|can't|can not|can only|can never)\s+(?!(?:be\s+)?(?:found|find|resolved?|loaded|load|opened|open|read|reached|reach|connect(?:ed)?|start(?:ed)?|access(?:ed)?|imported|import|run|compile[ds]?|parsed|parse)\b)[a-z]/i;
 /** Constraints said as an imperative: "ensure ...", "avoid ...", "refrain from ...". */
 const CONSTRAINT = /^(?:please\s+)?(?:ensure|avoid|refrain from)\b\s+\S/i;
 /**
@@ -144,7 +151,7 @@ export function personForm(s: string): FormReading | undefined {
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
-  const modal = s.match(MODAL);
+  const modal = s.match(MODAL) ?? s.match(CANNOT);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
   // After the rules: "actions should work with the architecture defined in ActionSystem.cs" is one.
   return saysWhereKept(s) ? { kind: 'fact' } : undefined;

@@ -121,11 +121,11 @@ export function proseParagraphs(text: string): string[] {
 export function sentences(paragraph: string): string[] {
   const plain = paragraph.replace(/\*\*|__/g, '').replace(/\s+/g, ' ');
   const out: string[] = [];
-  // A full stop inside a code span or a file name ("README.md", "e.g.") does not end a sentence.
+  // A full stop inside a code span or a file name ("README.md", "e.g.", "ie.") does not end a sentence.
   const spans: string[] = [];
   const masked = plain
     .replace(/`[^`]*`/g, (m) => `\u0000${spans.push(m) - 1}\u0000`)
-    .replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '\u0001'));
+    .replace(/\b(?:e\.g|i\.e|ie|eg|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '\u0001'));
   for (const part of masked.split(SENTENCE_END)) {
     const s = part
       .replace(/\u0000(\d+)\u0000/g, (_m, i: string) => spans[Number(i)]!)
