@@ -112,14 +112,17 @@ test('a task is not a rule: of 43 requests to build a game, only the constraints
   assert.ok(read.length <= 5, JSON.stringify(read));
 });
 
-test('talk that describes is not a rule: a game design chat yields only the way it chose (gemini share, every turn of the person)', () => {
+test('talk that describes is not a rule: a game design chat yields the way it chose and its rules (gemini share, every turn of the person)', () => {
   const episodes = readTranscriptFile(path.join(REAL, 'gemini/chat-share-icon-first.md')).episodes.filter((e) => e.role === 'user');
   const all = episodes.map((e) => e.text).join('\n');
   assert.match(all, /a never ending war/);
   assert.match(all, /I'm pretty sure I want him to be male/);
-  // The one choice among the descriptions, labelled a decision in test/fixtures/knowledge/labels.json.
+  // The choice among the descriptions, and two of the game's mechanics the person set: what the player can do
+  // (labelled a decision in test/fixtures/knowledge/labels.json) and what cannot happen (a rule of the game).
   assert.deepEqual(brief(episodes.flatMap((e) => readKnowledge({ text: e.text, role: e.role }))), [
+    'rule: Resonance cannot be broken forcefully.',
     'decision: Lets go towards the Adamant Bulwark, I really really like it',
+    'decision: Essentially, the player can choose 3 different Aspects on a character.',
   ]);
 });
 
