@@ -701,6 +701,7 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
     'I prefer to keep the current output directory structure.',
     'I prefer JSON config files for their readability, compatibility, and easy of edit.',
     'I would like inline code comments that explain what each block is currently intended to do, to fix, and/or to avoid.',
+    'At the same time, I would like to maintain seperate changelog documentation and versioning in a CHANGELOG.md file.',
   ])
     assert.deepEqual(personKinds(said), ['preference'], said);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);
@@ -709,6 +710,7 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
   assert.deepEqual(personKinds('lets keep working on the parser.'), []);
   assert.deepEqual(personKinds('Only 1 log page.'), [], 'no instruction after "only"');
   assert.deepEqual(personKinds('I would like to dive deeper into the Arts system.'), [], 'a task the person would like done');
+  assert.deepEqual(personKinds('I want to add a logout button.'), [], 'a task');
   assert.deepEqual(personKinds('I would use Redis if it were up to me.'), [], 'still a hypothetical');
   assert.deepEqual(personKinds('Only then did the build pass.'), []);
   assert.deepEqual(personKinds('I want you to tell me what will happen if I close it.'), []);
