@@ -991,3 +991,14 @@ test('a constraint said with "cannot" or "can only" is a rule; what fails, or an
   assert.deepEqual(personKinds('The module cannot be found.'), []);
   assert.deepEqual(personKinds("The app can't connect to the database."), []);
 });
+
+test('"from now on" said to an agent is a rule even after "I\'ll …"; between people it is a resolution', () => {
+  // PuuperttiRuma/conferenceroom-api (gemini); origin in test/fixtures/knowledge/SOURCES.md.
+  const said = "I'll manage saving the chat history with the inbuilt command, you can stop handling the PROMPTIT.md file from now on.";
+  assert.deepEqual(personKinds(said), ['rule']);
+  // Written for this test.
+  assert.deepEqual(
+    readKnowledge({ text: "I'll go running every morning from now on.", speaker: 'Caroline' }).map((k) => k.kind),
+    [],
+  );
+});

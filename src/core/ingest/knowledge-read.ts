@@ -308,7 +308,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
     const choice = firstEntity(latin);
     if (choice) return { kind: 'decision', statement: s, subject: choice, object: choice };
   }
-  if (RULE_SHOUTED.test(s) || statesRuleOther(s) || instructed(s)) {
+  if (RULE_SHOUTED.test(s) || statesRuleOther(s) || instructed(s, toAgent)) {
     return { kind: 'rule', statement: s, subject: firstEntity(s) };
   }
   const stack = toAgent ? builtWith(s) : undefined;
@@ -332,10 +332,14 @@ function builtWith(s: string): string | undefined {
   return technologyIn(s.slice(m.index + m[0].length));
 }
 
-/** An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone described. */
-function instructed(s: string): boolean {
+/**
+ * An instruction that outlasts the task, said in lower case: not exclaimed (encouragement), not about someone
+ * described; "from now on" said to an agent holds even after "I'll …" ("I'll manage X, you can stop Y from now on").
+ */
+function instructed(s: string, toAgent: boolean): boolean {
   const m = s.match(RULE);
-  return m !== null && !/!\s*$/.test(s) && !OFFERED.test(s) && !DESCRIBED.test(s.slice(0, m.index));
+  if (m === null || /!\s*$/.test(s) || OFFERED.test(s)) return false;
+  return !DESCRIBED.test(s.slice(0, m.index)) || (toAgent && /^(?:from now on|going forward)$/i.test(m[0].trim()));
 }
 
 /** What a state led to, said after it: "Your Site URL is still `localhost:3000` … So on a real device the verify link breaks." */
