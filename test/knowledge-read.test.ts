@@ -915,6 +915,9 @@ test("an agent's lesson: a thing missing or not working because of a cause, what
     "That's a misconfiguration, not intended behavior. Your Supabase **Site URL** is still `http://localhost:3000`, and the email template builds the link from `{{ .SiteURL }}`. So on a real device the verify link breaks.";
   const [lesson] = statementsOf('lesson', 'assistant', led);
   assert.match(lesson!, /^Your Supabase Site URL is still `http:\/\/localhost:3000`.*So on a real device the verify link breaks\.$/);
+  // What a missing thing led to, said in the past (Episk-pos/lenr.academy, specstory).
+  const db = "The `parkhomov.db` file wasn't in the `public` folder, so the app couldn't load it.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', db), [db]);
   // That the fix works is a status, not the fix (Atlia-Code/website, specstory).
   assert.deepEqual(statementsOf('lesson', 'assistant', 'The fix is working.'), []);
   // Written for this test: a plain "so", and a consequence the agent plans.

@@ -114,7 +114,7 @@ const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
  * the failure seen ("X doesn't exist in Y, so I've replaced it with Z"; "X bypasses Y, so Z isn't …").
  */
 const CAUSE_SO =
-  /\b(?:doesn't|does not|don't|isn't|is not|aren't|wasn't|weren't|can't|cannot|missing|not (?:found|registered|defined|installed|exported|set)|bypass(?:es|ed)?|skips|ignores)\b[^.;]{0,160}?,?\s+so\s+(?:(?:i|we)(?:'ve| have)?\s+(?:replaced|changed|switched|updated|added|removed|renamed|moved|pinned|wrapped)\b|[^.;]{0,80}\b(?:isn't|aren't|doesn't|don't|won't|can't|fails?|failed|breaks?|crash(?:es)?)\b)/i;
+  /\b(?:doesn't|does not|don't|isn't|is not|aren't|wasn't|weren't|can't|cannot|missing|not (?:found|registered|defined|installed|exported|set)|bypass(?:es|ed)?|skips|ignores)\b[^.;]{0,160}?,?\s+so\s+(?:(?:i|we)(?:'ve| have)?\s+(?:replaced|changed|switched|updated|added|removed|renamed|moved|pinned|wrapped)\b|[^.;]{0,80}\b(?:isn't|aren't|doesn't|don't|won't|can't|couldn't|wasn't|weren't|didn't|fails?|failed|breaks?|broke|crash(?:es|ed)?)\b)/i;
 /** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
 const PROJECT_FACT =
   /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
