@@ -121,6 +121,29 @@ const WEIGHED =
 /** Said as an obligation of the work: "we should …", "you must …", "we need to …", "let me …" (the person keeps a step). */
 const OBLIGED = /\b(?:we|you)\s+(?:should|must|need to|have to)\s+(?!not\b|be\b|have\b)[a-z]+|\blet me\s+[a-z]+/i;
 
+/** An item read from a turn. */
+export interface KnowledgeReading {
+  kind: KnowledgeKind;
+  /** The sentence as written (bold marks left out). */
+  statement: string;
+  /** The entity it is about; absent when the sentence names none (the caller uses the project). */
+  subject?: string;
+  /** A decision's or preference's choice. */
+  object?: string;
+}
+
+/** The first entity the extractor recognises in a piece of a sentence. */
+export function firstEntity(piece: string): string | undefined {
+  return extract({ text: piece }).entities[0]?.name;
+}
+
+/** The first entity named after the form that opens the choice. */
+export function chosenAfter(s: string, form: RegExp): string | undefined {
+  const m = s.match(form);
+  if (!m || m.index === undefined) return undefined;
+  return firstEntity(s.slice(m.index + m[0].length));
+}
+
 /** The first technology the extractor knows in a piece of text ("Great" is none). */
 export function technologyIn(text: string): string | undefined {
   return extract({ text }).entities.find((e) => e.type === 'technology')?.name;

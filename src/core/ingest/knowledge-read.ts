@@ -3,8 +3,8 @@
  * and preferences stated in imperative and modal forms ("use X", "let's go with X", "never log the
  * token", "from now on ...", and their like in other languages: knowledge-languages.ts), and the
  * stack a request to an agent names ("write it in Python"); from an agent's, lessons (a failure and
- * its cause, or its fix) and durable facts about the project ("the app uses X"). A rule in the
- * negative is still a rule.
+ * its cause, or its fix) and durable facts about the project ("the app uses X": knowledge-agent.ts).
+ * A rule in the negative is still a rule.
  *
  * Precision over recall: a sentence is read only when one of these forms opens or carries it, and
  * never when it is a question, a doubt, a one-off ("for now"), quoted, fenced or a tool's output
@@ -12,25 +12,24 @@
  * task ("always", "never", "from now on") make one. The subject and the choice are entities the
  * extractor recognises, so an item never names a new kind of thing.
  */
-import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { extract } from './extract.js';
 import type { ExtractInput } from './extract-types.js';
-import { agentForm, answeredChoices, continuesLesson, personForm, pointsBack, technologyIn } from './knowledge-forms.js';
+import { agentItem, consequence, lessonGoesOn, steps } from './knowledge-agent.js';
+import {
+  answeredChoices,
+  chosenAfter,
+  firstEntity,
+  personForm,
+  pointsBack,
+  technologyIn,
+  type KnowledgeReading,
+} from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
 import { opensWithInstruction, listedItem } from './memory-file-items.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
-export interface KnowledgeReading {
-  kind: KnowledgeKind;
-  /** The sentence as written (bold marks left out). */
-  statement: string;
-  /** The entity it is about; absent when the sentence names none (the caller uses the project). */
-  subject?: string;
-  /** A decision's or preference's choice. */
-  object?: string;
-}
+export type { KnowledgeReading } from './knowledge-forms.js';
 
 const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt|rely on';
 /** A choice, imperative or stated: "use X", "let's go with X", "we use X", "we're switching to X". */
@@ -100,31 +99,10 @@ const BUILT_WITH =
 /** What a choice replaces: "X instead of Y", "X rather than Y", "X over Y". */
 const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[,.;:)]|\s+(?:for|in|when|because|since)\b|$)/i;
 
-/** An agent's lesson: a failure, and its cause or its fix, in one sentence. */
-const FAILURE =
-  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict(?:s|ing)?|issue|problem|regression|panic|missing|(?:is|are|was|were)n't working|(?:does|do|did)n't work)\b/i;
-const CAUSE_OR_FIX =
-  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ed|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
-/** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
-const FIX =
-  /\bthe (?:fix|solution|workaround) (?:is|was)\b(?!\s+(?:now\s+)?(?:working|in place|done|applied|complete|deployed|live|successful)\b)/i;
-const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
-/**
- * A cause and what it led to in one sentence: something missing or bypassed, "so" the fix made or
- * the failure seen ("X doesn't exist in Y, so I've replaced it with Z"; "X bypasses Y, so Z isn't …").
- */
-const CAUSE_SO =
-  /\b(?:doesn't|does not|don't|isn't|is not|aren't|wasn't|weren't|can't|cannot|missing|not (?:found|registered|defined|installed|exported|set)|bypass(?:es|ed)?|skips|ignores)\b[^.;]{0,160}?,?\s+so\s+(?:(?:i|we)(?:'ve| have)?\s+(?:replaced|changed|switched|updated|added|removed|renamed|moved|pinned|wrapped)\b|[^.;]{0,80}\b(?:isn't|aren't|doesn't|don't|won't|can't|couldn't|wasn't|weren't|didn't|fails?|failed|breaks?|broke|crash(?:es|ed)?)\b)/i;
-/** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
-const PROJECT_FACT =
-  /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
 /** A sentence opening with the case an instruction is for: "If …,", "When …,", "Unless …," (not a wish: "if you want, …"). */
 const CONDITION = /^(?:if|when|whenever|unless)\s(?!you\s+(?:want|like|prefer|wish)\b)/i;
 /** A choice in the negative is a rule ("we never use Java"), not a decision. */
 const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
-/** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
-const PLAN =
-  /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
 
 /**
  * The slot a command's prompt file leaves for what the person typed: the "## User Input" heading
@@ -143,17 +121,6 @@ function unbracketed(s: string): string {
   if (open > close && s.startsWith('(')) return s.slice(1).trim();
   if (close > open && s.endsWith(')')) return s.slice(0, -1).trim();
   return s;
-}
-
-/** An agent's narration runs its steps together at colons: "Let me run this test: The issue is that …" is two. */
-function steps(s: string): string[] {
-  const out: string[] = [];
-  for (const part of s.split(/(?<=:)\s+(?=\p{Lu}\p{Ll})/u)) {
-    const last = out.at(-1);
-    if (last !== undefined && !PLAN.test(last)) out[out.length - 1] = `${last} ${part}`;
-    else out.push(part);
-  }
-  return out;
 }
 
 /** A sentence giving the reason for the one before: "This ensures …", "That way …", "Otherwise …". */
@@ -200,10 +167,11 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
     if (!readable(s)) continue;
-    const item = agent ? (agentItem(s) ?? consequence(all, i, said)) : personItem(s, toAgent);
+    const before = all[i - 1];
+    const after = agent && before !== undefined && said < i - 1 && readable(before) ? consequence(before, s) : undefined;
+    const item = agent ? (agentItem(s) ?? after) : personItem(s, toAgent);
     if (!item) continue;
     // "Do not hardcode it." says what "it" is in the sentence before, when that one was no item itself.
-    const before = all[i - 1];
     if (!agent && before && pointsBack(s) && said < i - 1) {
       const joined = `${before} ${s}`;
       if (joined.length <= LIMITS.knowledgeSentenceChars && readable(before)) item.statement = joined;
@@ -219,7 +187,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     }
     // A lesson goes on in the next sentence when that one names the failure, its cause or its fix.
     const next = all[i + 1];
-    if (item.kind === 'lesson' && next && readable(next) && continuesLesson(next, FAILURE, CAUSE_OR_FIX)) {
+    if (item.kind === 'lesson' && next && readable(next) && lessonGoesOn(next)) {
       const joined = `${s} ${next}`;
       if (joined.length <= LIMITS.knowledgeSentenceChars) {
         item.statement = joined;
@@ -282,7 +250,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   if (isTemporary(main) || (!forCase && isHedged(main)) || (!toAgent && CONDITION.test(main)) || LOGGED.test(s)) return undefined;
   if (forCase) return { kind: 'rule', statement: s, subject: firstEntity(s) };
   if (PREFERENCE.test(s)) {
-    const choice = chosen(s, PREFERENCE);
+    const choice = chosenAfter(s, PREFERENCE);
     if (choice) return { kind: 'preference', statement: s, subject: replaced(s) ?? choice, object: choice };
   }
   const change = s.match(CHANGE);
@@ -295,7 +263,7 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   if (switched) return { kind: 'decision', statement: s, subject: switched.role, object: switched.choice };
   const choiceAt = s.match(CHOICE);
   if (choiceAt && !NEGATIVE.test(s.slice(0, (choiceAt.index ?? 0) + choiceAt[0].length))) {
-    const choice = chosen(s, CHOICE);
+    const choice = chosenAfter(s, CHOICE);
     if (choice) return { kind: 'decision', statement: s, subject: replaced(s) ?? choice, object: choice };
   }
   const cjk = choiceOtherCjk(s);
@@ -342,67 +310,10 @@ function instructed(s: string, toAgent: boolean): boolean {
   return !DESCRIBED.test(s.slice(0, m.index)) || (toAgent && /^(?:from now on|going forward)$/i.test(m[0].trim()));
 }
 
-/** What a state led to, said after it: "Your Site URL is still `localhost:3000` … So on a real device the verify link breaks." */
-const SO_FAILS =
-  /^so\b(?!\s+(?:far|now|yes|no)\b).{0,160}\b(?:breaks?|fails?|crash(?:es)?|errors? out|stops? working|(?:does|do|did|is|are|was|were)n't work(?:ing)?)\b/i;
-
-/** An agent's sentence saying what the one before it (no item itself) led to, read as one lesson with it. */
-function consequence(all: readonly string[], i: number, said: number): KnowledgeReading | undefined {
-  const before = all[i - 1];
-  const s = all[i]!;
-  if (!before || said >= i - 1 || !SO_FAILS.test(s) || PLAN.test(s) || !readable(before) || PLAN.test(before)) return undefined;
-  const statement = `${before} ${s}`;
-  return statement.length <= LIMITS.knowledgeSentenceChars ? { kind: 'lesson', statement, subject: firstEntity(statement) } : undefined;
-}
-
-/**
- * An agent narrating its own steps: "Implementing fixes: reviewing …", "Exploring the codebase …, then
- * adding failing tests"; not a label whose first word describes ("Missing `id` transformation: …").
- */
-const NARRATED =
-  /^(?!(?:Missing|Failing|Existing|Remaining|Pending|Outstanding|Breaking|Following|Using|Working|Matching|Corresponding)\b)\p{Lu}\p{Ll}+ing\b[^:.]{0,80}?(?::\s|,?\s+then\s+\p{Ll}+ing\b)/u;
-
-/** An agent praising a tool or its own work ("… is a powerful tool for …", "The solution is elegant"): no fact. */
-const PRAISED =
-  /\b(?:is|are|was|were|'s)\s+(?:now\s+)?(?:an?\s+)?(?:very\s+|really\s+|truly\s+|so\s+)?(?:powerful|perfect|elegant|excellent|amazing|awesome|fantastic|beautiful|great|brilliant|ideal)\b/i;
-
-/** A lesson or a durable project fact stated by an agent, or nothing. */
-function agentItem(s: string): KnowledgeReading | undefined {
-  if (
-    PLAN.test(s) ||
-    NARRATED.test(s) ||
-    PRAISED.test(s) ||
-    /^(?:if|when|maybe|perhaps)\b/i.test(s) ||
-    /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s)
-  )
-    return undefined;
-  // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
-  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))
-    return { kind: 'lesson', statement: s, subject: firstEntity(s) };
-  if (PROJECT_FACT.test(s)) {
-    const what = chosen(s, PROJECT_FACT);
-    if (what) return { kind: 'fact', statement: s, subject: what, object: what };
-  }
-  const form = agentForm(s, FAILURE);
-  return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
-}
-
-/** The first entity named after the form that opens the choice. */
-function chosen(s: string, form: RegExp): string | undefined {
-  const m = s.match(form);
-  if (!m || m.index === undefined) return undefined;
-  return firstEntity(s.slice(m.index + m[0].length));
-}
-
 /** What a choice replaces, when the sentence says ("X instead of Y"): the subject both are choices for. */
 function replaced(s: string): string | undefined {
   const m = s.match(REPLACED);
   return m ? firstEntity(m[1]!) : undefined;
-}
-
-/** The first entity the extractor recognises in a piece of a sentence. */
-function firstEntity(piece: string): string | undefined {
-  return extract({ text: piece }).entities[0]?.name;
 }
 
 /** The topic a Japanese or Chinese sentence opens with ("データベースは"): a short run of letters. */

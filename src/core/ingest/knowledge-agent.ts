@@ -1,0 +1,88 @@
+/**
+ * What an agent's own turn can teach, read without a model (knowledge-read.ts reads the turn): a
+ * lesson (a failure with its cause or its fix, in one sentence or two: "X wasn't in the public
+ * folder, so the app couldn't load it"; "… So on a real device the verify link breaks.") and a
+ * durable fact about the project ("the app uses X", and the forms of knowledge-forms.ts). Nothing
+ * is read from a plan, an offer, a guess, the agent narrating its steps or praising its work.
+ */
+import { LIMITS } from '../model/limits.js';
+import { agentForm, chosenAfter, continuesLesson, firstEntity, type KnowledgeReading } from './knowledge-forms.js';
+
+/** An agent's lesson: a failure, and its cause or its fix, in one sentence. */
+const FAILURE =
+  /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict(?:s|ing)?|issue|problem|regression|panic|missing|(?:is|are|was|were)n't working|(?:does|do|did)n't work)\b/i;
+const CAUSE_OR_FIX =
+  /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ed|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+/** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
+const FIX =
+  /\bthe (?:fix|solution|workaround) (?:is|was)\b(?!\s+(?:now\s+)?(?:working|in place|done|applied|complete|deployed|live|successful)\b)/i;
+const NEGATED_CAUSE = /\bnot (?:caused by|due to|because)\b/i;
+/**
+ * A cause and what it led to in one sentence: something missing or bypassed, "so" the fix made or
+ * the failure seen ("X doesn't exist in Y, so I've replaced it with Z"; "X bypasses Y, so Z isn't …").
+ */
+const CAUSE_SO =
+  /\b(?:doesn't|does not|don't|isn't|is not|aren't|wasn't|weren't|can't|cannot|missing|not (?:found|registered|defined|installed|exported|set)|bypass(?:es|ed)?|skips|ignores)\b[^.;]{0,160}?,?\s+so\s+(?:(?:i|we)(?:'ve| have)?\s+(?:replaced|changed|switched|updated|added|removed|renamed|moved|pinned|wrapped)\b|[^.;]{0,80}\b(?:isn't|aren't|doesn't|don't|won't|can't|couldn't|wasn't|weren't|didn't|fails?|failed|breaks?|broke|crash(?:es|ed)?)\b)/i;
+/** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
+const PROJECT_FACT =
+  /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
+/** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
+const PLAN =
+  /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
+
+/** An agent's narration runs its steps together at colons: "Let me run this test: The issue is that …" is two. */
+export function steps(s: string): string[] {
+  const out: string[] = [];
+  for (const part of s.split(/(?<=:)\s+(?=\p{Lu}\p{Ll})/u)) {
+    const last = out.at(-1);
+    if (last !== undefined && !PLAN.test(last)) out[out.length - 1] = `${last} ${part}`;
+    else out.push(part);
+  }
+  return out;
+}
+
+/** What a state led to, said after it: "Your Site URL is still `localhost:3000` … So on a real device the verify link breaks." */
+const SO_FAILS =
+  /^so\b(?!\s+(?:far|now|yes|no)\b).{0,160}\b(?:breaks?|fails?|crash(?:es)?|errors? out|stops? working|(?:does|do|did|is|are|was|were)n't work(?:ing)?)\b/i;
+
+/** An agent's sentence saying what the one before it (no item itself) led to, read as one lesson with it. */
+export function consequence(before: string, s: string): KnowledgeReading | undefined {
+  if (!SO_FAILS.test(s) || PLAN.test(s) || PLAN.test(before)) return undefined;
+  const statement = `${before} ${s}`;
+  return statement.length <= LIMITS.knowledgeSentenceChars ? { kind: 'lesson', statement, subject: firstEntity(statement) } : undefined;
+}
+
+/**
+ * An agent narrating its own steps: "Implementing fixes: reviewing …", "Exploring the codebase …, then
+ * adding failing tests"; not a label whose first word describes ("Missing `id` transformation: …").
+ */
+const NARRATED =
+  /^(?!(?:Missing|Failing|Existing|Remaining|Pending|Outstanding|Breaking|Following|Using|Working|Matching|Corresponding)\b)\p{Lu}\p{Ll}+ing\b[^:.]{0,80}?(?::\s|,?\s+then\s+\p{Ll}+ing\b)/u;
+
+/** An agent praising a tool or its own work ("… is a powerful tool for …", "The solution is elegant"): no fact. */
+const PRAISED =
+  /\b(?:is|are|was|were|'s)\s+(?:now\s+)?(?:an?\s+)?(?:very\s+|really\s+|truly\s+|so\s+)?(?:powerful|perfect|elegant|excellent|amazing|awesome|fantastic|beautiful|great|brilliant|ideal)\b/i;
+
+/** A lesson or a durable project fact stated by an agent, or nothing. */
+export function agentItem(s: string): KnowledgeReading | undefined {
+  if (
+    PLAN.test(s) ||
+    NARRATED.test(s) ||
+    PRAISED.test(s) ||
+    /^(?:if|when|maybe|perhaps)\b/i.test(s) ||
+    /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s)
+  )
+    return undefined;
+  // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
+  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))
+    return { kind: 'lesson', statement: s, subject: firstEntity(s) };
+  if (PROJECT_FACT.test(s)) {
+    const what = chosenAfter(s, PROJECT_FACT);
+    if (what) return { kind: 'fact', statement: s, subject: what, object: what };
+  }
+  const form = agentForm(s, FAILURE);
+  return form && { kind: form.kind, statement: s, subject: form.subject ?? firstEntity(s) };
+}
+
+/** A lesson goes on in the next sentence when that one names the failure, its cause or its fix. */
+export const lessonGoesOn = (next: string): boolean => continuesLesson(next, FAILURE, CAUSE_OR_FIX);
