@@ -1005,3 +1005,19 @@ test('"from now on" said to an agent is a rule even after "I\'ll …"; between p
     [],
   );
 });
+
+test('how the work is to be, said of it, is a decision: "there should be", "will be marked", "the name of the app is"', () => {
+  // kawikabader/ccv-music-tools (specstory) and PuuperttiRuma/conferenceroom-api (gemini); origins in
+  // test/fixtures/knowledge/SOURCES.md.
+  for (const said of [
+    'There should be 2 permission levels: admin and music director.',
+    'We will need search/filter capabilities.',
+    'The repo will be marked as private to keep everyone except me from seeing the contact info db.',
+    'The name of the app is Team Roster.',
+    'The conversation will be saved in a file called PROMPTIT.md in pwd root.',
+  ])
+    assert.deepEqual(personKinds(said), ['decision'], said);
+  // Written for this test: an expectation, a status, a plan.
+  for (const said of ['There should be no errors now.', 'The bug will be fixed in the next release.', 'We will need to check the logs.'])
+    assert.deepEqual(personKinds(said), [], said);
+});

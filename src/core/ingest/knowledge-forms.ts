@@ -68,15 +68,24 @@ const STACK_IS =
 /** What the work is, said of it as a whole: "The product is a web chat UI", "my app is a flask app" (not "… a bit slow", "… a mess"). */
 const WORK_IS =
   /^(?:so\s+)?(?:the|this|our|my)\s+(?:product|project|app|application|repo|repository|codebase|game|site|website|plugin|extension|library|package|service|backend|frontend)\s+is\s+an?\s+(?!(?:bit|lot|little|mess|problem|bug|pain|nightmare|disaster|joke|good|great|nice|bad)\b)[\w-]/i;
-/** What "we" will do, said as settled: "We will connect to sandbox environment …" (not "we'll see", "we will need to"). */
+/** What "we" will do or need, said as settled: "We will connect to sandbox environment …", "We will need search/filter capabilities" (not "we'll see", "we will need to"). */
 const WE_WILL =
-  /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
+  /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need to|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
 /**
  * What the product lets its users do, specified: "User can cancel the reservation", "the player can choose 3
  * different Aspects" (not a report of what happens now: "users can still see …", "players can now …").
  */
 const USERS_CAN =
   /^(?:also,?\s+|and\s+|essentially,?\s+)?(?:the\s+|a\s+|an\s+|each\s+|every\s+)?(?:users?|players?|admins?|customers?|visitors?|members?|guests?)\s+(?:can|should be able to|must be able to|will be able to)\s+(?!.*\b(?:currently|still|now|even|already|anymore)\b)[a-z]/i;
+/**
+ * How the work is to be, said of it: "There should be 2 permission levels", "The repo will be marked as private",
+ * "The name of the app is Team Roster" (not "there should be no errors now", "the bug will be fixed").
+ */
+const SPECIFIED = [
+  /^there (?:should|must|needs? to|has to|will) be\b(?!\s+no\s+(?:more\s+)?(?:errors?|issues?|problems?|warnings?|failures?)\b)(?!.*\b(?:now|already|still)\b)/i,
+  /^(?:the|our|this)\s+[\w\s/-]{1,40}?\s+will be\s+(?!(?:able|fixed|resolved|done|finished|completed|ready|updated|merged|deployed|released)\b)\w+ed\b/i,
+  /^(?:the )?name of the (?:app|application|project|site|game|tool|repo|package|product) is\b|^(?:the|our|this) (?:app|application|project|site|game|tool|repo|package|product) is called\b/i,
+];
 /** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …". */
 const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
 /** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
@@ -170,7 +179,8 @@ export function personForm(s: string): FormReading | undefined {
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s)) return { kind: 'preference' };
-  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s)) return { kind: 'decision' };
+  if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s) || SPECIFIED.some((re) => re.test(s)))
+    return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
