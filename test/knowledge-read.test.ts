@@ -1021,3 +1021,13 @@ test('how the work is to be, said of it, is a decision: "there should be", "will
   for (const said of ['There should be no errors now.', 'The bug will be fixed in the next release.', 'We will need to check the logs.'])
     assert.deepEqual(personKinds(said), [], said);
 });
+
+test("a line of the stack as an agent lists it is the agent's fact; the same shape about anything else is not", () => {
+  // mariobrusarosco/best-shot (specstory); origin in test/fixtures/knowledge/SOURCES.md.
+  const agent = (t: string) => readKnowledge({ text: t, role: 'assistant' }).map((k) => [k.kind, k.subject]);
+  assert.deepEqual(agent('Vitest for testing'), [['fact', 'Vitest']]);
+  assert.deepEqual(agent('TanStack Query for data fetching'), [['fact', 'TanStack Query']]);
+  // From the same reply: a line whose head is no technology.
+  assert.deepEqual(agent('Separate files for each domain entity'), []);
+  assert.deepEqual(agent('Development tools for React Query and Router'), []);
+});

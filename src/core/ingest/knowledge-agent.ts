@@ -6,7 +6,7 @@
  * is read from a plan, an offer, a guess, the agent narrating its steps or praising its work.
  */
 import { LIMITS } from '../model/limits.js';
-import { agentForm, chosenAfter, continuesLesson, firstEntity, type KnowledgeReading } from './knowledge-forms.js';
+import { agentForm, chosenAfter, continuesLesson, firstEntity, technologyIn, type KnowledgeReading } from './knowledge-forms.js';
 
 /** An agent's lesson: a failure, and its cause or its fix, in one sentence. */
 const FAILURE =
@@ -26,6 +26,8 @@ const CAUSE_SO =
 /** An agent's durable fact about the project: "the project uses X", "X is written in Y". */
 const PROJECT_FACT =
   /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
+/** A line of the project's stack as an agent lists it: "Vitest for testing", "Vite as the build tool" (its head a known technology). */
+const STACK_LINE = /^([A-Z][\w.+#/-]*(?:\s[A-Z][\w.+#/-]*){0,3})(?:\s\([^)]*\))?\s+(?:for|as)\s+(?:the\s+)?[a-z][\w\s/-]{2,40}\.?$/;
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
 const PLAN =
   /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
@@ -76,6 +78,8 @@ export function agentItem(s: string): KnowledgeReading | undefined {
   // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
   if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))
     return { kind: 'lesson', statement: s, subject: firstEntity(s) };
+  const stack = s.match(STACK_LINE);
+  if (stack && technologyIn(stack[1]!) === stack[1]) return { kind: 'fact', statement: s, subject: stack[1], object: stack[1] };
   if (PROJECT_FACT.test(s)) {
     const what = chosenAfter(s, PROJECT_FACT);
     if (what) return { kind: 'fact', statement: s, subject: what, object: what };
