@@ -1017,6 +1017,14 @@ test('how the work is to be, said of it, is a decision: "there should be", "will
     'The conversation will be saved in a file called PROMPTIT.md in pwd root.',
   ])
     assert.deepEqual(personKinds(said), ['decision'], said);
+  // What the work is, as the person sets out to make it (the same session), is a fact.
+  assert.deepEqual(
+    personKinds(
+      '@create-prd.mdc I want to create a web app that allows music directors to login and find all of the phone numbers for all of our musicians.',
+    ),
+    ['fact'],
+  );
+  assert.deepEqual(personKinds('I want to create a button that opens the settings.'), [], 'a task');
   // Written for this test: an expectation, a status, a plan.
   for (const said of ['There should be no errors now.', 'The bug will be fixed in the next release.', 'We will need to check the logs.'])
     assert.deepEqual(personKinds(said), [], said);

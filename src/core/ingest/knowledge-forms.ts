@@ -68,6 +68,9 @@ const STACK_IS =
 /** What the work is, said of it as a whole: "The product is a web chat UI", "my app is a flask app" (not "… a bit slow", "… a mess"). */
 const WORK_IS =
   /^(?:so\s+)?(?:the|this|our|my)\s+(?:product|project|app|application|repo|repository|codebase|game|site|website|plugin|extension|library|package|service|backend|frontend)\s+is\s+an?\s+(?!(?:bit|lot|little|mess|problem|bug|pain|nightmare|disaster|joke|good|great|nice|bad)\b)[\w-]/i;
+/** The work as the person sets out to make it: "I want to create a web app that allows music directors to …". */
+const SETS_OUT =
+  /^(?:so\s+|hi,?\s+|hello,?\s+)?(?:i|we)\s+(?:want|would like|'d like|am going|'m going|are going|'re going|plan)\s+to\s+(?:create|build|make|develop|write)\s+an?\s+(?:[\w-]+\s+){0,3}?(?:app|application|web ?app|website|site|game|cli|bot|extension|plugin|library|tool)\s+(?:that|which|for|to|where)\b/i;
 /** What "we" will do or need, said as settled: "We will connect to sandbox environment …", "We will need search/filter capabilities" (not "we'll see", "we will need to"). */
 const WE_WILL =
   /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need to|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
@@ -171,7 +174,7 @@ export function personForm(s: string): FormReading | undefined {
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);
   if (stack) return { kind: 'fact', subject: stack };
-  if (NOTED.test(s) || WORK_IS.test(s)) return { kind: 'fact' };
+  if (NOTED.test(s) || WORK_IS.test(s) || SETS_OUT.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s) || (ONLY_DO.test(s) && opensWithInstruction(s.replace(ONLY_DO, '')))) return { kind: 'rule' };
   if (WEIGHED.test(s)) return { kind: 'rule' };
