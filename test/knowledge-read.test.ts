@@ -710,6 +710,10 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
   assert.deepEqual(personKinds('lets keep working on the parser.'), []);
   assert.deepEqual(personKinds('Only 1 log page.'), [], 'no instruction after "only"');
   assert.deepEqual(personKinds('I would like to dive deeper into the Arts system.'), [], 'a task the person would like done');
+  // harinathpathipaka-commits/visionweb (Claude Code): how the person wants to be answered.
+  assert.deepEqual(personKinds('Just a short answer'), ['preference']);
+  assert.deepEqual(personKinds('Please be concise.'), ['preference'], 'written for this test');
+  assert.deepEqual(personKinds('The answer is 42.'), [], 'written for this test');
   assert.deepEqual(personKinds('I want to add a logout button.'), [], 'a task');
   assert.deepEqual(personKinds('I would use Redis if it were up to me.'), [], 'still a hypothetical');
   assert.deepEqual(personKinds('Only then did the build pass.'), []);

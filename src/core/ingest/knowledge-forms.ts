@@ -110,6 +110,9 @@ const WANTED =
 /** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
 const UNWANTED =
   /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
+/** How the person wants to be answered: "Just answer", "Just a short answer", "be concise", "keep answers short". */
+const ANSWERED_SO =
+  /^(?:please\s+)?(?:just|only)\s+(?:a\s+(?:short|brief|quick)\s+)?answer\b|^(?:please\s+)?(?:always\s+)?be\s+(?:brief|concise)\b|\bkeep\s+(?:your\s+)?(?:answers|responses|replies)\s+(?:short|brief|concise)\b|^(?:please\s+)?(?:answer|respond|reply)\s+(?:briefly|concisely)\b/i;
 /** A way of working leaned towards: "Prefer small focused patches per file", "I prefer JSON config files", "I err on the side of …". */
 const LEANS =
   /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S/i;
@@ -181,7 +184,7 @@ export function personForm(s: string): FormReading | undefined {
   if (WANTED.test(s) || wantedOther(s)) return { kind: 'preference' };
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
-  if (LEANS.test(s)) return { kind: 'preference' };
+  if (LEANS.test(s) || ANSWERED_SO.test(s)) return { kind: 'preference' };
   if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s) || SPECIFIED.some((re) => re.test(s)))
     return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
