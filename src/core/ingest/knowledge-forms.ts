@@ -191,8 +191,10 @@ export function personForm(s: string): FormReading | undefined {
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
-  const modal = s.match(MODAL) ?? s.match(CANNOT);
+  const modal = s.match(MODAL);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };
+  const cannot = modal ? null : s.match(CANNOT);
+  if (cannot && !NOT_SPECIFIED_SUBJECT.test(cannot[1]!)) return { kind: 'rule' };
   // After the rules: "actions should work with the architecture defined in ActionSystem.cs" is one.
   return saysWhereKept(s) ? { kind: 'fact' } : undefined;
 }

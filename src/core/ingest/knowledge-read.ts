@@ -168,8 +168,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     const s = all[i]!;
     if (!readable(s)) continue;
     const before = all[i - 1];
-    const after = agent && before !== undefined && said < i - 1 && readable(before) ? consequence(before, s) : undefined;
-    const item = agent ? (agentItem(s) ?? after) : personItem(s, toAgent);
+    const item = agent ? (agentItem(s) ?? ledTo(all, i, said)) : personItem(s, toAgent);
     if (!item) continue;
     // "Do not hardcode it." says what "it" is in the sentence before, when that one was no item itself.
     if (!agent && before && pointsBack(s) && said < i - 1) {
@@ -223,6 +222,12 @@ function clauses(s: string): string[] {
     .split(/(?<=[,;])\s+/)
     .map((c) => c.replace(/[,;]$/, '').trim())
     .filter((c) => c.split(/\s+/).length >= 3);
+}
+
+/** What an agent's sentence says the one before it led to, when that one was no item itself (knowledge-agent.ts). */
+function ledTo(all: readonly string[], i: number, said: number): KnowledgeReading | undefined {
+  const before = all[i - 1];
+  return before !== undefined && said < i - 1 && readable(before) ? consequence(before, all[i]!) : undefined;
 }
 
 /** A sentence that can state something: within bounds, more than a word, not a question. */
