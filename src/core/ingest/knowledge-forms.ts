@@ -3,16 +3,14 @@
  * knowledge-read.ts. What a person writes to an agent specifies the work ("the handlers should only
  * parse input", "ensure every action can be referenced", "instead of relay, name it Aux"); between
  * two people the same moods are opinion ("everyone should try it"), so these are read only from a
- * turn whose role says it was addressed to an agent. From an agent: how to build, run and test (a
- * command in a code span, said as such), a correction ("the port is 10808, not 7890"), and a fix
- * said as the thing that fixed it ("forcing xcb ... fixes the exit"), in English and Chinese; a
- * failure named with its cause or fix in Japanese, Korean, Portuguese, Spanish, French and German.
+ * turn whose role says it was addressed to an agent. What an agent's own turn teaches is in
+ * knowledge-agent.ts.
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
 import { wantedOther } from './knowledge-languages.js';
 import { opensWithInstruction } from './memory-file-items.js';
-import { foundWhereKept, saysWhereKept } from './places.js';
+import { saysWhereKept } from './places.js';
 
 /** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */
 const POINTER_WORDS = 8;
@@ -165,7 +163,7 @@ export function technologyIn(text: string): string | undefined {
 }
 
 /** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
-function stackIs(s: string): string | undefined {
+export function stackIs(s: string): string | undefined {
   const m = s.match(STACK_IS);
   return m ? technologyIn(m[1]!) : undefined;
 }
@@ -218,72 +216,4 @@ export function cutQuestion(statement: string, max: number): string | undefined 
 /** Each choice the person made by answering an agent's question: the question and the answer, as written. */
 export function answeredChoices(text: string): { statement: string; answer: string }[] {
   return [...text.matchAll(ANSWER)].filter((m) => !GO_ON.test(m[2]!.trim())).map((m) => ({ statement: m[0].trim(), answer: m[2]!.trim() }));
-}
-
-/** A command as an agent writes one in a code span: a runner or a script path, environment settings before it. */
-const COMMAND =
-  /`((?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:npm|pnpm|yarn|bun|bunx|npx|node|deno|python3?|pip3?|pytest|uv|poetry|tox|cargo|go|make|cmake|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|podman|bundle|rake|rails|php|composer|mix|flutter|swift|xcodebuild|just|\.{1,2}\/[\w./-]+)(?:\s[^`]*)?)`/;
-/** What a command is said to do that outlasts the turn: how to build, run, test, start, lint or install. */
-const HOW_TO =
-  /\b(?:build|builds|building|run|runs|test|tests|testing|start|starts|startup|lint|linting|install|deploy|serve|dev|format|typecheck|launch|command|commands|entry point)\b/i;
-/** A report of work done, not how to do it: "I ran ...", "Improved help texts for the `bundle` command". */
-const ONE_RUN = /\b(?:[Ii]|[Ww]e)\s+(?:ran|re-?ran|executed|tried|added|updated|improved|changed|fixed)\b|^[A-Z][a-z]+ed\b/;
-/** A correction of a fact: "the proxy port is 10808, not 7890"; "需要输入 vibelife 的密码，不是 aiscend 的". */
-const CORRECTION =
-  /\b(?:is|are|uses|needs|requires|runs on|listens on)\s+[^,;]{1,60},\s*not\s+\S|(?:是|为|需要|要用|用).{1,40}[，,]\s*(?:而)?不是/i;
-/** Where a setting or an entry lives: "OPK_DEBUG is an environment variable the app reads at startup". */
-const SETTING =
-  /^`?([\w./-]{2,60})`?\s+(?:is|are)\s+(?:an?|the)\s+(?:environment variables?|env vars?|config(?:uration)? files?|entry points?|build scripts?|start scripts?)\b/i;
-/** The fix that worked, said as what did it: "forcing xcb ... fixes the immediate exit". */
-const FIXED_BY =
-  /^(?:\w+\s*[,—–-]+\s*)?(?!(?:nothing|something|anything|everything|thing|string|during|including|according|regarding|considering|following|bring)\b)[A-Za-z][a-z]+ing\b.{0,160}?\b(?:fixes|resolves|solves|prevents|avoids)\b/i;
-/** A cause confirmed: "that confirms it was a Qt platform plugin issue". */
-const CONFIRMED_CAUSE = /\b(?:confirms|confirmed|shows|showed|means)\s+(?:that\s+)?(?:it|this|the \w+)\s+(?:was|is)\s+(?:a|an|the)\b/i;
-/** A failure and its cause in Chinese: "错误在 X 文件中", "无法访问 ..., 所以 ...". */
-const FAILURE_ZH = /错误|报错|失败|异常|无法|不能|出错|崩溃|问题/u;
-const CAUSE_ZH = /因为|由于|原因|所以|导致|(?:错误|问题)(?:在|出在|是)/u;
-/**
- * A failure and its cause or fix in the other languages of agents' replies: Japanese, Korean,
- * Portuguese, Spanish, French and German ("O problema era X, o que quebrava Y"; "修正済みなので、X で回避できます").
- */
-const FAILURE_OTHER =
-  /エラー|失敗|不具合|バグ|問題|壊れ|破損|오류|에러|실패|문제|버그|(?<!\p{L})(?:erro|falha|problema|bug|exceção|quebra(?:va)?|error|fallo|falla|excepción|erreur|échec|problème|plant(?:e|ait)|fehler|problem|absturz)(?!\p{L})/iu;
-const CAUSE_OTHER =
-  /ので|ため|原因|修正|回避|解決|때문|원인|수정|해결|(?<!\p{L})(?:porque|devido a|causa(?:do|da)? por|o que|corrigi(?:do|da)?|resolvi(?:do|da)?|debido a|causado por|corregido|solucionado|parce que|à cause de|causé par|corrigé|résolu|weil|wegen|verursacht|behoben|gelöst)(?!\p{L})/iu;
-
-/** A lesson or a durable fact stated by an agent in one of these forms, or nothing. */
-export function agentForm(s: string, failure: RegExp): FormReading | undefined {
-  if (
-    FIXED_BY.test(s) ||
-    (CONFIRMED_CAUSE.test(s) && failure.test(s)) ||
-    (FAILURE_ZH.test(s) && CAUSE_ZH.test(s)) ||
-    (FAILURE_OTHER.test(s) && CAUSE_OTHER.test(s))
-  )
-    return { kind: 'lesson' };
-  const command = s.match(COMMAND);
-  if (command && HOW_TO.test(s) && !ONE_RUN.test(s)) {
-    const runner = command[1]!.replace(/^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/, '').split(/\s/)[0];
-    return { kind: 'fact', ...(runner ? { subject: runner } : {}) };
-  }
-  const setting = s.match(SETTING)?.[1] ?? stackIs(s);
-  if (setting) return { kind: 'fact', subject: setting };
-  if (CORRECTION.test(s)) return { kind: 'fact' };
-  return foundWhereKept(s) ? { kind: 'fact' } : undefined;
-}
-
-/** A sentence that says what the one before it shows: "This suggests there are requests that never finish". */
-const EXPLAINS = /^(?:this|that|which)\s+(?:suggests|means|indicates|implies|explains|is because|happens because|is why)\b|^that's why\b/i;
-
-/** A sentence that goes on with a lesson: names a failure, a cause or a fix, or explains it (joined to the lesson before it). */
-export function continuesLesson(s: string, failure: RegExp, causeOrFix: RegExp): boolean {
-  return (
-    EXPLAINS.test(s) ||
-    failure.test(s) ||
-    causeOrFix.test(s) ||
-    FIXED_BY.test(s) ||
-    FAILURE_ZH.test(s) ||
-    CAUSE_ZH.test(s) ||
-    FAILURE_OTHER.test(s) ||
-    CAUSE_OTHER.test(s)
-  );
 }

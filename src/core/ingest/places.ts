@@ -1,6 +1,6 @@
 /**
  * Where things live in a project, said with a path or a file name: the forms the turn reader
- * (knowledge-forms.ts) and the memory-file reader (memory-file-items.ts) share.
+ * (knowledge-forms.ts, knowledge-agent.ts) and the memory-file reader (memory-file-items.ts) share.
  */
 
 /** A place named by its path or its file: "test/e2e/", "src\\cron\\", "`PrefsManager.kt`", "@acfr.py". */
