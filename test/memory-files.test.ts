@@ -78,7 +78,8 @@ const REAL: { file: string; kinds: Record<string, number> }[] = [
   { file: 'wxvx/AGENTS.md', kinds: { rule: 16, fact: 6 } },
   // bench's line 11, "Bench is a tool for workflow and resource management.", says what the project is: a fact.
   { file: 'bench/.cursor/rules/general.mdc', kinds: { rule: 16, fact: 10 } },
-  { file: 'nftbk/memory-bank/activeContext.md', kinds: { fact: 24, rule: 3, decision: 8 } },
+  // nftbk: a lead whose items are all a few words ("**Multi-Chain Support**:", then chains) is one item with them.
+  { file: 'nftbk/memory-bank/activeContext.md', kinds: { fact: 21, rule: 3, decision: 8 } },
   { file: 'bitbank-bot/.cursorrules', kinds: { rule: 3, fact: 2 } },
 ];
 
@@ -125,8 +126,14 @@ test('real memory files: the items counted by hand, by kind; code, examples and 
 
   const nftbk = 'nftbk/memory-bank/activeContext.md';
   assert.deepEqual([at(nftbk, 41)?.kind, at(nftbk, 41)?.subject], ['decision', 'Sequential Processing']);
-  assert.deepEqual([at(nftbk, 8)?.kind, at(nftbk, 8)?.subject], ['fact', 'Multi-Chain Support']);
-  assert.equal(at(nftbk, 9), undefined, '"Tezos blockchain": a fragment');
+  assert.deepEqual(
+    [at(nftbk, 7)?.kind, at(nftbk, 7)?.subject, at(nftbk, 7)?.statement],
+    ['fact', 'Multi-Chain Support', 'Multi-Chain Support: Ethereum-based chains (Ethereum, Zora, Base, Arbitrum); Tezos blockchain'],
+    'a lead and the short items under it: one statement',
+  );
+  assert.equal(at(nftbk, 8), undefined, 'read with its lead');
+  assert.equal(at(nftbk, 11), undefined, 'a lead with a longer item under it says nothing itself');
+  assert.equal(at(nftbk, 12)?.statement, 'Metadata retrieval and storage', 'and its items are read one by one');
 });
 
 test('quoted, fenced, tabled and commented text is not the person’s rule; long statements are cut at a sentence', () => {
@@ -253,6 +260,13 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
       ['rule', 'Forbidden: Silent behavior changes'],
     ],
   );
+  // language-app's lines 133-135 and 149-151: a list item's lead completed by the few words under it is one item,
+  // and a lead that instructs ("Define interfaces/types for:") is not what its items are about.
+  const led = (from: number) => read('language-app/.windsurfrules', from, from + 2).map((i) => [i.kind, i.statement, i.subject]);
+  assert.deepEqual(led(133), [
+    ['rule', 'Define interfaces/types for: persisted data; cross-component props', 'TypeScript Rules (No Exceptions)'],
+  ]);
+  assert.deepEqual(led(149), [['fact', 'Errors: user-friendly UI messages; technical detail in console', 'Errors']]);
   // Made up: a bullet lead-in forbids its sub-items, and is not their subject.
   const lead = memoryFileItems('# Rules\n\n## Git\n\n- **Don’t**:\n  - Use var in new code\n', memoryFileType('/r/AGENTS.md')!);
   assert.deepEqual(

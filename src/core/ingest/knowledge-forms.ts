@@ -9,7 +9,7 @@
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { extract } from './extract.js';
 import { wantedOther } from './knowledge-languages.js';
-import { opensWithInstruction } from './memory-file-items.js';
+import { opensWithInstruction } from './memory-file-kinds.js';
 import { saysWhereKept } from './places.js';
 
 /** Words a sentence ending on "it" or "this" needs before it says enough alone ("run prettier on the README before committing it"). */

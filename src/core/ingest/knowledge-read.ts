@@ -26,7 +26,8 @@ import {
 } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
-import { opensWithInstruction, listedItem } from './memory-file-items.js';
+import { listedItem } from './memory-file-items.js';
+import { opensWithInstruction } from './memory-file-kinds.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
 export type { KnowledgeReading } from './knowledge-forms.js';

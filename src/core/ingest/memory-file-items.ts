@@ -18,10 +18,7 @@
  * - other code, block quotes, tables, HTML comments, front matter and `@import` lines are never
  *   read: a statement quoted or in code is not the person's.
  *
- * The kind, in this order: under a heading of lessons (lessons, gotchas, pitfalls, troubleshooting)
- * a lesson; worded as a decision ("we decided", "chosen for", a "Decisions" heading) a decision; in
- * the first person ("I prefer…") or under a "Preferences" heading a preference; imperative or modal
- * (and, in an instructions file, "No …") a rule; anything else a fact (stack, layout, commands).
+ * The kind: memory-file-kinds.ts.
  * The statement is the item's own words (emphasis and link targets dropped), cut at a sentence
  * within LIMITS.statementChars; the subject is the item's label ("**Testing**: …"), else its
  * nearest heading below the title (a generic one such as "General" does not count), else the file.
@@ -29,23 +26,8 @@
 import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import {
-  DECISION_HEADING_OTHER,
-  instructsOther,
-  LESSON_HEADING_OTHER,
-  PREFERENCE_HEADING_OTHER,
-  underHeading,
-} from './instruction-markers.js';
-import {
-  codeDoes,
-  commandsFact,
-  conventionFor,
-  conventionSaid,
-  describesProject,
-  isStackLine,
-  layoutFact,
-  namesTechnology,
-} from './memory-file-code.js';
+import { underHeading } from './instruction-markers.js';
+import { codeDoes, commandsFact, conventionSaid, describesProject, isStackLine, layoutFact, namesTechnology } from './memory-file-code.js';
 import {
   aboutTheFile,
   type Block,
@@ -58,6 +40,7 @@ import {
   sentences,
   wordCount,
 } from './memory-file-text.js';
+import { kindOf, opensWithInstruction } from './memory-file-kinds.js';
 import type { MemoryFileType } from './memory-files.js';
 import { foundWhereKept } from './places.js';
 
@@ -72,89 +55,13 @@ export interface MemoryFileItem {
   text: string;
 }
 
-const LESSON_HEADING = /lesson|learn(?:ed|ings)\b|gotcha|pitfall|mistake|troubleshoot|known (?:issue|problem)/i;
-const DECISION_HEADING = /decision/i;
-const PREFERENCE_HEADING = /preference/i;
-const DECISION =
-  /\b(?:we|i)\s+(?:have\s+)?(?:decided|chose|picked|went with|settled on|opted for|switched to|migrated to)\b|\bdecided to\b|\b(?:was|were)\s+chosen\b|\bchosen (?:for|because|over)\b|\bdecision\b/i;
-const PREFERENCE = /^(?:i|we)\s+(?:prefer|like|love|want|'d rather|would rather)\b/i;
-const MODAL =
-  /\b(?:must|should|shall|never|always|do not|don't|avoid|make sure|needs? to|ha(?:ve|s) to|required to|mandatory|forbidden|prohibited|not allowed|(?:is|are) not (?:needed|necessary|required))\b|\b(?:needs?|requires?)\s*:/i;
-/** A modal inside a relative clause describes someone ("developers who need to test"), it instructs nobody. */
-const RELATIVE_MODAL = /\b(?:who|which|that)\s+(?:must|should|needs? to|ha(?:ve|s) to)\s+\w+/gi;
-const VERBS = new Set(
-  (
-    'use avoid prefer keep write add run follow make ensure put pass define update remove replace check test do never always only ' +
-    'commit pin audit format organize organise access raise log ask create call store read return handle import export name place ' +
-    'document include implement validate stop state decide locate preserve reject apply build install consider split limit wrap ' +
-    'mock favor favour exclude set configure require treat reuse respect maintain review verify look remember leave let start stay ' +
-    'try think focus group sort separate move extract declare annotate comment delete clean lint bump tag release deploy push merge ' +
-    'rebase squash open close explain describe mention list show print emit throw catch guard cache retry default refer consult ' +
-    'iterate fix prefix suffix wait reply respond answer communicate target support enable disable ignore skip drop ' +
-    'break refactor rename structure generate load save send sanitize escape encode decode parse serialize append prepend insert ' +
-    'choose pick link cite reference give convert provide note get see tell mark prioritize prioritise minimize minimise ' +
-    'maximize maximise reduce protect secure measure optimize optimise simplify clarify adhere stick conform match align ' +
-    'mirror copy flag warn notify inform confirm request invoke trigger schedule batch type assert cover summarize ' +
-    'summarise translate localize localise indent capitalize quote normalize normalise trim truncate round filter map ' +
-    'combine join nest flatten inline upgrade downgrade migrate uninstall lock publish ship host serve expose hide restrict ' +
-    'allow deny block permit grant revoke rotate encrypt hash sign authenticate authorize authorise persist fetch query ' +
-    'speak talk address double-check recheck rerun re-run strip redact scrub mask purge swap investigate understand'
-  ).split(' '),
-);
-const SUBORDINATE = /^(?:for|when|if|in|before|after|once|unless|while|on|during|where|whenever)$/;
-/** A verb after the first two words: they were the subject ("Test command runs with …"), not an instruction. */
-const SUBJECT_THEN =
-  /^(?:is|are|was|were|live|lives|go|goes|runs|uses|has|needs|requires|contains|works|does|takes|returns|holds|calls|reads|writes|handles|loads|depends|supports|provides|stores|shows|tracks|lets)$/i;
 /** A lead-in pointing to what follows it: "ALWAYS follow this approach:", "Use these:". */
 const POINTS_AHEAD = /\b(?:this|these|the following|as follows|below)(?:\s+[\w-]+)?\s*[:：]\s*$/i;
-/** Verbs whose object is a clause ("ensure countries are Title Case"): a copula after them is the clause's. */
-const CLAUSE_VERB = /^(?:ensure|verify|check|confirm|assert|note|remember|require|make)$/;
-const NOT_VERB_AFTER = /^(?:is|are|was|were|has|have|had|will|can|could|would|of|and|or|for|in|on|to)$/i;
 /** Headings whose lists show, not state: their items are examples. */
 const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
 const MIN_WORDS = 3;
 /** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
 const MAX_PART_WORDS = 6;
-
-function imperative(body: string): boolean {
-  // A code span opening it is a name ("`make build` for production builds"), not a verb.
-  if (/^`[^`]*`/.test(body)) return false;
-  const [first = '', second = '', third = ''] = body
-    .replace(/^[`'"]+/, '')
-    .split(/\s+/)
-    .map((w) => w.replace(/[^\p{L}'`]/gu, ''));
-  const f = first.toLowerCase();
-  if (f === "don't" || f === 'dont') return true;
-  // "Target users are …", "Test files live in …": the verb-like word opens a noun phrase, the subject.
-  if (VERBS.has(f) && !NOT_VERB_AFTER.test(second) && (CLAUSE_VERB.test(f) || !SUBJECT_THEN.test(third))) return true;
-  // "Add or update GoogleTest cases …": two instructions joined.
-  if (VERBS.has(f) && /^(?:or|and)$/i.test(second) && VERBS.has(third.toLowerCase())) return true;
-  // "For breaking changes, append …", "When in doubt, ask …": the instruction after the opening clause.
-  const comma = body.indexOf(',');
-  return SUBORDINATE.test(f) && comma > 0 && imperative(body.slice(comma + 1).trim());
-}
-
-/** The kind of an item by its words and headings (see above); undefined: a paragraph's prose, not an item. */
-export function kindOf(body: string, headings: string[], type: MemoryFileType, bullet: boolean): KnowledgeKind | undefined {
-  const under = (re: RegExp, other: RegExp): boolean => headings.some((h) => re.test(h) || other.test(h));
-  if (under(LESSON_HEADING, LESSON_HEADING_OTHER)) return 'lesson';
-  if (DECISION.test(body) || under(DECISION_HEADING, DECISION_HEADING_OTHER)) return 'decision';
-  if (PREFERENCE.test(body) || under(PREFERENCE_HEADING, PREFERENCE_HEADING_OTHER)) return 'preference';
-  if (
-    imperative(body) ||
-    MODAL.test(body.replace(RELATIVE_MODAL, '')) ||
-    instructsOther(body) ||
-    (type.instructions && (/^no\s/i.test(body) ? !NO_STATEMENT.test(body) : /^[❌🚫⛔]/u.test(body)))
-  )
-    return 'rule';
-  if (bullet && conventionFor(body, headings)) return 'rule';
-  return bullet ? 'fact' : undefined;
-}
-
-/** "No scripts are defined yet": a "No …" with its verb states, it does not forbid (as "No `any`" does). */
-const NO_STATEMENT = /^no\s[^.;:]*?\b(?:is|are|was|were|has|have|had|exists?|yet)\b/i;
-/** An instruction opens the text: an imperative verb ("Run …"), or one after an opening clause ("If X, return Y"). */
-export const opensWithInstruction = (s: string): boolean => imperative(plain(s));
 
 /** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item, or nothing. */
 export function listedItem(raw: string): { kind: KnowledgeKind; statement: string } | undefined {
@@ -181,7 +88,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   let paraLead: string | undefined;
   const subjectOf = (label?: string, indent = -1): string =>
     (label && namesSubject(label) ? label : undefined) ||
-    [...leads].reverse().find((l) => l.indent < indent && namesSubject(l.name))?.name ||
+    // "Define interfaces/types for:" instructs: what it leads is not about it.
+    [...leads].reverse().find((l) => l.indent < indent && namesSubject(l.name) && !opensWithInstruction(l.name))?.name ||
     [...headings.slice(title ? 1 : 0)].reverse().find(namesSubject) ||
     type.label;
   const push = (kind: KnowledgeKind, statement: string, subject: string, start: number, end: number, words: string): void => {
@@ -196,21 +104,38 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   };
   // A lead-in waiting for the items it leads (deeper, or a flat list's next ones): when code, a table or nothing follows, it says something itself.
   let lead: { b: Block; raw: string } | undefined;
-  const settle = (subItem: boolean): void => {
+  const settle = (subItem: boolean, deeper = false): void => {
     const open = lead;
     lead = undefined;
     if (open && !subItem) emitItem(open.b, open.raw);
+    // "- Errors:" over "  - user-friendly UI messages": when every item under it is that short, they complete it.
+    if (open && deeper) {
+      unfold();
+      const { b, raw } = open;
+      const subject = subjectOf(labelled(raw).label, (b.indent ?? 0) + 1); // its items' subject: its own name
+      folded = { said: plain(raw), subject, start: b.start, end: b.end, parts: [], over: b.indent, held: [] };
+    }
   };
   // A paragraph's instruction ending in ":" ("All shared logic must assume:") is completed by the short items under it.
-  let folded: { kind: KnowledgeKind; said: string; subject: string; start: number; end: number; parts: string[] } | undefined;
+  // A list item's lead ("over": its indent) has no kind of its own; its items are held until all of them prove short.
+  let folded:
+    | { kind?: KnowledgeKind; said: string; subject: string; start: number; end: number; parts: string[]; over?: number; held?: Block[] }
+    | undefined;
+  const folding = (said: string, parts: string[]): string => `${said.replace(/[:：]\s*$/, '')}: ${parts.join('; ')}`;
   const unfold = (): void => {
     const f = folded;
     folded = undefined;
     if (!f) return;
     // "ALWAYS follow this approach:" says nothing without what it points to.
-    if (!f.parts.length && POINTS_AHEAD.test(f.said)) return;
-    const said = f.parts.length ? `${f.said.replace(/[:：]\s*$/, '')}: ${f.parts.join('; ')}` : f.said;
-    push(f.kind, said, f.subject, f.start, f.end, said);
+    if (!f.parts.length && (POINTS_AHEAD.test(f.said) || !f.kind)) return;
+    const said = f.parts.length ? folding(f.said, f.parts) : f.said;
+    push(f.kind ?? kindOf(said, headings.filter(Boolean), type, true)!, said, f.subject, f.start, f.end, said);
+  };
+  // A list lead's items, one of which is more than a completing word or two: each says its own.
+  const release = (): void => {
+    const held = folded?.held ?? [];
+    folded = undefined;
+    for (const h of held) emitItem(h, h.lines.join(' ').trim());
   };
   const flushItem = (): void => {
     if (!item) return;
@@ -229,13 +154,23 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
   };
   function emitItem(b: Block, raw: string): void {
     if (folded) {
+      const f = folded;
       const part = plain(raw);
-      if (wordCount(part) <= MAX_PART_WORDS && kindOf(part, headings.filter(Boolean), type, true) === 'fact') {
-        folded.parts.push(part);
-        folded.end = b.end;
+      const under = f.over === undefined || (b.indent ?? 0) > f.over;
+      const short = wordCount(part) <= MAX_PART_WORDS && kindOf(part, headings.filter(Boolean), type, true) === 'fact';
+      const fits = folding(f.said, [...f.parts, part]).length <= LIMITS.statementChars;
+      if (under && short && (fits || !f.held)) {
+        if (!fits) {
+          unfold();
+          folded = { ...f, start: b.start, parts: [] };
+        }
+        folded!.parts.push(part);
+        folded!.end = b.end;
+        folded!.held?.push(b);
         return;
       }
-      unfold();
+      if (under && f.held) release();
+      else unfold();
     }
     const indent = b.indent ?? 0;
     // A task, an example, a bare code span or a bare link (an index of other files) says nothing by itself.
@@ -350,7 +285,7 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
     if (bullet) {
       flush();
       const indent = bullet[1]!.replace(/\t/g, '    ').length;
-      settle(lead !== undefined && indent >= (lead.b.indent ?? 0));
+      settle(lead !== undefined && indent >= (lead.b.indent ?? 0), lead !== undefined && indent > (lead.b.indent ?? 0));
       item = { start: n, end: n, lines: [bullet[2]!], indent };
     } else if (item) {
       item.lines.push(line.trim());
