@@ -817,6 +817,16 @@ test("an agent's step run into the next at a colon is read on its own; a lesson 
   assert.deepEqual(statementsOf('lesson', 'assistant', said), [
     "The issue is that the page is timing out on `waitForLoadState('networkidle')`. This suggests there are ongoing network requests that never finish.",
   ]);
+  // fishtown (specstory) and sage (claude-code), `tb-` and `th-` in test/fixtures/knowledge: what the cause led to.
+  for (const said of [
+    "The issue was a typo - the CSS was using `--primaryDark` (camelCase) but your actual variable is `--primary-dark` (with hyphen). Since the variable didn't exist, the browser was falling back to a default grey.",
+    "The issue was that `HttpClientModule` was removed from the component imports. Without it, Angular couldn't provide the `HttpClient` service to make API requests.",
+  ])
+    assert.deepEqual(statementsOf('lesson', 'assistant', said), [said]);
+  // Written for this test: a sentence opened by "since" that leads to no failure goes on with nothing.
+  assert.deepEqual(statementsOf('lesson', 'assistant', 'The issue was a stale cache. Since then the build has been green.'), [
+    'The issue was a stale cache.',
+  ]);
   // Written for this test: a colon not after a step is no sentence's end.
   assert.deepEqual(statementsOf('lesson', 'assistant', 'The problem is twofold: The build fails because the cache is stale.'), [
     'The problem is twofold: The build fails because the cache is stale.',

@@ -144,7 +144,8 @@ function agentForm(s: string): FormReading | undefined {
 }
 
 /** A sentence that says what the one before it shows: "This suggests there are requests that never finish". */
-const EXPLAINS = /^(?:this|that|which)\s+(?:suggests|means|indicates|implies|explains|is because|happens because|is why)\b|^that's why\b/i;
+const EXPLAINS =
+  /^(?:this|that|which)\s+(?:suggests|means|indicates|implies|explains|is because|happens because|is why)\b|^that's why\b|^(?:since|without (?:it|this|that|them))\b[^.]*\b(?:couldn't|could not|can't|cannot|wasn't|didn't|fell back|falling back|unable)\b/i;
 
 /** A sentence that goes on with a lesson: names a failure, a cause or a fix, or explains it (joined to the lesson before it). */
 export function lessonGoesOn(s: string): boolean {
