@@ -487,6 +487,19 @@ test('a turn that sets out rules as a list is read as a rules file is; a numbere
   assert.equal(listedItems(steps), undefined, 'no line names rules: a task, not a rules file');
 });
 
+test('a list a turn names as decisions is read as decisions; the line naming it is no item', () => {
+  // aunshx/checkpoint-scout, a Claude Code session (origin in test/fixtures/knowledge/SOURCES.md).
+  const file = path.join(REAL, '..', 'knowledge', 'transcripts', 'claude-code', 'tj-checkpointscout-dashboard-stack.jsonl');
+  const text = readTranscriptFile(file).episodes.find((e) => e.role === 'user')!.text;
+  const read = readKnowledge({ text, role: 'user' });
+  const decisions = read.filter((k) => k.kind === 'decision').map((k) => k.statement);
+  for (const said of ['Single page, no router', 'Static build, no backend', 'Deployed to GitHub Pages'])
+    assert.ok(decisions.includes(said), `${said}\n${JSON.stringify(decisions)}`);
+  assert.ok(!read.some((k) => k.statement.startsWith('Architecture decisions')), 'the naming line says nothing alone');
+  // The list after it, named by no such line, takes nothing from it: its steps are no decisions.
+  assert.ok(!decisions.some((d) => /npm install|mkdir/.test(d)), JSON.stringify(decisions));
+});
+
 test('a list the turn names after it ("add these rules") is read as rules; a colon item takes its indented line', () => {
   // AryanSinCel/StreamList, a SpecStory history (origin in test/fixtures/knowledge/SOURCES.md): twelve
   // shouted bullets, the last one ending "… add these rules that should be followed when working on this project".
@@ -702,6 +715,9 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
     'I prefer JSON config files for their readability, compatibility, and easy of edit.',
     'I would like inline code comments that explain what each block is currently intended to do, to fix, and/or to avoid.',
     'At the same time, I would like to maintain seperate changelog documentation and versioning in a CHANGELOG.md file.',
+    'With that in mind, I would prefer to have some safetey net in place if the LLM fails, where I confirm to proceed with rule-based processing.',
+    // kgpax/todo-bmad (a Cursor export; origin in test/fixtures/knowledge/SOURCES.md).
+    "For the testing frameworks, I'd prefer jest for unit testing and playwright for e2e testing.",
   ])
     assert.deepEqual(personKinds(said), ['preference'], said);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);

@@ -113,7 +113,7 @@ const ANSWERED_SO =
   /^(?:please\s+)?(?:just|only)\s+(?:a\s+(?:short|brief|quick)\s+)?answer\b|^(?:please\s+)?(?:always\s+)?be\s+(?:brief|concise)\b|\bkeep\s+(?:your\s+)?(?:answers|responses|replies)\s+(?:short|brief|concise)\b|^(?:please\s+)?(?:answer|respond|reply)\s+(?:briefly|concisely)\b/i;
 /** A way of working leaned towards: "Prefer small focused patches per file", "I prefer JSON config files", "I err on the side of …". */
 const LEANS =
-  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S/i;
+  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)(?:\s+would|'d)?\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S/i;
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
   /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;

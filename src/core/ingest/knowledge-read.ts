@@ -163,11 +163,15 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     )
     .flatMap((c) => (agent ? steps(c) : [c]))
     .flatMap(clauses);
+  // A turn that sets out rules as a list (a rules file pasted to the agent) is read as that file would be.
+  const listed = toAgent ? listedItems(text) : undefined;
+  // The line naming such a list ("Architecture decisions (locked, do not change):") says nothing alone.
+  const naming = new Set(listed?.flatMap((l) => (l.under ? [l.under.replace(/\*\*|__/g, '')] : [])));
   // The last sentence an item was read from (joined ones included).
   let said = -1;
   for (let i = 0; i < all.length && out.length < LIMITS.knowledgeItemsPerTurn; i++) {
     const s = all[i]!;
-    if (!readable(s)) continue;
+    if (!readable(s) || naming.has(s)) continue;
     const before = all[i - 1];
     const item = agent ? (agentItem(s) ?? ledTo(all, i, said)) : personItem(s, toAgent);
     if (!item) continue;
@@ -197,11 +201,9 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
     out.push(item);
     said = i;
   }
-  // A turn that sets out rules as a list (a rules file pasted to the agent) is read as that file would be.
-  const listed = toAgent ? listedItems(text) : undefined;
-  for (const raw of listed?.slice(0, LIMITS.memoryFileItems) ?? []) {
+  for (const { text: raw, under } of listed?.slice(0, LIMITS.memoryFileItems) ?? []) {
     // An item ending in a colon introduces the list under it ("Auto completion must:"): it says nothing alone.
-    const item = isQuestion(raw) || /[:：]$/.test(raw) ? undefined : listedItem(raw);
+    const item = isQuestion(raw) || /[:：]$/.test(raw) ? undefined : listedItem(raw, under);
     if (!item || out.some((o) => o.statement.includes(item.statement))) continue;
     // The whole item says more than a sentence of it read before ("No extra features." of "Minimal scope: … No extra features.").
     const part = out.findIndex((o) => item.statement.includes(o.statement));

@@ -140,31 +140,43 @@ export function sentences(paragraph: string): string[] {
 
 /** A line that names what the list under it sets: "Create principles for X:", "2) TECH STACK RULES", "## Conventions". */
 const RULES_NAMED =
-  /\b(?:rules?|guidelines?|principles?|conventions?|requirements?|guardrails?|constraints?|standards?|policies|constitution)\b/i;
+  /\b(?:rules?|guidelines?|principles?|conventions?|requirements?|guardrails?|constraints?|standards?|policies|constitution|decisions)\b/i;
 
 /** A line that names the list just above it: "add these rules", "follow the above conventions" (not "these rules:", which opens one). */
 const NAMES_LIST_ABOVE =
   /\b(?:these|those|the above|above)\s+(?:\w+\s+)?(?:rules?|guidelines?|principles?|conventions?|requirements?|constraints?|standards?)\b(?![^\n]*[:：]\s*$)/i;
 
+/** An item of a turn's rules list, with the line that names its list when that line is just above it. */
+export interface ListedItem {
+  text: string;
+  under?: string;
+}
+
 /**
  * The list items of a turn that sets out rules as a list, as a memory file does: a line that is not
  * an item names them (RULES_NAMED), then at least three items; or the items come first and a line
  * after them, or their last item, names them ("add these rules", NAMES_LIST_ABOVE). Undefined for
- * any other turn. Only the speaker's own lines are read (ownLines).
+ * any other turn. Only the speaker's own lines are read (ownLines). An item keeps the naming line
+ * it sits under ("Architecture decisions (locked, do not change):") as a memory file's item keeps its heading.
  */
-export function listedItems(text: string): string[] | undefined {
+export function listedItems(text: string): ListedItem[] | undefined {
   let named = false;
-  const items: string[] = [];
-  let above: string[] = [];
+  let under: string | undefined;
+  const items: ListedItem[] = [];
+  let above: ListedItem[] = [];
   for (const line of ownLines(text)) {
     if (line === undefined) continue;
     const t = line.trim();
     if (BULLET.test(line) && /[\p{Ll}]/u.test(t)) {
-      if (named) items.push(t.replace(BULLET, ''));
-      else above.push(t.replace(BULLET, ''));
-    } else if (RULES_NAMED.test(t) && t.length <= 120) named = true;
+      const item = { text: t.replace(BULLET, ''), ...(under ? { under } : {}) };
+      if (named) items.push(item);
+      else above.push(item);
+    } else if (RULES_NAMED.test(t) && t.length <= 120) {
+      named = true;
+      under = t;
+    } else if (t) under = undefined;
     if (above.length === 0 || !NAMES_LIST_ABOVE.test(t)) continue;
-    items.push(...above);
+    items.push(...above.map((a) => ({ ...a, under: t })));
     above = [];
     named = true;
   }

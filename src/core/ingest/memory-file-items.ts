@@ -63,10 +63,10 @@ const MIN_WORDS = 3;
 /** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
 const MAX_PART_WORDS = 6;
 
-/** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item, or nothing. */
-export function listedItem(raw: string): { kind: KnowledgeKind; statement: string } | undefined {
+/** A list item of a person's turn that sets out rules ("Rules:", then items), read as an instructions file's item under the line naming its list, or nothing. */
+export function listedItem(raw: string, under?: string): { kind: KnowledgeKind; statement: string } | undefined {
   const body = plain(labelled(raw).body);
-  const kind = wordCount(body) >= MIN_WORDS ? kindOf(body, [], { label: 'chat', instructions: true }, false) : undefined;
+  const kind = wordCount(body) >= MIN_WORDS ? kindOf(body, under ? [under] : [], { label: 'chat', instructions: true }, false) : undefined;
   return kind && { kind, statement: boundStatement(plain(raw)) };
 }
 
