@@ -1068,4 +1068,9 @@ test("a line of the stack as an agent lists it is the agent's fact; the same sha
   // From the same reply: a line whose head is no technology.
   assert.deepEqual(agent('Separate files for each domain entity'), []);
   assert.deepEqual(agent('Development tools for React Query and Router'), []);
+  // AllProAi/Sanza-TV-App_QuickPoll_v1 (specstory; ditto): labelled by its role, the name written as the project does.
+  assert.deepEqual(agent('- **Framework**: React.js for component-based UI development'), [['fact', 'React.js']]);
+  assert.deepEqual(agent('- **Build System**: Webpack for bundling and optimization'), [['fact', 'Webpack']]);
+  // Written for this test: a label over a phrase that only holds a technology's name.
+  assert.deepEqual(agent('Note: Great React for beginners'), []);
 });
