@@ -718,6 +718,8 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
     'With that in mind, I would prefer to have some safetey net in place if the LLM fails, where I confirm to proceed with rule-based processing.',
     // kgpax/todo-bmad (a Cursor export; origin in test/fixtures/knowledge/SOURCES.md).
     "For the testing frameworks, I'd prefer jest for unit testing and playwright for e2e testing.",
+    // R3zil/duck_town (Claude Code; ditto): a team's want.
+    'We want it to be remote not local',
   ])
     assert.deepEqual(personKinds(said), ['preference'], said);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);

@@ -101,10 +101,10 @@ const ONLY_DO = /^(?:please\s+)?only\s+/i;
 /**
  * What the person wants of a thing in the work, not a task they want done: "I want the script to be
  * quite minimal", "no, i want the helpers.ts file imported into src/", "I would like to use the same
- * structure" (not "I want to add …", "I want you to …").
+ * structure", "We want it to be remote not local" (not "I want to add …", "I want you to …").
  */
 const WANTED =
-  /(?:^|[,;]\s+|\b(?:but|so|and|no|also)\s+)i\s+(?:really\s+|just\s+|also\s+)?(?:want|would like|'d like)\s+(?!(?:to(?!\s+(?:use|keep|maintain|follow|stick with|stay with)\b)|you|u|him|her|me|us|them|a|an|some|help)\b)[\w`"'.-]/i;
+  /(?:^|[,;]\s+|\b(?:but|so|and|no|also)\s+)(?:i|we)\s+(?:really\s+|just\s+|also\s+)?(?:want|would like|'d like)\s+(?!(?:to(?!\s+(?:use|keep|maintain|follow|stick with|stay with)\b)|you|u|him|her|me|us|them|a|an|some|help)\b)[\w`"'.-]/i;
 /** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
 const UNWANTED =
   /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
