@@ -841,6 +841,11 @@ test("an agent's step run into the next at a colon is read on its own; a lesson 
     "The issue was that `HttpClientModule` was removed from the component imports. Without it, Angular couldn't provide the `HttpClient` service to make API requests.",
   ])
     assert.deepEqual(statementsOf('lesson', 'assistant', said), [said]);
+  // R3zil/duck_town (claude-code, `tj-` in test/fixtures/knowledge): the cause named as such, its failure said before it.
+  const root = 'The root cause is that the working directory `/home/gastown/gt/Conducktor_rig` is not a git repository.';
+  assert.deepEqual(statementsOf('lesson', 'assistant', root), [root]);
+  // Written for this test: a cause asked about or guessed is none.
+  assert.deepEqual(statementsOf('lesson', 'assistant', 'If the cache is stale, that could be the root cause.'), []);
   // Written for this test: a sentence opened by "since" that leads to no failure goes on with nothing.
   assert.deepEqual(statementsOf('lesson', 'assistant', 'The issue was a stale cache. Since then the build has been green.'), [
     'The issue was a stale cache.',

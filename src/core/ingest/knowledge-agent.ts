@@ -17,6 +17,8 @@ const FAILURE =
   /\b(?:error|errors|fail(?:s|ed|ing|ure)?|crash(?:es|ed)?|exception|bug|broke|broken|conflict(?:s|ing)?|issue|problem|regression|panic|missing|(?:is|are|was|were)n't working|(?:does|do|did)n't work)\b/i;
 const CAUSE_OR_FIX =
   /\b(?:because|due to|caused by|root cause|the (?:cause|reason) (?:is|was)|the (?:issue|problem|error|bug|culprit) (?:is|was)(?!\s+(?:now\s+|still\s+|also\s+)?(?:fixed|resolved|solved|gone|addressed|back|here|there)\b)|(?<!what(?:'s| is| was| might be| could be) )caus(?:es|ed|ing)|(?:fails?|failing|breaks?|crash(?:es)?|throws?) (?:when|whenever|if|because)|the fix (?:is|was)|fixed (?:it |this |the \w+ )?by|resolved (?:it |this )?by|solved (?:it |this )?by|comes from|stems from)\b/i;
+/** A cause named as the cause, the failure said before it: "The root cause is that the working directory … is not a git repository". */
+const ROOT_CAUSE = /^(?:the\s+)?(?:root|underlying|real|actual)\s+cause(?:\s+(?:is|was)(?:\s+that)?|\s*:)\s+\S/i;
 /** The fix that worked, said as such: a lesson even when the failure was named in another sentence. */
 const FIX =
   /\bthe (?:fix|solution|workaround) (?:is|was)\b(?!\s+(?:now\s+)?(?:working|in place|done|applied|complete|deployed|live|successful)\b)/i;
@@ -83,8 +85,8 @@ export function agentItem(s: string): KnowledgeReading | undefined {
   )
     return undefined;
   // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
-  if (((FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s)) && !NEGATED_CAUSE.test(s) && !/:$/.test(s))
-    return { kind: 'lesson', statement: s, subject: firstEntity(s) };
+  const lesson = (FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s) || ROOT_CAUSE.test(s);
+  if (lesson && !NEGATED_CAUSE.test(s) && !/:$/.test(s)) return { kind: 'lesson', statement: s, subject: firstEntity(s) };
   const stack = s.match(STACK_LINE);
   if (stack && namesTechnology(stack[1]!)) return { kind: 'fact', statement: s, subject: stack[1], object: stack[1] };
   if (PROJECT_FACT.test(s)) {
