@@ -1015,6 +1015,31 @@ test("a command's prompt file sent in the person's name is its author's, not the
   assert.deepEqual(personKinds('## User Input Validation\n\nNever trust user input from the form.'), ['rule']);
 });
 
+test("a plan approved in plan mode is the agent's words, not the person's rules", () => {
+  // Ri5ha6h/tan-mapper-app (claude-code, `tl-` in test/fixtures/knowledge; origin in its SOURCES.md): Claude Code sends
+  // the approved plan as a `user` line with `planContent`; its conventions ("no semicolons/single quotes") were Claude's.
+  const file = path.join(KNOWLEDGE, 'claude-code', 'tl-tanmapper-claude-md.jsonl');
+  const raw = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"planContent"'))!;
+  const plan = readTranscriptFile(file).episodes.find((e) => e.ref === JSON.parse(raw).uuid)!;
+  assert.deepEqual([plan.role, plan.authority], ['assistant', 'agent']);
+  assert.match(plan.text, /^# Plan: Create CLAUDE\.md/, "the plan, without Claude Code's words around it");
+  // The same turn as a SpecStory export keeps it, in the person's name: its words are read as nobody's rules.
+  const exported = `Implement the following plan:\n\n${plan.text}`;
+  assert.deepEqual(personKinds(exported), []);
+  // Written for this test: a person's own turn that mentions a plan is read as ever.
+  assert.deepEqual(personKinds('Never implement the following plan without tests.'), ['rule']);
+  // raymondwalkerhs-spec/hangup-hr (a Cursor export, `tm-`; ditto): Cursor carrying out a plan, under its title, and
+  // its notice of a finished task, both in the person's name; "Do NOT edit the plan file itself." was held as theirs.
+  const cursor = readTranscriptFile(path.join(KNOWLEDGE, 'cursor', 'tm-hangup-hr-promotions-versions.md')).episodes;
+  const carrying = cursor.find((e) => e.text.includes('Implement the plan as specified'))!;
+  assert.match(carrying.text, /^GitHub updates, macOS CI, and finance roadmap\n+Implement the plan as specified/);
+  assert.deepEqual(personKinds(carrying.text), []);
+  assert.ok(!cursor.some((e) => e.text.includes('<system_notification>')), 'a notice of a finished task is no turn');
+});
+
 test('a constraint said with "cannot" or "can only" is a rule; what fails, or an error quoted, is not', () => {
   // PuuperttiRuma/conferenceroom-api (gemini) and Hornsyld/economic-bc-connector (specstory); origins in
   // test/fixtures/knowledge/SOURCES.md.

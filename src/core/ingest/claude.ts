@@ -8,6 +8,8 @@
  *   a slash command keeps its name and arguments (`/review focus on auth`). Also the person's: a
  *   prompt typed while the agent was busy (`{type: "attachment", attachment: {type: "queued_command",
  *   prompt}}`) and answers to the agent's AskUserQuestion tool ("User has answered your questions: …").
+ *   A plan approved in plan mode comes as a `user` line with `planContent`: the plan is the agent's
+ *   words, so the turn is the assistant's (`agent` authority).
  * - `{type: "assistant", message: {role: "assistant", content: Part[], model, id}, uuid, ...}`: the
  *   assistant's text parts (`agent` authority). Claude Code writes one line per content block, so a
  *   reply interleaved with tool calls gives one episode per text block, each with its own uuid.
@@ -125,6 +127,9 @@ function turnOf(e: Obj): { role: 'user' | 'assistant'; text: string } | undefine
   if (role !== type) return undefined;
   if (type === 'assistant' && message.model === '<synthetic>') return undefined;
   if (type === 'user') {
+    // Approving a plan made in plan mode sends the agent's plan in the person's name ("Implement the following plan:"):
+    // the words are the agent's, and so is the turn.
+    if (typeof e.planContent === 'string' && e.planContent.trim()) return { role: 'assistant', text: cleanAssistantText(e.planContent) };
     const answer = questionAnswer(message.content);
     if (answer) return { role: 'user', text: answer };
   }

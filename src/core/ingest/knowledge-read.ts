@@ -106,11 +106,21 @@ const CONDITION = /^(?:if|when|whenever|unless)\s(?!you\s+(?:want|like|prefer|wi
 const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
 
 /**
- * The slot a command's prompt file leaves for what the person typed: the "## User Input" heading
- * spec-kit's commands open with, or an unexpanded "$ARGUMENTS". The rest of such a turn is the
- * command author's instructions, however it is worded.
+ * Turns a tool sends in the person's name, whose words are someone else's:
+ * - the slot a command's prompt file leaves for what the person typed: the "## User Input" heading
+ *   spec-kit's commands open with, or an unexpanded "$ARGUMENTS" (the rest is the command author's);
+ * - Claude Code approving a plan made in plan mode ("Implement the following plan:", then the agent's
+ *   plan; a SpecStory export keeps it as the person's turn);
+ * - Cursor carrying out a plan ("Implement the plan as specified, it is attached for your reference.
+ *   Do NOT edit the plan file itself. …", under the plan's title) and reporting a finished task
+ *   ("<system_notification>").
  */
-const COMMAND_TEMPLATE = /^#{1,3}\s*User Input\s*$|\$ARGUMENTS\b/m;
+const SENT_FOR_THE_PERSON = [
+  /^#{1,3}\s*User Input\s*$|\$ARGUMENTS\b/m,
+  /^Implement the following plan:\s*\n/,
+  /^(?:[^\n]*\n+)?Implement the plan as specified, it is attached for your reference\./,
+  /^<system_notification>/,
+];
 
 /** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */
 const ATTACHED = /^(?:@[\w./-]+\s+)+(?=\p{L})/u;
@@ -137,7 +147,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   // A person's turn in a conversation with an agent: what it asks of the agent specifies the work.
   const toAgent = !agent && (role === 'user' || role === 'human');
   // A command's prompt file sent in the person's name (spec-kit's "/speckit.clarify"): someone else's rules for the agent.
-  if (toAgent && COMMAND_TEMPLATE.test(text)) return [];
+  if (toAgent && SENT_FOR_THE_PERSON.some((re) => re.test(text))) return [];
   const out: KnowledgeReading[] = [];
   // What the person chose by answering the agent's questions is decided, whatever the sentences around it say.
   if (toAgent)
