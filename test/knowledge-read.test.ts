@@ -1103,6 +1103,12 @@ test("a line of the stack as an agent lists it is the agent's fact; the same sha
   // AllProAi/Sanza-TV-App_QuickPoll_v1 (specstory; ditto): labelled by its role, the name written as the project does.
   assert.deepEqual(agent('- **Framework**: React.js for component-based UI development'), [['fact', 'React.js']]);
   assert.deepEqual(agent('- **Build System**: Webpack for bundling and optimization'), [['fact', 'Webpack']]);
+  // Farhaan96/CollisionOS (claude-code, `tl-`; ditto): a technology and its role after a dash; and from
+  // paul-callahan/scalable-agent-framework (cursor, `tk-`), the same shape naming the project's own classes.
+  assert.deepEqual(agent('**React 18** - UI framework'), [['fact', 'React 18']]);
+  assert.deepEqual(agent('**Zustand** - State management'), [['fact', 'Zustand']]);
+  assert.deepEqual(agent('`GuardrailEngine` - YAML policy evaluation'), []);
+  assert.deepEqual(agent('Validation - Post-init validation for all classes'), []);
   // Written for this test: a label over a phrase that only holds a technology's name.
   assert.deepEqual(agent('Note: Great React for beginners'), []);
 });

@@ -34,7 +34,7 @@ const PROJECT_FACT =
   /\b(?:the|this|our|your) (?:project|app|application|repo|repository|codebase|backend|frontend|server|service|site|library|package) (?:uses|is built (?:with|on)|is written in|runs on|depends on|is configured (?:with|to))\s+/i;
 /** A line of the project's stack as an agent lists it: "Vitest for testing", "Vite as the build tool" (its head a known technology). */
 const STACK_LINE =
-  /^(?:[A-Z][\w ]{1,30}:\s+)?([A-Z][\w.+#/-]*(?:\s[A-Z][\w.+#/-]*){0,3})(?:\s\([^)]*\))?\s+(?:for|as)\s+(?:the\s+)?[a-z][\w\s/-]{2,40}\.?$/;
+  /^(?:[A-Z][\w ]{1,30}:\s+)?([A-Z][\w.+#/-]*(?:\s[A-Z0-9][\w.+#/-]*){0,3})(?:\s\([^)]*\))?\s+(?:(?:for|as)\s+(?:the\s+)?[a-z]|[-—–]\s+[A-Za-z])[\w\s/&-]{2,40}\.?$/;
 /** The name is a technology's, however written ("React.js", "Drizzle ORM"), not a phrase that holds one. */
 const namesTechnology = (name: string): boolean => name.toLowerCase().startsWith(technologyIn(name)?.toLowerCase() ?? '\u0000');
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
