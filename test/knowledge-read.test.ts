@@ -720,6 +720,10 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
     "For the testing frameworks, I'd prefer jest for unit testing and playwright for e2e testing.",
     // R3zil/duck_town (Claude Code; ditto): a team's want.
     'We want it to be remote not local',
+    // woodward/playground (a Cursor export; ditto): what the person likes doing, and a want with "also".
+    "I like using IO.ANSI colors in my Elixir scripts; let's import that into our module and use it.",
+    'I also like having the line "#!/usr/bin/env elixir" at the top of the file, and making the file executable.',
+    'I would also like for this to be idempotent - we should be able to run it over and over again, and it should just annotate any new commits that are in TRANSCRIPT.md.',
   ])
     assert.deepEqual(personKinds(said), ['preference'], said);
   assert.deepEqual(personKinds('DRY is important-flag repetition aggressively.'), ['rule']);
@@ -728,6 +732,9 @@ test('what the person wants of the work, will not have, leans towards or keeps, 
   assert.deepEqual(personKinds('lets keep working on the parser.'), []);
   assert.deepEqual(personKinds('Only 1 log page.'), [], 'no instruction after "only"');
   assert.deepEqual(personKinds('I would like to dive deeper into the Arts system.'), [], 'a task the person would like done');
+  // Written for this test: liking a person's company, and a task wanted "also".
+  assert.deepEqual(personKinds('I like having you here.'), []);
+  assert.deepEqual(personKinds('I would also like to add a logout button.'), []);
   // harinathpathipaka-commits/visionweb (Claude Code): how the person wants to be answered.
   assert.deepEqual(personKinds('Just a short answer'), ['preference']);
   assert.deepEqual(personKinds('Please be concise.'), ['preference'], 'written for this test');

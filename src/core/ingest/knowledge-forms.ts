@@ -104,16 +104,16 @@ const ONLY_DO = /^(?:please\s+)?only\s+/i;
  * structure", "We want it to be remote not local" (not "I want to add …", "I want you to …").
  */
 const WANTED =
-  /(?:^|[,;]\s+|\b(?:but|so|and|no|also)\s+)(?:i|we)\s+(?:really\s+|just\s+|also\s+)?(?:want|would like|'d like)\s+(?!(?:to(?!\s+(?:use|keep|maintain|follow|stick with|stay with)\b)|you|u|him|her|me|us|them|a|an|some|help)\b)[\w`"'.-]/i;
+  /(?:^|[,;]\s+|\b(?:but|so|and|no|also)\s+)(?:i|we)\s+(?:really\s+|just\s+|also\s+)?(?:want|would (?:also\s+|really\s+)?like|'d (?:also\s+|really\s+)?like)\s+(?!(?:to(?!\s+(?:use|keep|maintain|follow|stick with|stay with)\b)|you|u|him|her|me|us|them|a|an|some|help)\b)[\w`"'.-]/i;
 /** What the person will not have: "I dont want to have a custom table and …", "I don't like the blue background" (not "… you to": RULE's). */
 const UNWANTED =
   /(?:^|[,;]\s+|\b(?:and|but|so|also)\s+)i\s+(?:really\s+)?(?:don'?t|do not)\s+(want|like)\s+(?!you\s+to\b)(?!(?:to\s+)?(?:bother|waste|lose|miss|rush)\b)[\w`"'.-]/i;
 /** How the person wants to be answered: "Just answer", "Just a short answer", "be concise", "keep answers short". */
 const ANSWERED_SO =
   /^(?:please\s+)?(?:just|only)\s+(?:a\s+(?:short|brief|quick)\s+)?answer\b|^(?:please\s+)?(?:always\s+)?be\s+(?:brief|concise)\b|\bkeep\s+(?:your\s+)?(?:answers|responses|replies)\s+(?:short|brief|concise)\b|^(?:please\s+)?(?:answer|respond|reply)\s+(?:briefly|concisely)\b/i;
-/** A way of working leaned towards: "Prefer small focused patches per file", "I prefer JSON config files", "I err on the side of …". */
+/** A way of working leaned towards: "Prefer small focused patches per file", "I prefer JSON config files", "I err on the side of …", "I like using IO.ANSI colors". */
 const LEANS =
-  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)(?:\s+would|'d)?\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S/i;
+  /^(?:please\s+)?(?:always\s+)?(?:prefer|favou?r|bias(?:ed)? towards?|lean towards?|err on the side of|optimi[sz]e for)\s+\S|\b(?:i|we)(?:\s+would|'d)?\s+(?:always\s+|really\s+)?(?:prefer|err on the side of|lean towards?|favou?r)\s+\S|\b(?:i|we)\s+(?:also\s+|really\s+|always\s+)?(?:like|love)\s+(?:using|having|keeping|to use|to have|to keep)\s+(?!(?:you|him|her|them|us|me)\b)\S/i;
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
   /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;

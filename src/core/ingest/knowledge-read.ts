@@ -252,7 +252,7 @@ function readable(s: string): boolean {
 }
 
 /** Wanting said politely: "I would like inline code comments", "I'd prefer …". */
-const POLITE_WANT = /\bi(?: would|'d) (?:like|prefer|love)\b/gi;
+const POLITE_WANT = /\bi(?: would|'d)(?: also| really| still)? (?:like|prefer|love)\b/gi;
 
 /** A console's lines pasted into a turn, each opened by its source ("DatabaseContext.tsx:62 ✅ … dbCache.ts:52 ⚠️ …"): a tool's words. */
 const LOGGED = /\b[\w-]+\.[a-z]{1,4}:\d+\b.*\b[\w-]+\.[a-z]{1,4}:\d+\b/;
