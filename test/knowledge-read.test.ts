@@ -851,6 +851,10 @@ test("an agent's step run into the next at a colon is read on its own; a lesson 
   // R3zil/duck_town (claude-code, `tj-` in test/fixtures/knowledge): the cause named as such, its failure said before it.
   const root = 'The root cause is that the working directory `/home/gastown/gt/Conducktor_rig` is not a git repository.';
   assert.deepEqual(statementsOf('lesson', 'assistant', root), [root]);
+  // raymondwalkerhs-spec/hangup-hr (cursor, `tm-`; ditto): the quoted error's "Could not" is no guess.
+  const quoted =
+    "The error `Could not find the table 'public.loan_requests'` happened because the database migration that creates that table had not been applied yet.";
+  assert.deepEqual(statementsOf('lesson', 'assistant', quoted), [quoted]);
   // Written for this test: a cause asked about or guessed is none.
   assert.deepEqual(statementsOf('lesson', 'assistant', 'If the cache is stale, that could be the root cause.'), []);
   // Written for this test: a sentence opened by "since" that leads to no failure goes on with nothing.

@@ -74,6 +74,8 @@ const NARRATED =
 const PRAISED =
   /\b(?:is|are|was|were|'s)\s+(?:now\s+)?(?:an?\s+)?(?:very\s+|really\s+|truly\s+|so\s+)?(?:powerful|perfect|elegant|excellent|amazing|awesome|fantastic|beautiful|great|brilliant|ideal)\b/i;
 
+const HEDGED = /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i;
+
 /** A lesson or a durable project fact stated by an agent, or nothing. */
 export function agentItem(s: string): KnowledgeReading | undefined {
   if (
@@ -81,7 +83,8 @@ export function agentItem(s: string): KnowledgeReading | undefined {
     NARRATED.test(s) ||
     PRAISED.test(s) ||
     /^(?:if|when|maybe|perhaps)\b/i.test(s) ||
-    /\b(?:might|could|would|should|may|probably|likely|possibly)\b/i.test(s)
+    // A guess hedges; a quoted error ("`Could not find the table`") or what could not happen does not.
+    HEDGED.test(s.replace(/`[^`]*`/g, ' ').replace(/\bcould(?:n't| not)\b/gi, ' '))
   )
     return undefined;
   // A sentence ending in a colon introduces what follows ("Here are the changes causing the issue:"): it says nothing itself.
