@@ -36,7 +36,7 @@ const PROJECT_FACT =
 const STACK_LINE =
   /^(?:[A-Z][\w ]{1,30}:\s+)?([A-Z][\w.+#/-]*(?:\s[A-Z0-9][\w.+#/-]*){0,3})(?:\s\([^)]*\))?\s+(?:(?:for|as)\s+(?:the\s+)?[a-z]|[-—–]\s+[A-Za-z])[\w\s/&-]{2,40}\.?$/;
 /** The name is a technology's, however written ("React.js", "Drizzle ORM"), not a phrase that holds one. */
-const namesTechnology = (name: string): boolean => name.toLowerCase().startsWith(technologyIn(name)?.toLowerCase() ?? '\u0000');
+const isTechnologyName = (name: string): boolean => name.toLowerCase().startsWith(technologyIn(name)?.toLowerCase() ?? '\u0000');
 /** A plan or an offer, not a finding: "I'll fix", "let me", "next I will", "… if you want to increment the version". */
 const PLAN =
   /\b(?:i'll|i will|let me|let's|i'm going to|i am going to|we'll|we will|shall i|do you want|if you(?:'d| would)? (?:want|like|wish))\b/i;
@@ -91,7 +91,7 @@ export function agentItem(s: string): KnowledgeReading | undefined {
   const lesson = (FAILURE.test(s) && CAUSE_OR_FIX.test(s)) || FIX.test(s) || CAUSE_SO.test(s) || ROOT_CAUSE.test(s);
   if (lesson && !NEGATED_CAUSE.test(s) && !/:$/.test(s)) return { kind: 'lesson', statement: s, subject: firstEntity(s) };
   const stack = s.match(STACK_LINE);
-  if (stack && namesTechnology(stack[1]!)) return { kind: 'fact', statement: s, subject: stack[1], object: stack[1] };
+  if (stack && isTechnologyName(stack[1]!)) return { kind: 'fact', statement: s, subject: stack[1], object: stack[1] };
   if (PROJECT_FACT.test(s)) {
     const what = chosenAfter(s, PROJECT_FACT);
     if (what) return { kind: 'fact', statement: s, subject: what, object: what };

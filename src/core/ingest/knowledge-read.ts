@@ -146,7 +146,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   const agent = AGENT_ROLES.has(role) || AGENT_ROLES.has((input.speaker ?? '').trim().toLowerCase());
   // A person's turn in a conversation with an agent: what it asks of the agent specifies the work.
   const toAgent = !agent && (role === 'user' || role === 'human');
-  // A command's prompt file sent in the person's name (spec-kit's "/speckit.clarify"): someone else's rules for the agent.
+  // Words a tool sent in the person's name (a command's prompt file, an approved plan, a notice): someone else's.
   if (toAgent && SENT_FOR_THE_PERSON.some((re) => re.test(text))) return [];
   const out: KnowledgeReading[] = [];
   // What the person chose by answering the agent's questions is decided, whatever the sentences around it say.

@@ -174,7 +174,7 @@ export function listedItems(text: string): ListedItem[] | undefined {
     } else if (RULES_NAMED.test(t) && t.length <= 120) {
       named = true;
       under = t;
-    } else if (t) under = undefined;
+    } else if (t && !BULLET.test(line)) under = undefined;
     if (above.length === 0 || !NAMES_LIST_ABOVE.test(t)) continue;
     items.push(...above.map((a) => ({ ...a, under: t })));
     above = [];
