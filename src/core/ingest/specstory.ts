@@ -5,7 +5,8 @@
  * inside a code fence (fences.ts: a diff's `  ```bash` context line is not one) or a `<tool-use>` /
  * `<details>` block is quoted text, not a turn. SpecStory writes `---` before every marker, so a
  * fence still open there is one the model left unbalanced in its reply: it ends with the turn.
- * Thinking, tool-use and details blocks are removed from the text; `---` separators are dropped.
+ * Thinking, tool-use and details blocks are removed from the text; `---` separators are dropped; a
+ * user turn that is Claude Code's notice of a finished background task (`<task-notification>`) is skipped.
  * The title's `(2025-04-28 18:34:38)` dates turns whose marker carries no time.
  */
 import type { EpisodeInput } from '../model/events.js';
@@ -13,6 +14,10 @@ import { Fences } from './fences.js';
 import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
+/** A `<tool-use …>` or `<details>` tag opening, not a tag that only starts with the name (`<tool-use-id>`). */
+const OPENS_BLOCK = /<(?:tool-use|details)(?=[\s>])/g;
+/** Claude Code's report of a finished background task, kept by SpecStory as a user turn: its words, not the person's. */
+const TASK_NOTIFICATION = /^<task-notification>/;
 
 export function isSpecStory(content: string): boolean {
   return content.split(/\r?\n/).some((line) => MARKER.test(line));
@@ -28,7 +33,7 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
   const flush = (): void => {
     if (!current) return;
     const text = cleanText(current.lines.join('\n'));
-    if (!text) skipped++;
+    if (!text || (current.role === 'user' && TASK_NOTIFICATION.test(text))) skipped++;
     else {
       episodes.push(roleTurn(current.role, text, { session, source, time: current.time ?? titled, ref: `line ${current.line}` }));
     }
@@ -42,7 +47,7 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
     if (line.trim()) previous = line;
     const fence = fences.step(line);
     if (!fence) {
-      blockDepth += (line.match(/<(tool-use|details)\b/g) ?? []).length;
+      blockDepth += (line.match(OPENS_BLOCK) ?? []).length;
       blockDepth -= (line.match(/<\/(tool-use|details)>/g) ?? []).length;
       if (blockDepth < 0) blockDepth = 0;
     }
@@ -79,8 +84,8 @@ function markerTime(inside: string | undefined): string | undefined {
 function cleanText(raw: string): string {
   return raw
     .replace(/<think>[\s\S]*?<\/think>/g, '')
-    .replace(/<tool-use\b[\s\S]*?<\/tool-use>/g, '')
-    .replace(/<details\b[\s\S]*?<\/details>/g, '')
+    .replace(/<tool-use(?=[\s>])[\s\S]*?<\/tool-use>/g, '')
+    .replace(/<details(?=[\s>])[\s\S]*?<\/details>/g, '')
     .replace(/^Tool use: \*\*[^*]+\*\*.*$/gm, '')
     .replace(/^---\s*$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
