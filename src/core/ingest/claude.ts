@@ -27,7 +27,7 @@
  */
 import type { EpisodeInput } from '../model/events.js';
 import { withSessionTitle } from './session-title.js';
-import { sessionFromSource, type ParsedFile } from './transcripts.js';
+import { HOST_NOTICE, sessionFromSource, type ParsedFile } from './transcripts.js';
 import { jsonValues, type JsonStream } from './json-stream.js';
 
 type Obj = Record<string, unknown>;
@@ -170,8 +170,8 @@ const NOISE_TAGS = [
   'local-command-caveat',
 ];
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
-/** Typed `user` by Claude Code but written by it: background task reports and command caveats. */
-const MACHINE_TEXT = /^(<task-notification>|Caveat: The messages below were generated)/;
+/** Typed `user` by Claude Code but written by it: command caveats (and task reports: HOST_NOTICE). */
+const CAVEAT = /^Caveat: The messages below were generated/;
 
 /** The person's words in a user message's text: Claude Code's wrappers removed, its own messages and bare commands dropped (''). */
 export function cleanUserText(raw: string): string {
@@ -186,7 +186,7 @@ export function cleanUserText(raw: string): string {
     text = args ? `${name.startsWith('/') ? name : `/${name}`} ${args}${rest ? `\n${rest}` : ''}` : rest;
   }
   text = text.trim();
-  if (INTERRUPTED.test(text) || MACHINE_TEXT.test(text)) return '';
+  if (INTERRUPTED.test(text) || HOST_NOTICE.test(text) || CAVEAT.test(text)) return '';
   return text;
 }
 

@@ -2,19 +2,18 @@
  * Cursor's "Export Chat" markdown: `# <chat name>`, `_Exported on <date> at <time> <zone> from
  * Cursor (<version>)_`, then turns headed `**User**` or `**Cursor**`, each after a `---` line. A
  * marker inside a code fence, or not after a `---`, is the reply's own text; a user turn that is
- * Cursor's notice of a finished task (`<system_notification>`) is skipped. The export line is
+ * Cursor's notice of a finished task (HOST_NOTICE) is skipped. The export line is
  * written in the exporter's locale; it dates every turn (they carry no time of their own) only
  * when day and month can be told apart.
  */
 import type { EpisodeInput } from '../model/events.js';
 import { withSessionTitle } from './session-title.js';
 import { Fences } from './fences.js';
-import { type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
+import { HOST_NOTICE, type ParsedFile, roleTurn, sessionFromSource } from './transcripts.js';
 
 const EXPORT_LINE = /^_Exported on (.+?) from Cursor \([^)]*\)_\s*$/;
 const MARKER = /^\*\*(User|Cursor)\*\*\s*$/;
 const SEPARATOR = /^\s*---\s*$/;
-const NOTIFICATION = /^<system_notification>/;
 
 export function isCursorExport(content: string): boolean {
   const lines = content.split(/\r?\n/);
@@ -44,7 +43,7 @@ export function parseCursorExport(content: string, source: string): ParsedFile {
     const text = body.join('\n').trim();
     const role = lines[start]!.match(MARKER)![1] === 'User' ? 'user' : 'assistant';
     // Cursor reports a finished background task in a user turn: its words, not the person's.
-    if (!text || (role === 'user' && NOTIFICATION.test(text))) return void skipped++;
+    if (!text || (role === 'user' && HOST_NOTICE.test(text))) return void skipped++;
     episodes.push(roleTurn(role, text, { session, source, time, ref: `line ${start + 1}` }));
   });
   const title = lines

@@ -28,6 +28,7 @@ import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-l
 import { candidateSentences, isHedged, isQuestion, isTemporary, listedItems } from './knowledge-text.js';
 import { listedItem } from './memory-file-items.js';
 import { opensWithInstruction } from './memory-file-kinds.js';
+import { HOST_NOTICE } from './transcripts.js';
 import { AGENT_ROLES } from './vocabulary.js';
 
 export type { KnowledgeReading } from './knowledge-forms.js';
@@ -112,14 +113,14 @@ const NEGATIVE = /\b(?:not|never|no longer|don't|dont|mustn't|won't|stop)\b/i;
  * - Claude Code approving a plan made in plan mode ("Implement the following plan:", then the agent's
  *   plan; a SpecStory export keeps it as the person's turn);
  * - Cursor carrying out a plan ("Implement the plan as specified, it is attached for your reference.
- *   Do NOT edit the plan file itself. …", under the plan's title) and reporting a finished task
- *   ("<system_notification>").
+ *   Do NOT edit the plan file itself. …", under the plan's title);
+ * - a host's notice of a finished task (HOST_NOTICE), where its parser kept it as a turn.
  */
 const SENT_FOR_THE_PERSON = [
   /^#{1,3}\s*User Input\s*$|\$ARGUMENTS\b/m,
   /^Implement the following plan:\s*\n/,
   /^(?:[^\n]*\n+)?Implement the plan as specified, it is attached for your reference\./,
-  /^<system_notification>/,
+  HOST_NOTICE,
 ];
 
 /** Files attached by mention at a sentence's start: "@public/venue-web-design.html ", "@src/app.ts @README.md ". */

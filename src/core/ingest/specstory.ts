@@ -6,18 +6,16 @@
  * `<details>` block is quoted text, not a turn. SpecStory writes `---` before every marker, so a
  * fence still open there is one the model left unbalanced in its reply: it ends with the turn.
  * Thinking, tool-use and details blocks are removed from the text; `---` separators are dropped; a
- * user turn that is Claude Code's notice of a finished background task (`<task-notification>`) is skipped.
+ * user turn that is a host's notice of a finished background task (HOST_NOTICE) is skipped.
  * The title's `(2025-04-28 18:34:38)` dates turns whose marker carries no time.
  */
 import type { EpisodeInput } from '../model/events.js';
 import { Fences } from './fences.js';
-import { type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
+import { HOST_NOTICE, type ParsedFile, roleTurn, sessionFromSource, toIsoTime } from './transcripts.js';
 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
 /** A `<tool-use …>` or `<details>` tag opening, not a tag that only starts with the name (`<tool-use-id>`). */
 const OPENS_BLOCK = /<(?:tool-use|details)(?=[\s>])/g;
-/** Claude Code's report of a finished background task, kept by SpecStory as a user turn: its words, not the person's. */
-const TASK_NOTIFICATION = /^<task-notification>/;
 
 export function isSpecStory(content: string): boolean {
   return content.split(/\r?\n/).some((line) => MARKER.test(line));
@@ -33,7 +31,7 @@ export function parseSpecStory(content: string, source: string): ParsedFile {
   const flush = (): void => {
     if (!current) return;
     const text = cleanText(current.lines.join('\n'));
-    if (!text || (current.role === 'user' && TASK_NOTIFICATION.test(text))) skipped++;
+    if (!text || (current.role === 'user' && HOST_NOTICE.test(text))) skipped++;
     else {
       episodes.push(roleTurn(current.role, text, { session, source, time: current.time ?? titled, ref: `line ${current.line}` }));
     }

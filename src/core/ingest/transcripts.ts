@@ -24,6 +24,12 @@ export const USER_ROLES = new Set(['user', 'human', 'me', 'you', 'person']);
 export const AGENT_ROLES = new Set(['assistant', 'model', 'agent', 'ai', 'bot', 'copilot', 'claude', 'gemini', 'chatgpt', 'gpt', 'cursor']);
 export const IGNORED_ROLES = new Set(['system', 'tool', 'function', 'developer']);
 
+/**
+ * A host's notice of a finished background task, sent as a user turn: Claude Code's `<task-notification>`
+ * (in its logs and in a SpecStory export of them), Cursor's `<system_notification>`. The host's words, no turn.
+ */
+export const HOST_NOTICE = /^<(?:task-notification|system_notification)>/;
+
 /** Only a turn known to be the person's is `user`; the assistant's, or a speaker we cannot place, is `agent`. */
 export function authorityForRole(role: string | undefined): Authority {
   return role && USER_ROLES.has(role.toLowerCase()) ? 'user' : 'agent';
