@@ -207,9 +207,28 @@ test('an instruction ending in ":" is completed by the short items under it; ite
     ['rule', 'run the full test suite'],
     ['rule', 'update the changelog file'],
   ]);
+  // A lead that instructs nothing is completed by short items too (lines 52-56: a gate's checklist), never by an entry
+  // described after a dash (muzakily's CLAUDE.md, lines 86-88) or an item that says more.
+  assert.equal(
+    at(52)?.statement,
+    'GATE A: Diagnosis note exists and lists: reproduction steps; expected vs actual; suspected root cause; impacted views',
+  );
+  assert.ok(!items.some((i) => i.statement === 'expected vs actual'), 'the parts are not facts of their own');
   assert.deepEqual(read('The app has three parts:\n- the web client\n- the API server\n'), [
+    ['fact', 'The app has three parts: the web client; the API server'],
+  ]);
+  const docs = path.join(__dirname, 'fixtures', 'knowledge', 'instructions', 'muzakily', 'CLAUDE.md');
+  const described = memoryFileItems(readMemoryFileText(docs).text, memoryFileType(docs)!).filter((i) => i.startLine >= 86);
+  assert.deepEqual(
+    described.slice(0, 2).map((i) => [i.startLine, i.statement]),
+    [
+      [87, '`docs/developer/smart-playlists.md` - Smart playlist rules, materialization, caching'],
+      [88, '`docs/api/endpoints/playlists.md` - Playlist API including tag operators'],
+    ],
+  );
+  assert.deepEqual(read('The app has two parts:\n- the web client\n- the API server that every mobile client talks to\n'), [
     ['fact', 'the web client'],
-    ['fact', 'the API server'],
+    ['fact', 'the API server that every mobile client talks to'],
   ]);
 });
 

@@ -12,6 +12,7 @@
  *   letter of a caseless script ends a sentence: rule files put a statement on each line;
  * - a paragraph's instruction ending in ":" takes the short items under it into one item ("All shared
  *   logic must assume: multiple languages; non-Latin scripts"), when they do not instruct themselves;
+ *   a paragraph's other lead ("Report includes:") only when all of them are short, as a list item's lead;
  * - a paragraph's stack line ("Electron + React 19 + Redux-Saga") or sentence saying what the project
  *   is ("X is a Python library for …") is a fact, and so are a shell block under a heading of
  *   commands, naming them, and a block drawing the layout (memory-file-code.ts);
@@ -60,6 +61,8 @@ const POINTS_AHEAD = /\b(?:this|these|the following|as follows|below)(?:\s+[\w-]
 /** Headings whose lists show, not state: their items are examples. */
 const EXAMPLES_HEADING = /^(?:examples?|samples?|usage examples?)$/i;
 const MIN_WORDS = 3;
+/** An entry with what it is after a dash ("`docs/api/` - API endpoints"): it says its own, it does not complete a lead. */
+const DESCRIBED = /\S\s+[-–—]\s+\S/;
 /** Words an item under an instruction's "…:" may have and still complete it ("non-Latin scripts"), not say more. */
 const MAX_PART_WORDS = 6;
 
@@ -157,7 +160,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       const f = folded;
       const part = plain(raw);
       const under = f.over === undefined || (b.indent ?? 0) > f.over;
-      const short = wordCount(part) <= MAX_PART_WORDS && kindOf(part, headings.filter(Boolean), type, true) === 'fact';
+      const short =
+        wordCount(part) <= MAX_PART_WORDS && !DESCRIBED.test(part) && kindOf(part, headings.filter(Boolean), type, true) === 'fact';
       const fits = folding(f.said, [...f.parts, part]).length <= LIMITS.statementChars;
       if (under && short && (fits || !f.held)) {
         if (!fits) {
@@ -218,9 +222,11 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
           : isStackLine(clean) || describesProject(clean) || foundWhereKept(clean, true) || codeDoes(clean)
             ? 'fact'
             : undefined);
-      if (kind && i === all.length - 1 && /[:：]\s*$/.test(clean) && kind !== 'fact')
-        folded = { kind, said: clean, subject: subjectOf(), start: s.start, end: s.end, parts: [] };
+      const leads = i === all.length - 1 && /[:：]\s*$/.test(clean);
+      if (kind && leads && kind !== 'fact') folded = { kind, said: clean, subject: subjectOf(), start: s.start, end: s.end, parts: [] };
       else if (kind) push(kind, clean, subjectOf(), s.start, s.end, s.text);
+      // "**GATE A:** Diagnosis note exists and lists:" says what only with its short items: held as a list item's lead is.
+      else if (leads) folded = { said: clean, subject: subjectOf(), start: s.start, end: s.end, parts: [], over: -1, held: [] };
     }
   };
   const flush = (): void => {
