@@ -1123,3 +1123,17 @@ test("a line of the stack as an agent lists it is the agent's fact; the same sha
   // Written for this test: a label over a phrase that only holds a technology's name.
   assert.deepEqual(agent('Note: Great React for beginners'), []);
 });
+
+test('what the work is to suggest is specified; a suggestion of the speaker is a hedge', () => {
+  // tg-stuart-data-cleaner-core-engine.md (test/fixtures/knowledge, origin in its SOURCES.md), a requirement the person listed.
+  assert.deepEqual(personKinds('The framework should learn from failures and suggest improvements.'), ['rule']);
+  // Written for this test: a choice read as one alone, and nothing when the speaker only suggests it.
+  assert.deepEqual(personKinds('We use Redis for the cache.'), ['decision']);
+  for (const said of [
+    'I suggest we use Redis for the cache.',
+    'We recommend pnpm for every install.',
+    'My recommendation is to use Redis for the cache.',
+    'Use pnpm for every install, as recommended.',
+  ])
+    assert.deepEqual(personKinds(said), [], said);
+});

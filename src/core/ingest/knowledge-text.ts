@@ -208,13 +208,18 @@ export function isQuestion(s: string): boolean {
   );
 }
 
+/** The speaker's own suggestion ("I suggest …", "my recommendation is …"), not one the work makes ("… and suggest improvements"). */
+const SUGGESTED =
+  /\b(?:i|we|i'd|we'd)\s+(?:also\s+|strongly\s+|really\s+)?(?:suggest|recommend)|\b(?:my|our)\s+(?:suggestion|recommendation)|\b(?:suggested|recommended)\b/i;
+
 /** A doubt, a plan or a hypothetical: "if we used X", "maybe", "I think we could". Nothing is read from it. */
 export function isHedged(s: string): boolean {
   return (
     /^(?:if|unless|suppose|supposing|assuming|in case|what if|whether)\b/i.test(s.trim()) ||
-    /\b(?:would|could|might|maybe|perhaps|probably|possibly|i think|i guess|i suppose|not sure|wonder|wondering|considering|thinking about|thinking of|hoping|hope|wish|suggest|suggestion|recommend|for example|e\.g\.)\b/i.test(
+    /\b(?:would|could|might|maybe|perhaps|probably|possibly|i think|i guess|i suppose|not sure|wonder|wondering|considering|thinking about|thinking of|hoping|hope|wish|for example|e\.g\.)\b/i.test(
       s,
     ) ||
+    SUGGESTED.test(s) ||
     /(?:かもしれ|でしょう|と思い|如果|也许|可能|或许|talvez|acho que|se (?:a gente|nós)|quizás|tal vez|creo que|peut-être|je pense|je crois|on pourrait|vielleicht|ich denke|ich glaube|könnten|forse|penso che|potremmo|아마|것 같)/i.test(
       s,
     ) ||
