@@ -113,11 +113,24 @@ describe('with consent and a client that offers sampling', () => {
     assert.deepEqual([decision?.authority, decision?.evidence], ['agent', [note]]);
   });
 
+  test('the items held that bear on a note are shown to the model; one it says the note restates gains the note', async () => {
+    const rule = (await facts(s)).find((f) => f.kind === 'rule' && f.valid_to === null && /connection string/.test(f.statement));
+    assert.ok(rule, 'the rule the first reading stored');
+    s.script.push(JSON.stringify([{ turn: 1, same_as: rule.id }]));
+    const asked = s.asked.length;
+    const note = await remember(s, { text: 'Reminder from the review: nobody gets to see the DSN on the health page.' });
+    await waitFor(() => s.stderr().includes(`from 1 turn(s) (${note})`), 30_000, 'the reading stored');
+    const prompt = promptOf(s.asked[asked]!);
+    assert.ok(prompt.includes(`- ${rule.id} (rule): ${rule.statement}`), `the held rule is shown with its id:\n${prompt}`);
+    const now = (await facts(s)).find((f) => f.id === rule.id);
+    assert.deepEqual([...now.evidence].sort(), [...rule.evidence, note].sort(), 'the note is the rule’s evidence: no second rule');
+  });
+
   test('what is sent is bounded: a long note is cut to the per-turn limit', async () => {
     s.script.push('[]');
     await remember(s, { text: `The build runs with make. ${'filler words here '.repeat(1000)}` });
-    await waitFor(() => s.asked.length === 2, 30_000, 'the second request');
-    const prompt = promptOf(s.asked[1]!);
+    await waitFor(() => s.asked.length === 3, 30_000, 'the third request');
+    const prompt = promptOf(s.asked[2]!);
     const turn = prompt.slice(prompt.indexOf('"""') + 3, prompt.lastIndexOf('"""'));
     assert.ok(turn.length <= EXTRACTION_LIMITS.charsPerTurn + 3, `the turn sent is ${turn.length} characters`);
   });

@@ -4,7 +4,8 @@
  * `recall_remember` (without a kind of its own) for the relationships and knowledge items they
  * state: the prompt and the reading of the answer are the vscode.lm extraction's
  * (core/ingest/extraction-prompt.ts), and the service's `extracted` method records them as the
- * model's reading: agent authority, the note as evidence.
+ * model's reading: agent authority, the note as evidence. The model is shown the items already held
+ * that bear on the note, so one it says again in other words gains the note as evidence, not a twin.
  *
  * It runs beside the tool call, never in its way: the note is stored and answered first, turns wait
  * in a bounded queue, one request at a time with a time limit, and a failing, slow or rambling model
@@ -16,9 +17,13 @@ import {
   answerEntries,
   buildExtractionPrompt,
   EXTRACTION_LIMITS,
+  heldFor,
   parseExtractedItems,
   parseExtraction,
+  parseRestated,
+  type HeldItem,
 } from '../core/ingest/extraction-prompt.js';
+import { LIMITS } from '../core/model/limits.js';
 import type { MemoryAccess } from '../tools/catalogue.js';
 
 export interface SampledTurn {
@@ -67,11 +72,16 @@ export class SamplingExtractor {
 
   private async extract(batch: SampledTurn[]): Promise<void> {
     const ids = batch.map((t) => t.id).join(', ');
+    // The items already held that bear on these turns, so the model can say a turn restates one.
+    const held: HeldItem[] = await heldFor(batch, {
+      query: async (query) => (await this.memory.call('query', { query, limit: LIMITS.query })).facts,
+      brief: async () => (await this.memory.call('brief', {})).facts,
+    }).catch((err: Error) => (this.log(`sampling: the items held could not be listed (${err.message}); the model reads without them`), []));
     let result: CreateMessageResult;
     try {
       result = await this.server.createMessage(
         {
-          messages: [{ role: 'user', content: { type: 'text', text: buildExtractionPrompt(batch) } }],
+          messages: [{ role: 'user', content: { type: 'text', text: buildExtractionPrompt(batch, held) } }],
           maxTokens: EXTRACTION_LIMITS.sampleMaxTokens,
           includeContext: 'none',
         },
@@ -89,16 +99,18 @@ export class SamplingExtractor {
       );
     const facts = parseExtraction(answer, batch.length);
     const items = parseExtractedItems(answer, batch.length);
-    const kept = facts.flat().length + items.flat().length;
+    const restated = parseRestated(answer, batch.length, held);
+    const kept = facts.flat().length + items.flat().length + restated.flat().length;
     if (kept < entries.length)
       this.log(
-        `sampling: ${entries.length - kept} of ${entries.length} entries from ${extractor} were not a relationship or a knowledge item of a known kind for a turn asked about (or repeated one), and were dropped`,
+        `sampling: ${entries.length - kept} of ${entries.length} entries from ${extractor} were not a relationship, a knowledge item of a known kind or an item held said again, for a turn asked about (or repeated one), and were dropped`,
       );
     let stored = 0;
     for (const [i, turn] of batch.entries()) {
-      if (facts[i]!.length + items[i]!.length === 0) continue;
+      if (facts[i]!.length + items[i]!.length + restated[i]!.length === 0) continue;
       try {
-        stored += (await this.memory.call('extracted', { episode: turn.id, facts: facts[i]!, items: items[i]!, extractor })).ids.length;
+        const reading = { episode: turn.id, facts: facts[i]!, items: items[i]!, restated: restated[i]!, extractor };
+        stored += (await this.memory.call('extracted', reading)).ids.length;
       } catch (err) {
         this.log(`sampling: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }

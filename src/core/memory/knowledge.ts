@@ -141,6 +141,25 @@ export class KnowledgeWriter {
     };
   }
 
+  /**
+   * An item held that a model judged a turn to say again, in other words: the turn becomes its
+   * evidence once, weighed as the model's (extractedBy). Undefined when the id is no current item
+   * of the turn's project or of the global memory (it may have ended since the model was asked).
+   */
+  restated(id: string, evidence: string, extractedBy: string, project: string | null): { id: string; event?: EventBody } | undefined {
+    const f = this.mem.graph.factById(id);
+    const of = f?.project ?? null;
+    if (!f || f.kind === undefined || f.statement === undefined || f.valid_to !== null || (of !== project && of !== null)) return undefined;
+    let held = this.batch.find((b) => b.id === id);
+    if (!held) {
+      held = { id, kind: f.kind, project: of, key: heldKey(f.statement), cited: new Set(f.evidence) };
+      this.batch.push(held);
+    }
+    if (held.cited.has(evidence)) return { id };
+    held.cited.add(evidence);
+    return { id, event: { type: 'relationship.evidence', id, episode: evidence, polarity: 1, extractedBy } };
+  }
+
   /** The item of this kind's family and project, in this batch or held, whose statement says the same. */
   private find(kind: KnowledgeKind, project: string | null, key: StatementKey): (typeof this.batch)[number] | undefined {
     const family = FAMILY[kind];

@@ -216,7 +216,7 @@ export function relate(
  */
 export function recordExtraction(
   mem: JournaledGraph,
-  input: { episode: string; facts: Triple[]; items?: ExtractedItem[]; extractor: string },
+  input: { episode: string; facts: Triple[]; items?: ExtractedItem[]; restated?: string[]; extractor: string },
   by: Provenance,
 ): { ids: string[] } {
   if (input === null || typeof input !== 'object') throw invalid('Give { episode, facts, extractor }.');
@@ -229,8 +229,11 @@ export function recordExtraction(
   if (!Array.isArray(input.facts)) throw invalid('"facts" must be a list of { subject, predicate, object }.');
   const items = input.items ?? [];
   if (!Array.isArray(items)) throw invalid('"items" must be a list of { kind, statement, subject }.');
-  if (input.facts.length + items.length > MAX_EXTRACTED_FACTS)
-    throw invalid(`${input.facts.length + items.length} facts and items from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
+  const restated = input.restated ?? [];
+  if (!Array.isArray(restated) || restated.some((id) => typeof id !== 'string'))
+    throw invalid('"restated" must be a list of the ids of items held (rel_…).');
+  const count = input.facts.length + items.length + restated.length;
+  if (count > MAX_EXTRACTED_FACTS) throw invalid(`${count} facts and items from one episode; at most ${MAX_EXTRACTED_FACTS}.`);
   const facts = new FactReadings(mem.graph);
   const events: EventBody[] = [];
   const ids: string[] = [];
@@ -262,6 +265,11 @@ export function recordExtraction(
     });
     if (!ids.includes(id)) ids.push(id);
     if (event) events.push(event);
+  }
+  for (const held of restated) {
+    const said = writer.restated(held, input.episode, extractor, project);
+    if (said && !ids.includes(said.id)) ids.push(said.id);
+    if (said?.event) events.push(said.event);
   }
   mem.commit(events, by);
   return { ids };

@@ -3,6 +3,8 @@
  * chat-session ingest has just stored and names the relationships they state. They are recorded
  * with the service's `extracted` method on the model's connection: the inferred prior, agent
  * authority, evidence weighed as the agent's. What a model read is never taken as the person's word.
+ * The model is shown the items already held that bear on the turns (a query over them), so a rule
+ * said again in other words becomes more evidence for its item, not a second item.
  *
  * It runs beside ingest, never in its way: turns wait in a bounded queue, one request at a time,
  * a few turns per request. No model, or no permission to use one, is logged once and ingest goes
@@ -11,7 +13,16 @@
  */
 import * as vscode from 'vscode';
 import type { RecallExtension } from '../ctx.js';
-import { buildExtractionPrompt, EXTRACTION_LIMITS, parseExtractedItems, parseExtraction } from '../../core/ingest/extraction-prompt.js';
+import {
+  buildExtractionPrompt,
+  EXTRACTION_LIMITS,
+  heldFor,
+  parseExtractedItems,
+  parseExtraction,
+  parseRestated,
+  type HeldItem,
+} from '../../core/ingest/extraction-prompt.js';
+import { LIMITS } from '../../core/model/limits.js';
 import type { StoredTurn } from './common/ingest-batches.js';
 import { COMMANDS } from '../common/ids.js';
 
@@ -130,9 +141,15 @@ export class LmExtractor implements vscode.Disposable {
   /** Returns false when the model cannot be used at all (the rest of the queue would fail alike). */
   private async extract(model: vscode.LanguageModelChat, batch: Pending[], token: vscode.CancellationToken): Promise<boolean> {
     const extractor = `${model.vendor}/${model.family}`;
+    const turns = batch.map((t) => ({ text: t.episode.text, speaker: t.episode.speaker ?? t.episode.role }));
+    // The items already held that bear on these turns, so the model can say a turn restates one.
+    const held: HeldItem[] = await heldFor(turns, {
+      query: async (query) => (await this.ctx.lm.call('query', { query, limit: LIMITS.query })).facts,
+      brief: async () => (await this.ctx.lm.call('brief', {})).facts,
+    }).catch((err: Error) => (this.ctx.log.warn(`language-model extraction: the items held could not be listed (${err.message})`), []));
     let answer = '';
     try {
-      const prompt = buildExtractionPrompt(batch.map((t) => ({ text: t.episode.text, speaker: t.episode.speaker ?? t.episode.role })));
+      const prompt = buildExtractionPrompt(turns, held);
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], { justification: JUSTIFICATION }, token);
       for await (const chunk of response.text) {
         answer += chunk;
@@ -147,11 +164,14 @@ export class LmExtractor implements vscode.Disposable {
     }
     const facts = parseExtraction(answer, batch.length);
     const items = parseExtractedItems(answer, batch.length);
+    const restated = parseRestated(answer, batch.length, held);
     let stored = 0;
     for (const [i, turn] of batch.entries()) {
-      if (facts[i]!.length + items[i]!.length === 0 || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
+      const found = facts[i]!.length + items[i]!.length + restated[i]!.length;
+      if (found === 0 || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
       try {
-        stored += (await this.ctx.lm.call('extracted', { episode: turn.id, facts: facts[i]!, items: items[i]!, extractor })).ids.length;
+        const reading = { episode: turn.id, facts: facts[i]!, items: items[i]!, restated: restated[i]!, extractor };
+        stored += (await this.ctx.lm.call('extracted', reading)).ids.length;
       } catch (err) {
         this.ctx.log.warn(`language-model extraction: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }

@@ -70,6 +70,7 @@ const PARAMS: ParamSchemas = {
     episode: text,
     facts: z.array(z.object({ subject: text, predicate: text, object: text })),
     items: optional(z.array(z.object({ kind: z.enum(KNOWLEDGE_KINDS), statement: text, subject: text }))),
+    restated: optional(texts),
     extractor: text,
   }),
   correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),

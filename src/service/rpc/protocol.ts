@@ -113,6 +113,8 @@ export interface Methods {
       facts: { subject: string; predicate: string; object: string }[];
       /** Knowledge items (decision, rule, preference, fact, lesson) read from the turn. */
       items?: { kind: KnowledgeKind; statement: string; subject: string }[];
+      /** Ids of items already held that the turn says again, in the model's judgement: the turn becomes their evidence. */
+      restated?: string[];
       extractor: string;
     };
     result: { ids: string[] };
