@@ -1012,6 +1012,14 @@ test("a console's lines pasted into a person's turn are the tool's words, not th
   assert.deepEqual(personKinds(pasted), []);
   // Written for this test: the person naming one place in the code still states a rule.
   assert.deepEqual(personKinds('The `legacyLogin` helper in auth.ts:40 is deprecated.'), ['rule']);
+  // twardoch/twat-mp (specstory, to-twat-mp-hatch.md): pip's warning opening a pasted traceback, a log line by its level.
+  const pip =
+    "DEPRECATION: --no-python-version-warning is deprecated. pip 25.1 will enforce this behaviour change. A possible replacement is to remove the flag as it's a no-op.";
+  assert.deepEqual(personKinds(pip), []);
+  assert.deepEqual(personKinds('npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.'), []);
+  // Written for this test: a person's own label, shouted, still opens their rule.
+  assert.deepEqual(personKinds('IMPORTANT: never run the migrations against the production database.'), ['rule']);
+  assert.deepEqual(personKinds('ERROR handling: never swallow exceptions in the service layer.'), ['rule']);
 });
 
 test("a command's prompt file sent in the person's name is its author's, not the person's rules", () => {

@@ -10,9 +10,9 @@ import { underHeading } from './instruction-markers.js';
 /** A line of a tool's output or a terminal's frame: box drawing, tool markers, prompts, diff and log lines. */
 const TOOL_LINE =
   /^\s*(?:[│┃╭╮╰╯├└┌┐┘─━═║⎿⏺✓✔✗✘✦●❯»]|[$#]\s|>>>|\+{3}|-{3}\s|-{3,}\s*$|@@|<{7}|={7}|>{7}|\w+>\s|\[\w[\w ]*\]\s*(?:Result|Output|Error)\b)/;
-/** A line of a stack trace or a log: "  at f (file.ts:3:4)", 'File "x.py", line 3', "Traceback", "npm ERR!", "error[E0382]:". */
+/** A line of a stack trace or a log: "  at f (file.ts:3:4)", 'File "x.py", line 3', "Traceback", "npm ERR!", "error[E0382]:", "DEPRECATION: …". */
 const TRACE_LINE =
-  /^\s*(?:at\s+\S+.*[:(]\d+|File\s+".*",\s+line\s+\d+|Traceback\b|npm\s+(?:ERR!|WARN)|(?:error|warning|fatal|panic)(?:\[\w+\])?:|Caused by:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|WARN|ERROR|DEBUG)\])/i;
+  /^\s*(?:at\s+\S+.*[:(]\d+|File\s+".*",\s+line\s+\d+|Traceback\b|npm\s+(?:ERR!|WARN)|(?:error|warning|fatal|panic|deprecation)(?:\[\w+\])?:|Caused by:|\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[(?:INFO|WARN|ERROR|DEBUG)\])/i;
 /** Someone else's words pasted by the person: "GEMINI SAID:", "the agent replied:". The rest of the turn is theirs. */
 const PASTED = /^\s*(?:[\p{L}\w][\p{L}\w .-]{0,40}\s+)?(?:said|says|wrote|replied|answered|responded|output|printed|returned)\s*:/iu;
 /**
