@@ -29,7 +29,7 @@ import { COMMANDS } from '../common/ids.js';
 const MAX_PENDING = EXTRACTION_LIMITS.pendingTurns;
 
 const JUSTIFICATION =
-  "Recall reads the relationships (who uses, prefers or decided what) stated in new chat turns, to add them to its memory as the model's reading.";
+  "Recall reads the rules, decisions and relationships stated in new chat turns, beside the items its memory already holds on them, to add them to its memory as the model's reading.";
 
 interface Pending extends StoredTurn {
   /** The memory folder the id belongs to: after a folder change the same id names another episode. */
