@@ -836,6 +836,15 @@ try {
         set.results.every((r) => r.ok),
         JSON.stringify(set.results),
       );
+      // A rule held on what the new turns are about (the person's, global): the model is shown it with its id.
+      const held = cliJson(
+        'remember',
+        'Never change the retry policy without a review.',
+        '--kind',
+        'rule',
+        '--subject',
+        'retry policy',
+      ).item;
       fs.copyFileSync(path.join(h.REPO, 'test/fixtures/copilot/early-export.json'), path.join(chatSessions, 'early-export.json'));
       const fact = await h.waitFor(
         () =>
@@ -865,6 +874,12 @@ try {
       assert.match(prompts[0].prompt, /Turn 1 \(user\):\n"""\n@workspace where is the retry policy configured\?/);
       assert.match(prompts[0].prompt, /Turn 4 \(assistant\):\n"""\nThree attempts\./);
       assert.match(prompts[0].initiator, /recall-dev\.recall-memory/);
+      assert.ok(
+        prompts[0].prompt.includes(`- ${held} (rule): Never change the retry policy without a review.`),
+        `the items held are shown with their ids:\n${prompts[0].prompt.slice(0, 4000)}`,
+      );
+      // Gone again, so the views later checks read are as they were (no rules group yet).
+      cli('forget', 'retry policy', '--confirm');
       // Turns stored before the setting was on are not sent.
       assert.ok(!prompts[0].prompt.includes('settlement job'));
       await invokeTools([
