@@ -18,6 +18,7 @@ import {
   parseExtractedItems,
   parseExtraction,
   parseRestated,
+  readAnswer,
   type HeldItem,
 } from '../src/core/ingest/extraction-prompt';
 import type { KnowledgeKind } from '../src/core/model/knowledge';
@@ -164,6 +165,18 @@ test('the items held are shown with their ids; a turn saying one again is read a
   assert.deepEqual(parseRestated(answer, TURNS.length, HELD), [['rel_9'], [], ['rel_4']]);
   assert.deepEqual(parseRestated(answer, TURNS.length, []), [[], [], []], 'an id the prompt did not show is never taken');
   assert.deepEqual(parseExtractedItems(answer, TURNS.length), [[], [], []], 'nor read as a new item');
+  // The whole answer, turn by turn: what each says and how many entries nothing took.
+  const read = readAnswer(answer, TURNS.length, HELD);
+  assert.deepEqual(
+    read?.turns.map((t) => [t.facts.length, t.items.length, t.restated]),
+    [
+      [0, 0, ['rel_9']],
+      [0, 0, []],
+      [0, 0, ['rel_4']],
+    ],
+  );
+  assert.deepEqual([read?.entries, read?.dropped], [6, 4]);
+  assert.equal(readAnswer('Nothing to report.', TURNS.length, HELD), undefined, 'no JSON: not what was asked');
   // What a query returned: plain facts and ended items are not shown, and at most EXTRACTION_LIMITS.heldItems are.
   const facts = [
     { id: 'rel_1', predicate: 'uses' },

@@ -14,13 +14,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  answerEntries,
   buildExtractionPrompt,
   EXTRACTION_LIMITS,
   heldFor,
-  parseExtractedItems,
-  parseExtraction,
-  parseRestated,
+  readAnswer,
+  saysAnything,
   type HeldItem,
 } from '../core/ingest/extraction-prompt.js';
 import { LIMITS } from '../core/model/limits.js';
@@ -92,25 +90,21 @@ export class SamplingExtractor {
     }
     const answer = textOf(result);
     const extractor = `mcp-sampling/${oneLine(result.model).slice(0, 100) || 'unknown'}`;
-    const entries = answerEntries(answer);
-    if (entries === undefined)
+    const read = readAnswer(answer, batch.length, held);
+    if (!read)
       return this.log(
         `sampling: ${extractor} did not answer with the JSON asked for (it began "${oneLine(answer).slice(0, 80)}"); nothing stored from ${ids}`,
       );
-    const facts = parseExtraction(answer, batch.length);
-    const items = parseExtractedItems(answer, batch.length);
-    const restated = parseRestated(answer, batch.length, held);
-    const kept = facts.flat().length + items.flat().length + restated.flat().length;
-    if (kept < entries.length)
+    if (read.dropped)
       this.log(
-        `sampling: ${entries.length - kept} of ${entries.length} entries from ${extractor} were not a relationship, a knowledge item of a known kind or an item held said again, for a turn asked about (or repeated one), and were dropped`,
+        `sampling: ${read.dropped} of ${read.entries} entries from ${extractor} were not a relationship, a knowledge item of a known kind or an item held said again, for a turn asked about (or repeated one), and were dropped`,
       );
     let stored = 0;
     for (const [i, turn] of batch.entries()) {
-      if (facts[i]!.length + items[i]!.length + restated[i]!.length === 0) continue;
+      const reading = read.turns[i]!;
+      if (!saysAnything(reading)) continue;
       try {
-        const reading = { episode: turn.id, facts: facts[i]!, items: items[i]!, restated: restated[i]!, extractor };
-        stored += (await this.memory.call('extracted', reading)).ids.length;
+        stored += (await this.memory.call('extracted', { episode: turn.id, ...reading, extractor })).ids.length;
       } catch (err) {
         this.log(`sampling: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }

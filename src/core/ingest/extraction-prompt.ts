@@ -179,6 +179,35 @@ export function parseRestated(response: string, turnCount: number, held: readonl
   return out;
 }
 
+/** What a model's answer says of one turn: its relationships, its new items and the items held it says again. */
+export interface TurnReading {
+  facts: ExtractedFact[];
+  items: ExtractedItem[];
+  restated: string[];
+}
+
+/**
+ * Each turn's reading in a model's answer (index 0 is turn 1) and how many of the answer's entries
+ * none of them took; undefined when the answer holds no JSON array at all (not what was asked).
+ */
+export function readAnswer(
+  response: string,
+  turnCount: number,
+  held: readonly HeldItem[],
+): { turns: TurnReading[]; entries: number; dropped: number } | undefined {
+  const entries = answerEntries(response);
+  if (entries === undefined) return undefined;
+  const facts = parseExtraction(response, turnCount);
+  const items = parseExtractedItems(response, turnCount);
+  const restated = parseRestated(response, turnCount, held);
+  const turns = facts.map((f, i) => ({ facts: f, items: items[i]!, restated: restated[i]! }));
+  const kept = turns.reduce((n, t) => n + t.facts.length + t.items.length + t.restated.length, 0);
+  return { turns, entries: entries.length, dropped: Math.max(entries.length - kept, 0) };
+}
+
+/** Whether a turn's reading holds anything to record. */
+export const saysAnything = (t: TurnReading): boolean => t.facts.length + t.items.length + t.restated.length > 0;
+
 /**
  * The array the answer holds: bare, in a code fence, amid prose, or as {"facts"|"relationships": [...]};
  * undefined when it holds none (not the JSON asked for).

@@ -17,9 +17,8 @@ import {
   buildExtractionPrompt,
   EXTRACTION_LIMITS,
   heldFor,
-  parseExtractedItems,
-  parseExtraction,
-  parseRestated,
+  readAnswer,
+  saysAnything,
   type HeldItem,
 } from '../../core/ingest/extraction-prompt.js';
 import { LIMITS } from '../../core/model/limits.js';
@@ -162,16 +161,20 @@ export class LmExtractor implements vscode.Disposable {
       // Refused, blocked or gone: every further request would be too.
       return !(err instanceof vscode.LanguageModelError && ['NoPermissions', 'Blocked', 'NotFound'].includes(err.code));
     }
-    const facts = parseExtraction(answer, batch.length);
-    const items = parseExtractedItems(answer, batch.length);
-    const restated = parseRestated(answer, batch.length, held);
+    const read = readAnswer(answer, batch.length, held);
+    if (!read) {
+      const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);
+      this.ctx.log.warn(
+        `language-model extraction: ${extractor} did not answer with the JSON asked for (it began "${began}"); nothing stored`,
+      );
+      return true;
+    }
     let stored = 0;
     for (const [i, turn] of batch.entries()) {
-      const found = facts[i]!.length + items[i]!.length + restated[i]!.length;
-      if (found === 0 || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
+      const reading = read.turns[i]!;
+      if (!saysAnything(reading) || token.isCancellationRequested || turn.memory !== this.ctx.memory) continue;
       try {
-        const reading = { episode: turn.id, facts: facts[i]!, items: items[i]!, restated: restated[i]!, extractor };
-        stored += (await this.ctx.lm.call('extracted', reading)).ids.length;
+        stored += (await this.ctx.lm.call('extracted', { episode: turn.id, ...reading, extractor })).ids.length;
       } catch (err) {
         this.ctx.log.warn(`language-model extraction: storing what ${extractor} read in ${turn.id} failed: ${(err as Error).message}`);
       }
