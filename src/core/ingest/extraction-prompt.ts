@@ -7,9 +7,9 @@
  * around the JSON are ignored, anything that is not a well-formed relationship is dropped, and the
  * count per turn is capped, so a rambling or hostile answer adds little and never fails the caller.
  *
- * The items already held that bear on the turns (found by a query over them) are listed with their
- * ids: a turn that says one again, in any words, is answered `{turn, same_as: id}`, so a rule said
- * five ways is one item with five turns, which no comparison of words can see (knowledge-same.ts).
+ * The items already held that bear on the turns (a query over them, then the brief's) are listed with
+ * their ids: a turn that says one again, in any words, is answered `{turn, same_as: id}`, so a rule said
+ * five ways is one item with five turns, where a comparison of words often cannot tell (knowledge-same.ts).
  */
 import { redactSecrets } from './redact.js';
 import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';

@@ -3,8 +3,8 @@
  * chat-session ingest has just stored and names the relationships they state. They are recorded
  * with the service's `extracted` method on the model's connection: the inferred prior, agent
  * authority, evidence weighed as the agent's. What a model read is never taken as the person's word.
- * The model is shown the items already held that bear on the turns (a query over them), so a rule
- * said again in other words becomes more evidence for its item, not a second item.
+ * The model is shown the items already held that bear on the turns (a query over them, then the
+ * brief's), so a rule said again in other words becomes more evidence for its item, not a second one.
  *
  * It runs beside ingest, never in its way: turns wait in a bounded queue, one request at a time,
  * a few turns per request. No model, or no permission to use one, is logged once and ingest goes
