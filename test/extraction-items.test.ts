@@ -246,3 +246,35 @@ test('a held item a model says a turn restates gains the turn as evidence, as th
     [ids[2], 'agent'],
   ]);
 });
+
+test('a rule the person marked wrong is not held again from a model’s or an agent’s reading; the person’s own new word is', async () => {
+  const project = 'github.com/acme/ledger';
+  const turns = [
+    { speaker: 'user', role: 'user', text: 'Use pnpm for every install.', session: 's1', key: '1', project },
+    { speaker: 'assistant', role: 'assistant', text: 'Noted: pnpm for every install.', session: 's1', key: '2', project },
+  ];
+  const { memory, ids } = await memoryWith(turns, { tag: 'wrong-held' });
+  const rule = memory.export().facts.find((f) => f.kind && /pnpm/.test(f.statement ?? ''))!;
+  memory.correct({ id: rule.id, verdict: 'wrong', reason: 'we moved to npm' }, { authority: 'human', source: 'test' });
+  const model = { authority: 'agent' as const, source: 'scripted-model' };
+  const item = { kind: 'rule' as const, statement: rule.statement!, subject: 'pnpm' };
+  assert.deepEqual(memory.recordExtraction({ episode: ids[1]!, facts: [], items: [item], extractor: 'scripted-model' }, model).ids, []);
+  const current = () => memory.export().facts.filter((f) => f.kind && /pnpm/.test(f.statement ?? ''));
+  assert.deepEqual(current(), [], 'no model outranks the person’s verdict');
+  // The person saying it again in a new turn is their own new word: it is held again.
+  memory.ingest([{ speaker: 'user', role: 'user', text: 'Use pnpm for every install.', session: 's2', key: '1', project }], {
+    authority: 'user',
+    source: 'test',
+  });
+  assert.equal(current().length, 1);
+  // An agent's turn, read offline, saying again a lesson the person marked wrong: not held again.
+  const LESSON = 'The build failed because tsc picked up the generated files in dist/.';
+  const say = (session: string) =>
+    memory.ingest([{ speaker: 'assistant', role: 'assistant', text: LESSON, session, key: '1', project }], model);
+  say('s3');
+  const lesson = memory.export().facts.find((f) => f.kind === 'lesson' && f.statement === LESSON);
+  assert.ok(lesson, 'the agent’s lesson is read');
+  memory.correct({ id: lesson.id, verdict: 'wrong' }, { authority: 'human', source: 'test' });
+  assert.equal(say('s4').added, 1, 'a new turn, read');
+  assert.ok(!memory.export().facts.some((f) => f.kind === 'lesson' && f.statement === LESSON));
+});

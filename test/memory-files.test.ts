@@ -409,6 +409,30 @@ test('an item is anchored to its lines: stale when they change, re-anchored when
   assert.ok(!memory.export().facts.some((f) => f.id === ask), 'no longer current');
 });
 
+test('an item the person marked wrong is not read back from its file; confirming it brings back that item', async () => {
+  const { ws, file, memory } = await workspace('wrong');
+  const first = readIn(memory, file, ws);
+  const format = memory.export().facts.find((f) => f.statement?.startsWith('Raise `WXVXError`'))!.id;
+  memory.correct({ id: format, verdict: 'wrong', reason: 'we raise ValueError now' }, HUMAN, ws);
+  // Read again, unchanged and then with another line edited (the extension reads a workspace's files at every start).
+  const again = readIn(memory, file, ws);
+  assert.deepEqual([again.added, again.rejected, again.items], [0, 1, first.items]);
+  editLine(file, 1, '# Agent Guidelines for wxvx\n\nThis file is for coding agents.');
+  assert.equal(readIn(memory, file, ws).rejected, 1);
+  const raised = memory.export({ history: true }).facts.filter((f) => f.statement?.startsWith('Raise `WXVXError`'));
+  assert.deepEqual(
+    raised.map((f) => [f.id, f.status]),
+    [[format, 'wrong']],
+    'the person’s verdict stands: no second item says it',
+  );
+  // Confirmed, it is current again, and the file's reading finds it (not a twin).
+  memory.correct({ id: format, verdict: 'confirm' }, HUMAN, ws);
+  const back = readIn(memory, file, ws);
+  assert.equal(back.rejected, undefined);
+  assert.ok(back.ids.includes(format));
+  assert.equal(memory.export().facts.filter((f) => f.statement?.startsWith('Raise `WXVXError`')).length, 1);
+});
+
 test('a confirmed item outlasts its lines; one said elsewhere too loses only this file’s anchor; a gone file ends the rest', async () => {
   const { ws, file, memory } = await workspace('ending');
   readIn(memory, file, ws);

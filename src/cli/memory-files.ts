@@ -140,7 +140,9 @@ function describeOne(r: MemoryFileReport): string {
   const whose = r.authority === 'user' ? 'your words' : 'its committers’ words (external)';
   return (
     `${r.file}: ${r.label} (memory file), ${r.items} item${r.items === 1 ? '' : 's'}${kinds ? ` (${kinds})` : ''}: ` +
-    `${r.added} new, ${r.held} already held, ${r.ended} ended\n  in ${where} (${r.because}); ${whose}` +
+    `${r.added} new, ${r.held} already held, ${r.ended} ended` +
+    (r.rejected ? `, ${r.rejected} you marked wrong (left out; confirm one to bring it back)` : '') +
+    `\n  in ${where} (${r.because}); ${whose}` +
     (r.unimported?.length ? `\n  no longer imported (their items ended): ${r.unimported.join(', ')}` : '')
   );
 }

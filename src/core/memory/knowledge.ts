@@ -64,6 +64,11 @@ export interface KnowledgeCandidate {
   extractedBy?: string;
   project: string | null;
   prior?: PriorKind;
+  /**
+   * Not the person saying it anew (a file read again, a model's or an agent's reading): a statement
+   * a person marked wrong in the project stays wrong, and is not held again.
+   */
+  yieldsToPerson?: boolean;
 }
 
 /** A statement as stored: one line, trimmed, within LIMITS.statementChars. */
@@ -92,6 +97,8 @@ function ruleCheck(kind: KnowledgeKind, statement: string): { check?: ReturnType
 export class KnowledgeWriter {
   private readonly batch: { id: string; kind: KnowledgeKind; project: string | null; key: StatementKey; cited: Set<string> }[] = [];
   private asserted = 0;
+  /** The items a person marked wrong, by project: read once per writer, when a candidate yields to them. */
+  private readonly wrong = new Map<string | null, { id: string; kind: string; key: StatementKey }[]>();
 
   constructor(
     private readonly mem: JournaledGraph,
@@ -103,13 +110,16 @@ export class KnowledgeWriter {
     return this.asserted;
   }
 
-  read(c: KnowledgeCandidate): { id: string; event?: EventBody } {
+  /** The item it is recorded under and the event recording it; `rejected`: a person marked it wrong (that item), nothing recorded. */
+  read(c: KnowledgeCandidate): { id: string; event?: EventBody; rejected?: true } {
     if (!isKnowledgeKind(c.kind))
       throw invalid(`"${String(c.kind)}" is not a kind of knowledge (decision, rule, preference, fact, lesson).`);
     const statement = statementOf(c.statement);
     const subject = validName(c.subject, 'subject');
     const object = c.object === undefined ? subject : validName(c.object, 'object');
     const key = statementKey(statement);
+    const wrong = c.yieldsToPerson ? this.markedWrong(c.kind, c.project, key) : undefined;
+    if (wrong) return { id: wrong, rejected: true };
     const held = this.find(c.kind, c.project, key);
     if (held) {
       if (c.evidence === undefined || held.cited.has(c.evidence)) return { id: held.id };
@@ -158,6 +168,23 @@ export class KnowledgeWriter {
     if (held.cited.has(evidence)) return { id };
     held.cited.add(evidence);
     return { id, event: { type: 'relationship.evidence', id, episode: evidence, polarity: 1, extractedBy } };
+  }
+
+  /** The item of this kind's family and project a person marked wrong (ended, not confirmed since) whose statement says the same. */
+  private markedWrong(kind: KnowledgeKind, project: string | null, key: StatementKey): string | undefined {
+    let list = this.wrong.get(project);
+    if (!list) {
+      const rows = all(
+        this.mem.db,
+        `SELECT id, kind, statement FROM relationships WHERE kind IS NOT NULL AND project IS ? AND ended_by = 'wrong'
+           AND statement IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
+        [project, COMPARED],
+      );
+      list = rows.map((r) => ({ id: String(r.id), kind: String(r.kind), key: heldKey(String(r.statement)) }));
+      this.wrong.set(project, list);
+    }
+    const family = FAMILY[kind];
+    return list.find((w) => family.includes(w.kind as KnowledgeKind) && sameStatement(w.key, key))?.id;
   }
 
   /** The item of this kind's family and project, in this batch or held, whose statement says the same. */

@@ -56,6 +56,8 @@ export interface MemoryFileResult {
   held: number;
   /** Items it no longer says, ended (with those of the files it no longer imports). */
   ended: number;
+  /** Items it says that a person marked wrong: not held again (confirming the item brings it back). */
+  rejected?: number;
   /** Files this CLAUDE.md imported and no longer does (nor does another beside it): their items ended too. */
   unimported?: string[];
   kinds: Partial<Record<KnowledgeKind, number>>;
@@ -105,9 +107,14 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
   const ids: string[] = [];
   const kinds: MemoryFileResult['kinds'] = {};
   const here = new Map<string, CodeAnchor | null>();
+  let rejected = 0;
   items.forEach((item, i) => {
     const statement = redactSecrets(item.statement);
-    const { id, event } = writer.read({
+    const {
+      id,
+      event,
+      rejected: wrong,
+    } = writer.read({
       kind: item.kind,
       statement: statement.text,
       subject: redactSecrets(item.subject).text,
@@ -115,10 +122,13 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
       assertedBy: written.authority,
       project,
       prior: 'explicit',
+      // Read again, the file is not the person saying it anew: what they marked wrong stays wrong.
+      yieldsToPerson: true,
     });
+    kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
+    if (wrong) return void rejected++;
     if (event) knowledge.push(event);
     if (!ids.includes(id)) ids.push(id);
-    kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
     here.set(id, here.get(id) ?? anchorOf(item, lines, root, rel, statement.count > 0));
   });
 
@@ -142,6 +152,7 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
     added: writer.used,
     held: ids.length - writer.used,
     ended: gone.filter((e) => e.type === 'relationship.retract').length,
+    ...(rejected ? { rejected } : {}),
     kinds,
     ids,
     ...(dropped.length ? { unimported: dropped } : {}),

@@ -105,7 +105,15 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[], readIte
     const project = record.project ?? null;
     if (readItems)
       for (const k of readKnowledge({ text, speaker: record.speaker, role: record.role }))
-        items.push({ ...k, subject: k.subject ?? project ?? GLOBAL_SUBJECT, evidence: record.id, assertedBy: record.authority, project });
+        items.push({
+          ...k,
+          subject: k.subject ?? project ?? GLOBAL_SUBJECT,
+          evidence: record.id,
+          assertedBy: record.authority,
+          project,
+          // Only the person's own new word brings back what they marked wrong.
+          yieldsToPerson: record.authority !== 'user' && record.authority !== 'human',
+        });
   }
   const writer = new KnowledgeWriter(mem, facts.used);
   for (const item of items) {
@@ -254,7 +262,7 @@ export function recordExtraction(
   const writer = new KnowledgeWriter(mem, facts.used);
   for (const item of items) {
     if (item === null || typeof item !== 'object') throw invalid('Each item is { kind, statement, subject }.');
-    const { id, event } = writer.read({
+    const { id, event, rejected } = writer.read({
       kind: item.kind,
       statement: redactSecrets(statementOf(item.statement)).text,
       subject: validName(item.subject, 'subject'),
@@ -262,7 +270,9 @@ export function recordExtraction(
       assertedBy: 'agent',
       extractedBy: extractor,
       project,
+      yieldsToPerson: true,
     });
+    if (rejected) continue;
     if (!ids.includes(id)) ids.push(id);
     if (event) events.push(event);
   }

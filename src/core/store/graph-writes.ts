@@ -13,7 +13,7 @@ import { isBare, orphansAfter } from './erasure.js';
 import { assignSelection } from './assign-selection.js';
 import { applyRuleEvent, dropOutcomes, setCheck } from './check-writes.js';
 import { retract, supersede } from './item-endings.js';
-import { projectsMoved } from './held-items.js';
+import { heldListsStale } from './held-items.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
@@ -275,6 +275,8 @@ export class GraphWrites {
       ]);
     } else {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
+      // An ended item current again: the lists new statements are compared with must see it.
+      if (scalar(this.db, 'SELECT valid_to FROM relationships WHERE rowid = ?', [rowid]) !== null) heldListsStale(this.db);
       run(
         this.db,
         'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
@@ -299,7 +301,7 @@ export class GraphWrites {
     if (!sel) return;
     const moved = JSON.stringify(all(this.db, `SELECT id FROM episodes e WHERE ${sel.where}`, sel.params).map((r) => String(r.id)));
     run(this.db, `UPDATE episodes AS e SET project = ? WHERE ${sel.where}`, [e.project, ...sel.params]);
-    projectsMoved(this.db);
+    heldListsStale(this.db);
     const own = e.origin === undefined ? '' : 'AND id GLOB ?';
     run(
       this.db,

@@ -3,7 +3,7 @@
  * is compared with them (memory/knowledge.ts), and reading them all again for every new item made
  * ingest slow down as items accumulated. A list reads only the rows added since it last looked
  * (rowids only grow: ids.ts never hands one out twice); a row that ended or went since is dropped
- * when `stillHeld` finds it so; a move between projects (project.assign) starts every list again.
+ * when `stillHeld` finds it so; a move between projects (project.assign) or an item current again starts every list again.
  * What could slip past (a row given an old-style id's own lower number by sync) is only compared
  * with no more: the statement is then held twice, never lost.
  */
@@ -25,8 +25,8 @@ interface HeldList {
 const lists = new WeakMap<Database, Map<string, HeldList>>();
 const moves = new WeakMap<Database, number>();
 
-/** Rows moved between projects: every list of this memory is read again. */
-export function projectsMoved(db: Database): void {
+/** Rows moved between projects, or an ended item current again (a person confirmed it): every list of this memory is read again. */
+export function heldListsStale(db: Database): void {
   moves.set(db, (moves.get(db) ?? 0) + 1);
 }
 

@@ -116,7 +116,10 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
           (r.imports ?? []).map((i) => i.file),
         );
       if ([r, ...(r.imports ?? [])].some((x) => x.added || x.ended)) this.ctx.memoryChanged();
-      this.ctx.log.info(`memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended`);
+      const wrong = r.rejected ? `, ${r.rejected} marked wrong (left out)` : '';
+      this.ctx.log.info(
+        `memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended${wrong}`,
+      );
       for (const i of r.imports ?? []) this.ctx.log.info(`  imported ${i.file}: ${i.items} item(s), ${i.added} new, ${i.ended} ended`);
       for (const u of r.unread ?? []) this.ctx.log.warn(`  imported ${u.file} not read: ${u.error}`);
     } catch (err) {
