@@ -151,6 +151,23 @@ test('the same knowledge remembered again is one item with more evidence', async
   assert.equal((await item(first.data.item)).evidence.length, 2);
 });
 
+test('an agent remembering what a person marked wrong stores its note, not the item; the person saying it does', async () => {
+  const LESSON = 'The flaky login test fails because the session cookie expires during the run.';
+  const first = await ok('recall_remember', { text: LESSON, kind: 'lesson', subject: 'login test' });
+  assert.equal((await cli(['correct', '--wrong', first.data.item, '--reason', 'it was the clock skew'])).code, 0);
+  const again = await ok('recall_remember', { text: LESSON, kind: 'lesson', subject: 'login test', session: 'next day' });
+  assert.notEqual(again.data.id, first.data.id, 'the note is stored');
+  assert.deepEqual([again.data.item, again.data.wrong], [undefined, first.data.item]);
+  assert.match(again.text, new RegExp(`A person marked this wrong \\(${first.data.item}\\): it is kept as your note only`));
+  assert.equal((await item(first.data.item)).status, 'wrong', 'still wrong');
+  // The person saying it (the CLI) is their own word: held again, as theirs.
+  const mine = await cli(['remember', LESSON, '--kind', 'lesson', '--subject', 'login test']);
+  assert.equal(mine.code, 0, mine.stderr);
+  const id = /^lesson (rel_\w+)$/m.exec(mine.stdout)?.[1];
+  assert.ok(id && id !== first.data.item, mine.stdout);
+  assert.equal((await item(id)).status, 'current');
+});
+
 test('a later decision on the same subject supersedes the earlier; the brief shows the item, not its note again', async () => {
   // The person's, from the CLI: their notes are briefed as decisions unless an item says them.
   const said = async (text: string): Promise<string> => {

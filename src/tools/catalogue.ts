@@ -338,6 +338,7 @@ export const TOOLS = [
       id: r.id,
       duplicate: r.duplicate,
       ...(r.item ? { item: r.item } : {}),
+      ...(r.wrong ? { wrong: r.wrong } : {}),
       ...(r.anchored ? { anchored: r.anchored, unanchored: r.unanchored ?? [] } : {}),
     }),
     output: rememberOut,

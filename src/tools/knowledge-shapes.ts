@@ -39,6 +39,7 @@ export const rememberOut = z.object({
   id: z.string(),
   duplicate: z.boolean(),
   item: z.string().optional(),
+  wrong: z.string().optional(),
   anchored: z.array(z.string()).optional(),
   unanchored: z.array(z.object({ citation: z.string(), why: z.string() })).optional(),
 });

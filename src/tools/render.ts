@@ -75,6 +75,7 @@ export function anchorPlace(a: AnchorCheck): string {
 export function renderRemembered(r: RememberResult): string {
   const lines = [r.duplicate ? `Already remembered as ${r.id}.` : `Remembered as ${r.id}.`];
   if (r.item) lines.push(`Knowledge item ${r.item} (agent's word until a person confirms it).`);
+  if (r.wrong) lines.push(`A person marked this wrong (${r.wrong}): it is kept as your note only, not as a knowledge item.`);
   if (r.anchored?.length) lines.push(`Anchored to ${r.anchored.join(', ')}.`);
   for (const u of r.unanchored ?? []) lines.push(`Not anchored: ${u.citation}: ${u.why}.`);
   return lines.join('\n');

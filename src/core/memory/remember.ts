@@ -39,6 +39,8 @@ export interface RememberResult {
   duplicate: boolean;
   /** The knowledge item, when a kind was given (an item already held gains the note as evidence). */
   item?: string;
+  /** An agent's item a person had marked wrong (that item's id): the note is stored, no item is. */
+  wrong?: string;
   /** Citations anchored, and those naming nothing in the workspace (with why). */
   anchored?: string[];
   unanchored?: { citation: string; why: string }[];
@@ -63,6 +65,7 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
     events.push({ type: 'anchors.set', target: stored.id, anchors });
   }
   let item: string | undefined;
+  let wrong: string | undefined;
   if (kind !== undefined && statement !== undefined && about !== undefined) {
     const choice = choiceIn(kind, statement);
     const read = new KnowledgeWriter(mem).read({
@@ -74,18 +77,22 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
       assertedBy: by.authority,
       project: projectOf(note.project, by),
       prior: 'explicit',
+      // An agent does not bring back what a person marked wrong; the person, saying it, does.
+      yieldsToPerson: by.authority !== 'user' && by.authority !== 'human',
     });
-    item = read.id;
+    if (read.rejected) wrong = read.id;
+    else item = read.id;
     if (read.event) events.push(read.event);
     // An item held with anchors of its own (a memory file's lines) reads those, not its evidence's: add the citations there.
-    const own = storedAnchors(mem.db, read.id);
-    if (own && cited.anchors.length)
-      events.push({ type: 'anchors.set', target: read.id, anchors: dedupe([...own, ...cited.anchors]).slice(0, LIMITS.anchorsPerEvent) });
+    const own = item && storedAnchors(mem.db, item);
+    if (item && own && cited.anchors.length)
+      events.push({ type: 'anchors.set', target: item, anchors: dedupe([...own, ...cited.anchors]).slice(0, LIMITS.anchorsPerEvent) });
   }
   if (events.length) mem.commit(events, by);
   return {
     ...stored,
     ...(item ? { item } : {}),
+    ...(wrong ? { wrong } : {}),
     ...(citations?.length ? { anchored: cited.anchored, unanchored: cited.unanchored } : {}),
   };
 }
