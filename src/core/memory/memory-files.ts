@@ -110,11 +110,7 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
   let rejected = 0;
   items.forEach((item, i) => {
     const statement = redactSecrets(item.statement);
-    const {
-      id,
-      event,
-      rejected: wrong,
-    } = writer.read({
+    const read = writer.read({
       kind: item.kind,
       statement: statement.text,
       subject: redactSecrets(item.subject).text,
@@ -126,10 +122,10 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
       yieldsToPerson: true,
     });
     kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
-    if (wrong) return void rejected++;
-    if (event) knowledge.push(event);
-    if (!ids.includes(id)) ids.push(id);
-    here.set(id, here.get(id) ?? anchorOf(item, lines, root, rel, statement.count > 0));
+    if (read.rejected) return void rejected++;
+    if (read.event) knowledge.push(read.event);
+    if (!ids.includes(read.id)) ids.push(read.id);
+    here.set(read.id, here.get(read.id) ?? anchorOf(item, lines, root, rel, statement.count > 0));
   });
 
   const anchors = [...here].flatMap(([id, anchor]) => anchorEvents(mem, id, root, rel, anchor));
