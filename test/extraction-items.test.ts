@@ -2,8 +2,10 @@
  * A language model's reading produces knowledge items under the same rules as every other source:
  * the prompt asks for them, the answer is read defensively, and the service records them at the
  * model's (agent) authority with the turn as evidence, one item per piece of knowledge. The model
- * is scripted (its answer is a fixed string, as a model could write it); the turns, the service
- * and its store are real.
+ * is shown the items held and may say a turn restates one: that item gains the turn, as the model's
+ * reading. What a person marked wrong is not held again from a model's or an agent's reading. The
+ * model is scripted (its answer is a fixed string, as a model could write it); the turns, the
+ * service and its store are real.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
