@@ -5,13 +5,13 @@
  * for the item already held (same project, a kind of the same family, the same statement by
  * knowledge-same.ts), not a second item.
  */
-import type { Authority, PriorKind } from '../model/config.js';
+import { authorityRank, type Authority, type PriorKind } from '../model/config.js';
 import { checkFromStatement } from '../ingest/checks.js';
 import { invalid } from '../model/errors.js';
 import type { EventBody } from '../model/events.js';
 import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { heldItems, stillHeld } from '../store/held-items.js';
+import { heldItems, stillHeld, stillWrong, wrongItems } from '../store/held-items.js';
 import { all } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { sameStatement, statementKey, type StatementKey } from './knowledge-same.js';
@@ -65,10 +65,10 @@ export interface KnowledgeCandidate {
   project: string | null;
   prior?: PriorKind;
   /**
-   * Not the person saying it anew (a file read again, a model's or an agent's reading): a statement
-   * a person marked wrong in the project stays wrong, and is not held again.
+   * Read from a file (a memory file, read again at every start), not said anew: like any word but the
+   * person's own (an agent's, a model's, a repository's), it does not bring back what a person marked wrong.
    */
-  yieldsToPerson?: boolean;
+  fromFile?: boolean;
 }
 
 /** A statement as stored: one line, trimmed, within LIMITS.statementChars. */
@@ -94,11 +94,19 @@ function ruleCheck(kind: KnowledgeKind, statement: string): { check?: ReturnType
  * turn as evidence; a new one is asserted with the next ids. `idOffset`: ids already handed out in
  * the same commit.
  */
+/** An item this writer has met: read in this batch, or found held. */
+type Met = { id: string; kind: KnowledgeKind; project: string | null; key: StatementKey; cited: Set<string> };
+
+/** A turn as an item's evidence, once: the event recording it, none when it already counts (or there is no turn). */
+function cite(held: Met, evidence: string | undefined, extractedBy: string | undefined): { id: string; event?: EventBody } {
+  if (evidence === undefined || held.cited.has(evidence)) return { id: held.id };
+  held.cited.add(evidence);
+  return { id: held.id, event: { type: 'relationship.evidence', id: held.id, episode: evidence, polarity: 1, extractedBy } };
+}
+
 export class KnowledgeWriter {
-  private readonly batch: { id: string; kind: KnowledgeKind; project: string | null; key: StatementKey; cited: Set<string> }[] = [];
+  private readonly batch: Met[] = [];
   private asserted = 0;
-  /** The items a person marked wrong, by project: read once per writer, when a candidate yields to them. */
-  private readonly wrong = new Map<string | null, { id: string; kind: string; key: StatementKey }[]>();
 
   constructor(
     private readonly mem: JournaledGraph,
@@ -118,17 +126,11 @@ export class KnowledgeWriter {
     const subject = validName(c.subject, 'subject');
     const object = c.object === undefined ? subject : validName(c.object, 'object');
     const key = statementKey(statement);
-    const wrong = c.yieldsToPerson ? this.markedWrong(c.kind, c.project, key) : undefined;
+    const anew = !c.fromFile && authorityRank(c.assertedBy) >= authorityRank('user');
+    const wrong = anew ? undefined : this.markedWrong(c.kind, c.project, key);
     if (wrong) return { id: wrong, rejected: true };
     const held = this.find(c.kind, c.project, key);
-    if (held) {
-      if (c.evidence === undefined || held.cited.has(c.evidence)) return { id: held.id };
-      held.cited.add(c.evidence);
-      return {
-        id: held.id,
-        event: { type: 'relationship.evidence', id: held.id, episode: c.evidence, polarity: 1, extractedBy: c.extractedBy },
-      };
-    }
+    if (held) return cite(held, c.evidence, c.extractedBy);
     const id = this.mem.graph.nextId('rel', this.idOffset + this.asserted++);
     this.batch.push({ id, kind: c.kind, project: c.project, key, cited: new Set(c.evidence ? [c.evidence] : []) });
     return {
@@ -165,30 +167,20 @@ export class KnowledgeWriter {
       held = { id, kind: f.kind, project: of, key: heldKey(f.statement), cited: new Set(f.evidence) };
       this.batch.push(held);
     }
-    if (held.cited.has(evidence)) return { id };
-    held.cited.add(evidence);
-    return { id, event: { type: 'relationship.evidence', id, episode: evidence, polarity: 1, extractedBy } };
+    return cite(held, evidence, extractedBy);
   }
 
-  /** The item of this kind's family and project a person marked wrong (ended, not confirmed since) whose statement says the same. */
+  /** The item of this kind's family and project a person marked wrong (and not confirmed since) whose statement says the same. */
   private markedWrong(kind: KnowledgeKind, project: string | null, key: StatementKey): string | undefined {
-    let list = this.wrong.get(project);
-    if (!list) {
-      const rows = all(
-        this.mem.db,
-        `SELECT id, kind, statement FROM relationships WHERE kind IS NOT NULL AND project IS ? AND ended_by = 'wrong'
-           AND statement IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
-        [project, COMPARED],
-      );
-      list = rows.map((r) => ({ id: String(r.id), kind: String(r.kind), key: heldKey(String(r.statement)) }));
-      this.wrong.set(project, list);
-    }
-    const family = FAMILY[kind];
-    return list.find((w) => family.includes(w.kind as KnowledgeKind) && sameStatement(w.key, key))?.id;
+    const family: readonly string[] = FAMILY[kind];
+    const db = this.mem.db;
+    return wrongItems(db, project, COMPARED).find(
+      (w) => family.includes(w.kind) && sameStatement(heldKey(w.statement), key) && stillWrong(db, w),
+    )?.id;
   }
 
   /** The item of this kind's family and project, in this batch or held, whose statement says the same. */
-  private find(kind: KnowledgeKind, project: string | null, key: StatementKey): (typeof this.batch)[number] | undefined {
+  private find(kind: KnowledgeKind, project: string | null, key: StatementKey): Met | undefined {
     const family = FAMILY[kind];
     const inBatch = this.batch.find((b) => family.includes(b.kind) && b.project === project && sameStatement(b.key, key));
     if (inBatch) return inBatch;

@@ -119,7 +119,7 @@ export function readMemoryFile(mem: JournaledGraph, input: MemoryFileInput, by: 
       project,
       prior: 'explicit',
       // Read again, the file is not the person saying it anew: what they marked wrong stays wrong.
-      yieldsToPerson: true,
+      fromFile: true,
     });
     kinds[item.kind] = (kinds[item.kind] ?? 0) + 1;
     if (read.rejected) return void rejected++;

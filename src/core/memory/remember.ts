@@ -77,8 +77,6 @@ export function remember(mem: JournaledGraph, input: RememberInput, by: Provenan
       assertedBy: by.authority,
       project: projectOf(note.project, by),
       prior: 'explicit',
-      // An agent does not bring back what a person marked wrong; the person, saying it, does.
-      yieldsToPerson: by.authority !== 'user' && by.authority !== 'human',
     });
     if (read.rejected) wrong = read.id;
     else item = read.id;

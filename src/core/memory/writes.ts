@@ -105,15 +105,7 @@ function extractionEvents(mem: JournaledGraph, records: EpisodeRecord[], readIte
     const project = record.project ?? null;
     if (readItems)
       for (const k of readKnowledge({ text, speaker: record.speaker, role: record.role }))
-        items.push({
-          ...k,
-          subject: k.subject ?? project ?? GLOBAL_SUBJECT,
-          evidence: record.id,
-          assertedBy: record.authority,
-          project,
-          // Only the person's own new word brings back what they marked wrong.
-          yieldsToPerson: record.authority !== 'user' && record.authority !== 'human',
-        });
+        items.push({ ...k, subject: k.subject ?? project ?? GLOBAL_SUBJECT, evidence: record.id, assertedBy: record.authority, project });
   }
   const writer = new KnowledgeWriter(mem, facts.used);
   for (const item of items) {
@@ -270,7 +262,6 @@ export function recordExtraction(
       assertedBy: 'agent',
       extractedBy: extractor,
       project,
-      yieldsToPerson: true,
     });
     if (rejected) continue;
     if (!ids.includes(id)) ids.push(id);

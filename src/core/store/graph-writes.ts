@@ -268,6 +268,8 @@ export class GraphWrites {
     }
     if (verdict === 'wrong') {
       this.recordEvidence(relId, undefined, -1, authority, at, reason ?? 'marked wrong');
+      // One more item marked wrong: the lists of those (held-items.ts wrongItems) must see it.
+      heldListsStale(this.db);
       run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
         at,
         reason ?? null,

@@ -3,9 +3,11 @@
  * is compared with them (memory/knowledge.ts), and reading them all again for every new item made
  * ingest slow down as items accumulated. A list reads only the rows added since it last looked
  * (rowids only grow: ids.ts never hands one out twice); a row that ended or went since is dropped
- * when `stillHeld` finds it so; a move between projects (project.assign) or an item current again starts every list again.
- * What could slip past (a row given an old-style id's own lower number by sync) is only compared
- * with no more: the statement is then held twice, never lost.
+ * when `stillHeld` finds it so; a move between projects (project.assign), an item current again or
+ * one marked wrong starts every list again. What could slip past (a row given an old-style id's own
+ * lower number by sync) is only compared with no more: the statement is then held twice, never lost.
+ * Beside them, the items a person marked wrong, which a new statement other than the person's own
+ * may not bring back (memory/knowledge.ts).
  */
 import { all, scalar, type Database } from './sqlite.js';
 
@@ -25,7 +27,7 @@ interface HeldList {
 const lists = new WeakMap<Database, Map<string, HeldList>>();
 const moves = new WeakMap<Database, number>();
 
-/** Rows moved between projects, or an ended item current again (a person confirmed it): every list of this memory is read again. */
+/** Rows moved between projects, an ended item current again or one marked wrong: every list of this memory is read again. */
 export function heldListsStale(db: Database): void {
   moves.set(db, (moves.get(db) ?? 0) + 1);
 }
@@ -62,4 +64,33 @@ export function stillHeld(db: Database, items: HeldItem[], at: number, kinds: re
   const held = row !== undefined && row.valid_to === null && (row.project ?? null) === project && kinds.includes(String(row.kind));
   if (!held) items.splice(at, 1);
   return held;
+}
+
+const wrongLists = new WeakMap<Database, Map<string, { stamp: number; items: HeldItem[] }>>();
+
+/**
+ * The knowledge items a person marked wrong in a project, newest first, at most `newest`: read
+ * once, and again only after the lists go stale (another marked wrong, a move between projects).
+ * One confirmed or forgotten since is still listed: `stillWrong` says so.
+ */
+export function wrongItems(db: Database, project: string | null, newest: number): HeldItem[] {
+  let mine = wrongLists.get(db);
+  if (!mine) wrongLists.set(db, (mine = new Map()));
+  const name = JSON.stringify(project);
+  const stamp = moves.get(db) ?? 0;
+  const held = mine.get(name);
+  if (held && held.stamp === stamp) return held.items;
+  const items = all(
+    db,
+    `SELECT rowid, id, kind, statement FROM relationships WHERE project IS ? AND ended_by = 'wrong' AND kind IS NOT NULL
+       AND statement IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
+    [project, newest],
+  ).map((r) => ({ rowid: Number(r.rowid), id: String(r.id), kind: String(r.kind), statement: String(r.statement) }));
+  mine.set(name, { stamp, items });
+  return items;
+}
+
+/** Whether a listed item is still marked wrong: not confirmed since, nor forgotten. */
+export function stillWrong(db: Database, item: HeldItem): boolean {
+  return scalar(db, 'SELECT ended_by FROM relationships WHERE rowid = ? AND id = ?', [item.rowid, item.id]) === 'wrong';
 }
