@@ -16,6 +16,8 @@ import { HOST_NOTICE, type ParsedFile, roleTurn, sessionFromSource, toIsoTime } 
 const MARKER = /^_\*\*(User|Assistant|Agent)(?:\s*\(([^)]*)\))?\*\*_\s*$/;
 /** A `<tool-use …>` or `<details>` tag opening, not a tag that only starts with the name (`<tool-use-id>`). */
 const OPENS_BLOCK = /<(?:tool-use|details)(?=[\s>])/g;
+/** Such a block, up to its closing tag. */
+const BLOCK = /<(tool-use|details)(?=[\s>])[\s\S]*?<\/\1>/g;
 
 export function isSpecStory(content: string): boolean {
   return content.split(/\r?\n/).some((line) => MARKER.test(line));
@@ -82,8 +84,7 @@ function markerTime(inside: string | undefined): string | undefined {
 function cleanText(raw: string): string {
   return raw
     .replace(/<think>[\s\S]*?<\/think>/g, '')
-    .replace(/<tool-use(?=[\s>])[\s\S]*?<\/tool-use>/g, '')
-    .replace(/<details(?=[\s>])[\s\S]*?<\/details>/g, '')
+    .replace(BLOCK, '')
     .replace(/^Tool use: \*\*[^*]+\*\*.*$/gm, '')
     .replace(/^---\s*$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
