@@ -39,7 +39,7 @@ export async function checksInstructionsOffer({ check, page, h, dirs }) {
       .first()
       .waitFor({ state: 'attached', timeout: 60000 });
     const done = await h.answerOffer(page, 'recall.instructions.md', 'Add File', async (offer) => {
-      assert.match(await offer.innerText(), /Copilot reads the Recall brief before a task/);
+      assert.match(offer, /Copilot reads the Recall brief before a task/);
       await h.sleep(1000);
       assert.ok(!fs.existsSync(file), 'written before the person answered');
       await h.screenshot(page, 'recall-instructions-offer');

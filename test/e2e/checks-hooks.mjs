@@ -154,7 +154,7 @@ export async function checksHooksOffer({ check, page, h, dirs, dialog }) {
     'the first-run offer of agent hooks writes .github/hooks/recall.json only after "Install Hooks", in VS Code\'s documented shape',
     async () => {
       const done = await h.answerOffer(page, 'agent hooks', 'Install Hooks', async (offer) => {
-        assert.match(await offer.innerText(), /your rules are checked before a tool runs/);
+        assert.match(offer, /your rules are checked before a tool runs/);
         assert.ok(!fs.existsSync(file), 'written before the person answered');
         await h.screenshot(page, 'recall-hooks-offer');
       });

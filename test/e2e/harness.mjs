@@ -471,18 +471,20 @@ export async function screenshot(page, name, { fullPage = false } = {}) {
 
 /**
  * The offer's notification: its toast, or its row in the notification center once the toast has hidden
- * (an info toast hides after a while, also between being found and being clicked on a slow machine).
- * `read` looks at it before the answer; the `done` returned waits for a message matching `re` (if given)
- * and hides the center again: while it is open no toast shows, and later checks read toasts.
+ * (an info toast hides after a while, also between being found and being read or clicked on a slow
+ * machine). `read` gets the offer's text before the answer; the `done` returned waits for a message
+ * matching `re` (if given) and hides the center again: while it is open no toast shows, and later
+ * checks read toasts.
  */
 export async function answerOffer(page, text, button, read) {
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
-  const shown = await toast.waitFor({ state: 'visible', timeout: 5000 }).then(
-    () => true,
-    () => false,
-  );
-  if (shown) {
-    await read(toast);
+  // Short timeouts: a toast that hides meanwhile is answered from the center instead of failing.
+  const offered = await toast
+    .waitFor({ state: 'visible', timeout: 5000 })
+    .then(() => toast.innerText({ timeout: 2000 }))
+    .catch(() => undefined);
+  if (offered !== undefined) {
+    await read(offered);
     const clicked = await toast
       .locator('.monaco-button', { hasText: button })
       .click({ timeout: 5000 })
@@ -501,7 +503,7 @@ export async function answerOffer(page, text, button, read) {
   await runCommand(page, 'Notifications: Show Notifications');
   const row = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
   await row.waitFor({ state: 'visible', timeout: 30000 });
-  if (!shown) await read(row);
+  if (offered === undefined) await read(await row.innerText());
   await row.locator('.monaco-button', { hasText: button }).click();
   // The answer's message shows in the center, or as a toast when the center closed with its last item.
   const messages = page.locator(
