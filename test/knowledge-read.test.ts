@@ -1145,3 +1145,19 @@ test('what the work is to suggest is specified; a suggestion of the speaker is a
   ])
     assert.deepEqual(personKinds(said), [], said);
 });
+
+test('a way asked for against the one it replaces is a choice; a question typed without its apostrophe is still one', () => {
+  // tm-playground-phoenix-setup-skill.md, tk-todo-bmad-architecture.md, tg-tori-mcp-superassistant-api and
+  // tm-gearup-bookings-mobile.md (test/fixtures/knowledge, origins in its SOURCES.md).
+  for (const said of [
+    'use "@impl Phoenix.LiveView" rather than "@impl true" please',
+    'Please make typescript files use camelCase rather than kebab-case',
+    'Keep using npm start or node index.js and leave the snippet you pasted from the terminal for quick REPL checks only.',
+  ])
+    assert.deepEqual(personKinds(said), ['decision'], said);
+  assert.equal(isQuestion('dont we have already fields'), true);
+  assert.deepEqual(personKinds('dont we have already fields'), []);
+  // Written for this test: what someone did instead of something is no choice asked for; a negative one is a rule.
+  assert.deepEqual(personKinds('I went to the office instead of the meetup.'), []);
+  assert.deepEqual(personKinds("Don't use Jest rather than Vitest."), ['rule']);
+});

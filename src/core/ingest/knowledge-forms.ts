@@ -54,6 +54,11 @@ const PROHIBITED =
   /\b(?:is|are|'re)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|blocked|banned)\b(?:\s+(?:to|from)\b|\s*[.;]?\s*$)/i;
 /** A choice said against what it replaces, opening the sentence: "instead of relay, rename the M42 as Aux". */
 const INSTEAD = /(?:^|,\s*|\band\s+)(?:so\s+)?(?:instead of|rather than)\s+([^,]{1,60}),\s*(?:please\s+)?([a-z]+)\b/i;
+/**
+ * A way asked for against the one it replaces, the instruction first: "use `@impl Phoenix.LiveView` rather than
+ * `@impl true`", "make typescript files use camelCase rather than kebab-case" (a choice, whatever it names).
+ */
+const OVER_ANOTHER = /\b(?:rather than|instead of)\s+[\w`"'@.-]/i;
 /** Words that open a clause without being an imperative ("instead of X, we ...", "instead of X, the ..."). */
 const NOT_IMPERATIVE =
   /^(?:i|we|you|he|she|it|they|the|a|an|this|that|these|those|there|my|our|your|his|her|their|its|is|are|was|were|it's|i'm|we're|maybe|just)$/i;
@@ -188,6 +193,7 @@ export function personForm(s: string): FormReading | undefined {
   if (RULED_OUT.test(s)) return { kind: 'rule' };
   const instead = s.match(INSTEAD);
   if (instead && !NOT_IMPERATIVE.test(instead[2]!)) return { kind: 'decision' };
+  if (OVER_ANOTHER.test(s) && opensWithInstruction(s.replace(/^please\s+/i, ''))) return { kind: 'decision' };
   if ((CONSTRAINT.test(s) && WORK.test(s)) || PROHIBITED.test(s)) return { kind: 'rule' };
   const modal = s.match(MODAL);
   if (modal && !NOT_SPECIFIED_SUBJECT.test(modal[1]!) && !EXPECTED.test(modal[2]!)) return { kind: 'rule' };

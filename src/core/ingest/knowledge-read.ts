@@ -33,7 +33,7 @@ import { AGENT_ROLES } from './vocabulary.js';
 
 export type { KnowledgeReading } from './knowledge-forms.js';
 
-const VERBS = 'use|go with|switch to|stick with|move to|migrate to|adopt|rely on';
+const VERBS = 'use|go with|switch to|stick with|keep using|continue using|move to|migrate to|adopt|rely on';
 /** A choice, imperative or stated: "use X", "let's go with X", "we use X", "we're switching to X". */
 const CHOICE = new RegExp(
   `(?:^(?:please\\s+|only\\s+|so\\s+|ok(?:ay)?,?\\s+|then\\s+|and\\s+)?(?:${VERBS})` +

@@ -201,10 +201,13 @@ export function isQuestion(s: string): boolean {
   if (/[?？]\s*[)"'”]?\s*$/.test(t) || /[吗呢]\s*[。.]?$/.test(t) || /(?:ですか|ますか|でしょうか)[。.]?$/.test(t)) return true;
   return (
     ASKS_AFTER.test(t) ||
-    /^(?:what|why|how|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn't|aren't|wouldn't|shouldn't|couldn't|won't)\b/i.test(
+    /^(?:what|why|how|who|whom|which|whose|shall|should|can|could|would|will|is|are|was|were|am|may|might|isn'?t|aren'?t|wouldn'?t|shouldn'?t|couldn'?t|won't)\b/i.test(
       t,
     ) ||
-    /^(?:do|does|did|have|has|had|don't|doesn't|didn't)\s+(?:we|you|i|they|he|she|it|this|that|these|those|the|our|your|anyone)\b/i.test(t)
+    // Typed fast, the apostrophe goes: "dont we have these fields already".
+    /^(?:do|does|did|have|has|had|don'?t|doesn'?t|didn'?t)\s+(?:we|you|i|they|he|she|it|this|that|these|those|the|our|your|anyone)\b/i.test(
+      t,
+    )
   );
 }
 
