@@ -83,3 +83,33 @@ test('a bad kind or citation is refused with a clear error and nothing is writte
   const after = JSON.parse((await cli(['status', '--json'])).stdout);
   assert.deepEqual([after.episodes, after.relationships], [before.episodes, before.relationships]);
 });
+
+test('correct --same-as: two items that say one rule become one, and saying it again counts for the one kept', async () => {
+  // The pair of spatialvault's .github/copilot-instructions.md (test/fixtures/knowledge, origin in its SOURCES.md).
+  const KEPT = 'Use prepared statements and parameterized queries';
+  const GONE = 'Use parameterized queries to prevent SQL injection';
+  const said = async (text: string): Promise<string> =>
+    JSON.parse((await cli(['remember', '--json', '--kind', 'rule', '--subject', 'SQL queries', text])).stdout).item;
+  const [kept, gone] = [await said(KEPT), await said(GONE)];
+  assert.notEqual(kept, gone, 'held as two rules');
+
+  const usage = await cli(['correct', gone, '--same-as', kept, '--wrong']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /exactly one of --wrong, --confirm or --same-as/);
+  const reason = await cli(['correct', gone, '--same-as', kept, '--reason', 'dup']);
+  assert.equal(reason.code, 2);
+  assert.match(reason.stderr, /--same-as takes no --reason/);
+
+  const r = await cli(['correct', gone, '--same-as', kept]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^${gone} said the same as ${kept}; its evidence is ${kept}'s now:\\n${kept}: \\[rule\\] ${KEPT}`));
+  const facts = (await exported()).facts;
+  const ended = facts.find((f: any) => f.id === gone);
+  assert.deepEqual([ended.status, ended.ended_reason], ['superseded', `the same as ${kept}`]);
+  assert.equal(facts.find((f: any) => f.id === kept).evidence.length, 2);
+  assert.equal(await said(GONE), kept, 'the rule said again is the kept item');
+
+  const again = await cli(['correct', gone, '--same-as', kept]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, new RegExp(`${gone} is superseded, not current`));
+});

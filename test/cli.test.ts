@@ -208,7 +208,7 @@ describe('bad input gets a clear error and the service keeps serving', () => {
     ['impossible date', ['episodes', '--until', '2025-02-30x'], /not a valid until/, 1],
     ['limit out of range', ['query', 'note', '--limit', '100000'], /limit must be a whole number from 1 to 50/, 1],
     ['non-numeric limit', ['query', 'note', '--limit', 'ten'], /--limit must be a whole number/, 2],
-    ['both verdicts', ['correct', '--wrong', '--confirm', 'rel_1'], /exactly one of --wrong or --confirm/, 2],
+    ['both verdicts', ['correct', '--wrong', '--confirm', 'rel_1'], /exactly one of --wrong, --confirm or --same-as/, 2],
     ['unknown command', ['frobnicate'], /Unknown command "frobnicate"/, 2],
     ['unknown option', ['query', 'x', '--colour'], /Unknown option '--colour'/, 2],
     ['missing file', ['ingest', '/nonexistent/chat.jsonl'], /Cannot read \/nonexistent\/chat\.jsonl: no such file/, 1],

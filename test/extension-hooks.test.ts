@@ -291,7 +291,7 @@ test("what hooks decided shows on the rule: its tree item, its tooltip and the g
   const item = tree.getTreeItem(node);
   assert.match(item.description, /^checked · blocked 2 · /);
   assert.match(rendered(item.tooltip).text, /check: command git push --force\* \(set by you\) · hooks: blocked 2/);
-  assert.equal(item.contextValue, 'fact.current.rule', 'Edit Rule Check… is offered on it');
+  assert.equal(item.contextValue, 'fact.current.rule.item', 'Edit Rule Check… is offered on it');
 
   const n = await ctx.human.call('graph.neighbourhood', { entity: listed.subject });
   const edge = n.edges.find((e: { id: string }) => e.id === rule.id)!;

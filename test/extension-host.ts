@@ -29,6 +29,7 @@ const MODULES = [
   'ingest/memory-files',
   'views/entities',
   'views/check-editor',
+  'views/same-as',
   'chat/hooks',
 ];
 

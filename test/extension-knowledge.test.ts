@@ -8,6 +8,7 @@
  * used (none here): the cited list needs none.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
@@ -27,6 +28,27 @@ const person = { authority: 'human' as const, source: 'cli' };
 const APP = 'example.org/team/app';
 const OTHER = 'example.org/team/other';
 const quiet = { info() {}, warn() {}, error() {} };
+
+/** Whether the manifest offers a command on an Entities row of this context value (its view/item/context `when`). */
+function offered(command: string, contextValue: string): boolean {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return manifest.contributes.menus['view/item/context'].some((m: { command: string; when: string }) => {
+    const re = /viewItem =~ \/(.+)\/$/.exec(m.when)?.[1];
+    return m.command === command && re !== undefined && new RegExp(re).test(contextValue);
+  });
+}
+
+/** The editor's connection to the memory in `folder` (the person's), in APP. */
+async function editorOn(folder: string): Promise<MemoryClient> {
+  const client = await MemoryClient.connect({
+    memory: folder,
+    surface: 'extension',
+    project: APP,
+    serviceScript: path.join(ROOT, 'dist', 'service.js'),
+  });
+  onCleanup(() => client.close());
+  return client;
+}
 
 interface Held {
   client: MemoryClient;
@@ -62,13 +84,7 @@ async function heldMemory(): Promise<Held> {
   m.correct({ id: logging!, verdict: 'confirm' }, person);
   m.relate({ subject: 'Billing', predicate: 'uses', object: 'Postgres', prior: 'explicit' }, person);
   m.close();
-  const client = await MemoryClient.connect({
-    memory: folder,
-    surface: 'extension',
-    project: APP,
-    serviceScript: path.join(ROOT, 'dist', 'service.js'),
-  });
-  onCleanup(() => client.close());
+  const client = await editorOn(folder);
   return {
     client,
     ids: { logging: logging!, secrets: secrets!, db: db!, vitest: vitest!, tests: tests!, ci: ci!, commits: commits!, deploys: deploys! },
@@ -123,7 +139,10 @@ test('Entities tree: the current project\'s rules and decisions come first, in t
   assert.match(confirmed.description, /^confirmed · said by /);
   assert.doesNotMatch(confirmed.description, /%/, 'a confirmed item reads "confirmed", not a percentage');
   assert.doesNotMatch(rendered(confirmed.tooltip).text, /\d+%/, 'its tooltip neither');
-  assert.equal(confirmed.contextValue, 'fact.current.pinned.rule', 'Mark Wrong applies to it as to any fact, and Edit Rule Check…');
+  assert.equal(confirmed.contextValue, 'fact.current.pinned.rule.item');
+  for (const c of [COMMANDS.markWrong, COMMANDS.editCheck]) assert.ok(offered(c, confirmed.contextValue), `${c} on a confirmed rule`);
+  for (const c of [COMMANDS.confirm, COMMANDS.sameAs])
+    assert.ok(!offered(c, confirmed.contextValue), `no ${c}: it is confirmed, so it stays`);
   assert.equal(confirmed.iconPath.id, 'law');
   const agents = items[shown.indexOf(ids.secrets)];
   assert.match(
@@ -131,7 +150,9 @@ test('Entities tree: the current project\'s rules and decisions come first, in t
     /^\d+% · said by assistant · agent$/,
     "an agent's unconfirmed rule shows its confidence and who said it",
   );
-  assert.equal(agents.contextValue, 'fact.current.rule', 'Confirm, Mark Wrong and Edit Rule Check… apply');
+  assert.equal(agents.contextValue, 'fact.current.rule.item');
+  for (const c of [COMMANDS.confirm, COMMANDS.markWrong, COMMANDS.editCheck, COMMANDS.sameAs])
+    assert.ok(offered(c, agents.contextValue), `${c} on an unconfirmed rule`);
   assert.match(items[3].label, /^decision: Switch the database to SQLite\.$/);
 });
 
@@ -255,4 +276,33 @@ test('a chat question asks for knowledge of a kind, and about what, only when it
   assert.deepEqual(knowledgeAsk('what are our rules'), { kinds: ['rule'] });
   assert.equal(knowledgeAsk('where does billing live?'), undefined);
   assert.equal(knowledgeAsk('what does the ruler component do'), undefined, 'a word that only starts like a kind is not one');
+});
+
+test("Same As… from a rule's row: the rule to keep is picked among the project's items sharing its words; dismissed, nothing changes", async () => {
+  // The pair of spatialvault's .github/copilot-instructions.md (test/fixtures/knowledge, origin in its SOURCES.md).
+  const folder = tmpFolder('ext-same');
+  const m = await Memory.open(folder, { extract: false });
+  const [kept, gone, other] = sayItems(m, [
+    { kind: 'rule', subject: 'SQL queries', statement: 'Use prepared statements and parameterized queries', project: APP },
+    { kind: 'rule', subject: 'SQL queries', statement: 'Use parameterized queries to prevent SQL injection', project: APP },
+    { kind: 'rule', subject: 'SQL queries', statement: 'Use parameterized queries in the reports too', project: OTHER },
+  ]);
+  m.close();
+  const client = await editorOn(folder);
+  const ctx = { human: client, source: new MemorySource(client), log: quiet, push: () => {}, memoryChanged: () => {} };
+  const row = { kind: 'fact', fact: await client.call('fact', { id: gone! }) };
+
+  let offered: string[] = [];
+  ext.host.pick = (items: any[]) => void (offered = items.map((i) => i.data.fact.id));
+  await ext.sameAs.sameAs(ctx, row);
+  assert.deepEqual(offered, [kept], "offered: the project's other item sharing its words, not the other project's, not itself");
+  assert.equal((await client.call('fact', { id: gone! })).status, 'current', 'dismissed: nothing changed');
+
+  ext.host.pick = (items: any[]) => items.find((i) => i.data.fact.id === kept);
+  await ext.sameAs.sameAs(ctx, row);
+  const ended = await client.call('fact', { id: gone! });
+  assert.deepEqual([ended.status, ended.ended_reason], ['superseded', `the same as ${kept}`]);
+  assert.equal((await client.call('fact', { id: kept! })).evidence.length, 2);
+  assert.match(ext.host.messages.at(-1)!.text, new RegExp(`^${gone} is ${kept} said again: .* now rests on 2 turn`));
+  assert.equal((await client.call('fact', { id: other! })).status, 'current');
 });

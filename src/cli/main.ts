@@ -38,6 +38,7 @@ const OPTIONS = {
   prior: { type: 'string' },
   wrong: { type: 'boolean' },
   confirm: { type: 'boolean' },
+  'same-as': { type: 'string' },
   reason: { type: 'string' },
   out: { type: 'string' },
   data: { type: 'string' },
@@ -176,7 +177,15 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'correct': {
       const id = one(args, 'RELATIONSHIP_ID', 'correct --wrong rel_12');
-      if (values.wrong === values.confirm) throw new UsageError('correct needs exactly one of --wrong or --confirm.');
+      const same = values['same-as'];
+      if ([values.wrong, values.confirm, same !== undefined].filter(Boolean).length !== 1)
+        throw new UsageError('correct needs exactly one of --wrong, --confirm or --same-as KEPT_ID.');
+      if (same !== undefined) {
+        if (values.reason !== undefined) throw new UsageError('--same-as takes no --reason: the item it names is the reason.');
+        const r = await withClient((c) => c.call('correct', { id, verdict: 'same', as: same }));
+        print(r, () => `${id} said the same as ${r.id}; its evidence is ${r.id}'s now:\n${render.renderFact(r)}`);
+        return 0;
+      }
       const r = await withClient((c) => c.call('correct', { id, verdict: values.wrong ? 'wrong' : 'confirm', reason: values.reason }));
       print(r, () => render.renderFact(r));
       return 0;

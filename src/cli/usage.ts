@@ -29,6 +29,8 @@ usage: recall [--memory DIR] COMMAND        (default memory: $RECALL_HOME, else 
   relate SUBJECT PREDICATE OBJECT [--evidence EPISODE_ID] [--prior ${PRIOR_KINDS.join('|')}]
                                        assert a fact; prints the relationship id
   correct (--wrong|--confirm) RELATIONSHIP_ID [--reason TEXT]
+  correct ITEM_ID --same-as KEPT_ID    two knowledge items say the same: ITEM_ID goes, its evidence counts
+                                       for KEPT_ID, and what says it again later does too
   alias remove ENTITY ALIAS   an alias is not this entity's name (learned ones can be wrong)
   forget ENTITY [--confirm]            shows what would be erased; --confirm erases it
   status [--json]                      counts, memory folder, service

@@ -8,6 +8,7 @@ import { MemoryError } from '../core/model/errors.js';
 import type { AutoIngest } from './ingest/auto-ingest.js';
 import type { RecallExtension } from './ctx.js';
 import { addFact, confirmFact, forgetEntity, markWrong, reconfirmFact } from './views/corrections.js';
+import { sameAs } from './views/same-as.js';
 import type { EntitiesTree } from './views/entities.js';
 import type { EpisodeDocuments } from './views/episode-document.js';
 import type { EpisodesTree } from './views/episodes.js';
@@ -43,6 +44,7 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     search: () => search(ctx, parts),
     markWrong: (arg) => markWrong(ctx, arg),
     confirm: (arg) => confirmFact(ctx, arg),
+    sameAs: (arg) => sameAs(ctx, arg),
     reconfirm: (arg) => reconfirmFact(ctx, arg),
     addFact: (arg) => addFact(ctx, arg),
     forgetEntity: (arg) => forgetEntity(ctx, arg),
@@ -117,11 +119,13 @@ async function search(ctx: RecallExtension, parts: Parts): Promise<void> {
   const actions = [
     ...(f.status === 'current' ? ['Mark Wrong…'] : []),
     ...(!f.pinned || f.status !== 'current' ? ['Confirm'] : []),
+    ...(f.status === 'current' && f.kind && !f.pinned ? ['Same As…'] : []),
     `Show "${f.subject}"`,
   ];
   const action = await vscode.window.showQuickPick(actions, { title: factText(f), placeHolder: `${f.id}: what to do with this fact?` });
   if (action === 'Mark Wrong…') return markWrong(ctx, f);
   if (action === 'Confirm') return confirmFact(ctx, f);
+  if (action === 'Same As…') return sameAs(ctx, f);
   if (action) {
     const [entity] = await ctx.human.call('search', { query: f.subject, limit: 1 });
     if (entity)

@@ -188,7 +188,12 @@ function checkBody(b: Record<string, unknown>, origin: string, authority: Author
       };
     case 'relationship.retract':
       human('a retraction');
-      return { type: 'relationship.retract', id: anyId('rel', b.id), reason: str(b.reason, 'reason').slice(0, LIMITS.noteChars) };
+      return {
+        type: 'relationship.retract',
+        id: anyId('rel', b.id),
+        reason: str(b.reason, 'reason').slice(0, LIMITS.noteChars),
+        ...(b.sameAs === undefined ? {} : { sameAs: anyId('rel', b.sameAs) }),
+      };
     case 'entity.forget':
       human('forgetting');
       // The id lists are checked for shape only: a pulled forget is worked out here, never taken on trust.

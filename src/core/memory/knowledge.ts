@@ -3,15 +3,15 @@
  * extractor, a model's reading, an agent's `recall_remember`, the memory files people keep. One
  * item per piece of knowledge: the same rule said again, in the same or other words, is new evidence
  * for the item already held (same project, a kind of the same family, the same statement by
- * knowledge-same.ts), not a second item.
+ * knowledge-same.ts), not a second item; so is one a person said is the same as an item held.
  */
 import { authorityRank, type Authority, type PriorKind } from '../model/config.js';
 import { checkFromStatement } from '../ingest/checks.js';
 import { invalid } from '../model/errors.js';
 import type { EventBody } from '../model/events.js';
-import { isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
+import { FAMILY, isKnowledgeKind, type KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
-import { heldItems, stillHeld, stillWrong, wrongItems } from '../store/held-items.js';
+import { heldItems, sameItems, stillHeld, stillSame, stillWrong, wrongItems, type HeldItem } from '../store/held-items.js';
 import { all } from '../store/sqlite.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { sameStatement, statementKey, type StatementKey } from './knowledge-same.js';
@@ -36,18 +36,6 @@ function heldKey(statement: string): StatementKey {
   }
   return key;
 }
-/**
- * Kinds one statement can be read as, by one source or another: what the person set (a memory file's
- * rule, a turn's decision) is one family; what was found out is the other.
- */
-const FAMILY: Record<KnowledgeKind, readonly KnowledgeKind[]> = {
-  rule: ['rule', 'decision', 'preference'],
-  decision: ['rule', 'decision', 'preference'],
-  preference: ['rule', 'decision', 'preference'],
-  fact: ['fact', 'lesson'],
-  lesson: ['fact', 'lesson'],
-};
-
 export interface KnowledgeCandidate {
   kind: KnowledgeKind;
   /** The sentence, in the words of whoever said it. */
@@ -131,6 +119,9 @@ export class KnowledgeWriter {
     if (wrong) return { id: wrong, rejected: true };
     const held = this.find(c.kind, c.project, key);
     if (held) return cite(held, c.evidence, c.extractedBy);
+    const same = this.sameAsHeld(c.kind, c.project, key, anew);
+    if (same && 'wrong' in same) return { id: same.wrong, rejected: true };
+    if (same) return cite(same, c.evidence, c.extractedBy);
     const id = this.mem.graph.nextId('rel', this.idOffset + this.asserted++);
     this.batch.push({ id, kind: c.kind, project: c.project, key, cited: new Set(c.evidence ? [c.evidence] : []) });
     return {
@@ -179,6 +170,45 @@ export class KnowledgeWriter {
     )?.id;
   }
 
+  /**
+   * The item a person said is the same as an item of this family and project whose statement says
+   * the same: current, it is where the statement counts; marked wrong, the statement stays out
+   * unless the person says it anew (as for `markedWrong`); otherwise (it ended since) nothing.
+   */
+  private sameAsHeld(kind: KnowledgeKind, project: string | null, key: StatementKey, anew: boolean): Met | { wrong: string } | undefined {
+    const family: readonly string[] = FAMILY[kind];
+    const db = this.mem.db;
+    const said = sameItems(db, project, COMPARED).find(
+      (s) => family.includes(s.kind) && sameStatement(heldKey(s.statement), key) && stillSame(db, s),
+    );
+    const [target] = said
+      ? all(db, 'SELECT rowid, id, kind, statement, valid_to, ended_by, project FROM relationships WHERE id = ?', [said.sameAs])
+      : [];
+    if (!target || (target.project ?? null) !== project || !family.includes(String(target.kind))) return undefined;
+    if (target.valid_to === null)
+      return this.met(
+        { rowid: Number(target.rowid), id: String(target.id), kind: String(target.kind), statement: String(target.statement ?? '') },
+        project,
+      );
+    return target.ended_by === 'wrong' && !anew ? { wrong: String(target.id) } : undefined;
+  }
+
+  /** A held item as this writer meets it: once per batch, with the turns it already cites. */
+  private met(r: HeldItem, project: string | null): Met {
+    const inBatch = this.batch.find((b) => b.id === r.id);
+    if (inBatch) return inBatch;
+    const cited = all(this.mem.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [r.rowid]);
+    const found = {
+      id: r.id,
+      kind: r.kind as KnowledgeKind,
+      project,
+      key: heldKey(r.statement),
+      cited: new Set(cited.map((e) => String(e.episode_id))),
+    };
+    this.batch.push(found);
+    return found;
+  }
+
   /** The item of this kind's family and project, in this batch or held, whose statement says the same. */
   private find(kind: KnowledgeKind, project: string | null, key: StatementKey): Met | undefined {
     const family = FAMILY[kind];
@@ -189,16 +219,7 @@ export class KnowledgeWriter {
       const r = items[i]!;
       const theirs = heldKey(r.statement);
       if (!sameStatement(theirs, key) || !stillHeld(this.mem.db, items, i, family, project)) continue;
-      const cited = all(this.mem.db, 'SELECT episode_id FROM evidence WHERE relationship_rowid = ? AND episode_id IS NOT NULL', [r.rowid]);
-      const found = {
-        id: r.id,
-        kind: r.kind as KnowledgeKind,
-        project,
-        key: theirs,
-        cited: new Set(cited.map((e) => String(e.episode_id))),
-      };
-      this.batch.push(found);
-      return found;
+      return this.met(r, project);
     }
     return undefined;
   }

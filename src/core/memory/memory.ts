@@ -8,7 +8,8 @@
 import { resolveConfig, type ConfigOverride, type MemoryConfig, type PriorKind } from '../model/config.js';
 import type { EpisodeInput, MemoryEvent, Provenance } from '../model/events.js';
 import { rowidOf } from '../store/ids.js';
-import type { EntityView, EpisodeView, FactView } from '../model/views.js';
+import type { Correction, EntityView, EpisodeView, FactView } from '../model/views.js';
+import { invalid } from '../model/errors.js';
 import { browseHandlers } from './browse.js';
 import { brief, type Brief, type BriefInput } from './brief.js';
 import type { VectorHits } from '../retrieval/types.js';
@@ -25,6 +26,7 @@ import { assignProject, citeEvidence, correct, ingest, recordExtraction, relate,
 import { addRule, checkedRulesByProject, hookCheck, rulesOf, setCheck, type HookAnswer, type HookCall } from './rules.js';
 import { readMemoryFile, type MemoryFileInput, type MemoryFileResult } from './memory-files.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
+import { sameAs } from './same-as.js';
 
 export type {
   Brief,
@@ -120,9 +122,15 @@ export class Memory {
     return unalias(this.mem, input, by);
   }
 
-  /** A person's correction: only human authority may call this. */
-  correct(input: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }, by: Provenance, workspace?: string): FactView {
-    return withCode(this.mem.db, [correct(this.mem, input, by, workspace)], workspace)[0]!;
+  /** A person's correction: only human authority may call this. `same` returns the item kept. */
+  correct(input: Correction, by: Provenance, workspace?: string): FactView {
+    if ((input.verdict === 'same') !== (input.as !== undefined))
+      throw invalid('"as" names the item kept, and goes with the verdict "same" alone.', 'recall correct rel_12 --same-as rel_4');
+    const done =
+      input.verdict === 'same'
+        ? sameAs(this.mem, { id: input.id, as: input.as! }, by)
+        : correct(this.mem, { ...input, verdict: input.verdict }, by, workspace);
+    return withCode(this.mem.db, [done], workspace)[0]!;
   }
 
   /** Step one of forgetting: what would go. Nothing changes. */

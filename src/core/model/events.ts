@@ -87,8 +87,10 @@ export type EventBody =
    * The file a knowledge item was read from no longer says it (its lines were deleted): the item
    * ends, kept under history, with no evidence against it. Neither a person's verdict nor a
    * supersession: its source withdrew it. A confirmed (pinned) item stays: the person vouched for it.
+   * With `sameAs`, a person's correction instead: the item says what that one says (its evidence was
+   * cited there); it ends, superseded by it, and what says it again is that item's evidence.
    */
-  | { type: 'relationship.retract'; id: string; reason: string }
+  | { type: 'relationship.retract'; id: string; reason: string; sameAs?: string }
   | {
       type: 'entity.forget';
       name: string;

@@ -14,5 +14,20 @@ export const HOLDING_KINDS: ReadonlySet<KnowledgeKind> = new Set(['decision', 'r
 /** Kinds a later item on the same subject supersedes (a rule stands beside another rule on it). */
 export const SUPERSEDING_KINDS: ReadonlySet<KnowledgeKind> = new Set(['decision', 'preference']);
 
+/**
+ * Kinds one statement can be read as, by one source or another: what the person set (a memory file's
+ * rule, a turn's decision) is one family; what was found out is the other.
+ */
+export const FAMILY: Record<KnowledgeKind, readonly KnowledgeKind[]> = {
+  rule: ['rule', 'decision', 'preference'],
+  decision: ['rule', 'decision', 'preference'],
+  preference: ['rule', 'decision', 'preference'],
+  fact: ['fact', 'lesson'],
+  lesson: ['fact', 'lesson'],
+};
+
+/** Whether one statement could be read as either kind (see FAMILY). */
+export const sameFamily = (a: KnowledgeKind, b: KnowledgeKind): boolean => FAMILY[a].includes(b);
+
 export const isKnowledgeKind = (v: unknown): v is KnowledgeKind =>
   typeof v === 'string' && (KNOWLEDGE_KINDS as readonly string[]).includes(v);

@@ -35,6 +35,16 @@ export interface EntityView {
 /** retracted: the memory file it was read from no longer says it. */
 export type FactStatus = 'current' | 'wrong' | 'superseded' | 'retracted';
 
+/** A person's verdicts on a fact: wrong, confirmed, or (a knowledge item) the same as another. */
+export const CORRECTIONS = ['wrong', 'confirm', 'same'] as const;
+/** A person's correction of a fact; `as` names the item a `same` one says the same as. */
+export interface Correction {
+  id: string;
+  verdict: (typeof CORRECTIONS)[number];
+  reason?: string;
+  as?: string;
+}
+
 export interface FactView {
   id: string;
   subject: string;

@@ -12,7 +12,7 @@ import { aliasId, entityIdOf, entityKey, markIdUsed, ownNumber, resolveId, rowid
 import { isBare, orphansAfter } from './erasure.js';
 import { assignSelection } from './assign-selection.js';
 import { applyRuleEvent, dropOutcomes, setCheck } from './check-writes.js';
-import { retract, supersede } from './item-endings.js';
+import { endAsSame, retract, supersede } from './item-endings.js';
 import { heldListsStale } from './held-items.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
@@ -50,7 +50,12 @@ export class GraphWrites {
         this.correctFact(e.id, e.verdict, e.by.authority, e.at, e.reason, e.origin === undefined ? null : (e.by.author ?? e.origin));
         break;
       case 'relationship.retract':
-        retract(this.db, e.id, e.at, e.reason);
+        if (e.sameAs === undefined) retract(this.db, e.id, e.at, e.reason);
+        else {
+          endAsSame(this.db, e.id, e.sameAs, e.at, e.reason);
+          // One more item said to be another: the lists of those (held-items.ts sameItems) must see it.
+          heldListsStale(this.db);
+        }
         break;
       case 'entity.forget':
         this.forget(e);
@@ -270,18 +275,18 @@ export class GraphWrites {
       this.recordEvidence(relId, undefined, -1, authority, at, reason ?? 'marked wrong');
       // One more item marked wrong: the lists of those (held-items.ts wrongItems) must see it.
       heldListsStale(this.db);
-      run(this.db, "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, pinned = 0 WHERE rowid = ?", [
-        at,
-        reason ?? null,
-        rowid,
-      ]);
+      run(
+        this.db,
+        "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, same_as = NULL, pinned = 0 WHERE rowid = ?",
+        [at, reason ?? null, rowid],
+      );
     } else {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
       // An ended item current again: the lists new statements are compared with must see it.
       if (scalar(this.db, 'SELECT valid_to FROM relationships WHERE rowid = ?', [rowid]) !== null) heldListsStale(this.db);
       run(
         this.db,
-        'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
+        'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, same_as = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
         [author, rowid],
       );
     }

@@ -4,10 +4,11 @@
  * ingest slow down as items accumulated. A list reads only the rows added since it last looked
  * (rowids only grow: ids.ts never hands one out twice); a row that ended or went since is dropped
  * when `stillHeld` finds it so; a move between projects (project.assign), an item current again or
- * one marked wrong starts every list again. What could slip past (a row given an old-style id's own
+ * one set aside (below) starts every list again. What could slip past (a row given an old-style id's own
  * lower number by sync) is only compared with no more: the statement is then held twice, never lost.
- * Beside them, the items a person marked wrong, which a new statement other than the person's own
- * may not bring back (memory/knowledge.ts).
+ * Beside them, the items a person set aside: those marked wrong, which a new statement other than
+ * the person's own may not bring back, and those said to be the same as another, whose statements
+ * said again are that other's evidence (memory/knowledge.ts).
  */
 import { all, scalar, type Database } from './sqlite.js';
 
@@ -27,7 +28,7 @@ interface HeldList {
 const lists = new WeakMap<Database, Map<string, HeldList>>();
 const moves = new WeakMap<Database, number>();
 
-/** Rows moved between projects, an ended item current again or one marked wrong: every list of this memory is read again. */
+/** Rows moved between projects, an ended item current again, one marked wrong or said the same as another: every list of this memory is read again. */
 export function heldListsStale(db: Database): void {
   moves.set(db, (moves.get(db) ?? 0) + 1);
 }
@@ -66,31 +67,56 @@ export function stillHeld(db: Database, items: HeldItem[], at: number, kinds: re
   return held;
 }
 
-const wrongLists = new WeakMap<Database, Map<string, { stamp: number; items: HeldItem[] }>>();
+/** An item a person set aside: marked wrong, or said to be the same as `sameAs`. */
+export interface SetAsideItem extends HeldItem {
+  sameAs?: string;
+}
 
-/**
- * The knowledge items a person marked wrong in a project, newest first, at most `newest`: read
- * once, and again only after the lists go stale (another marked wrong, a move between projects).
- * One confirmed or forgotten since is still listed: `stillWrong` says so.
- */
-export function wrongItems(db: Database, project: string | null, newest: number): HeldItem[] {
-  let mine = wrongLists.get(db);
-  if (!mine) wrongLists.set(db, (mine = new Map()));
-  const name = JSON.stringify(project);
+const setAsideLists = new WeakMap<Database, Map<string, { stamp: number; items: SetAsideItem[] }>>();
+
+/** Read once per list, and again only after the lists go stale (another set aside, a move between projects). */
+function setAside(db: Database, which: 'wrong' | 'same', project: string | null, newest: number): SetAsideItem[] {
+  let mine = setAsideLists.get(db);
+  if (!mine) setAsideLists.set(db, (mine = new Map()));
+  const name = JSON.stringify([which, project]);
   const stamp = moves.get(db) ?? 0;
   const held = mine.get(name);
   if (held && held.stamp === stamp) return held.items;
+  const where = which === 'wrong' ? "ended_by = 'wrong'" : 'same_as IS NOT NULL';
   const items = all(
     db,
-    `SELECT rowid, id, kind, statement FROM relationships WHERE project IS ? AND ended_by = 'wrong' AND kind IS NOT NULL
+    `SELECT rowid, id, kind, statement, same_as FROM relationships WHERE project IS ? AND ${where} AND kind IS NOT NULL
        AND statement IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
     [project, newest],
-  ).map((r) => ({ rowid: Number(r.rowid), id: String(r.id), kind: String(r.kind), statement: String(r.statement) }));
+  ).map((r) => ({
+    rowid: Number(r.rowid),
+    id: String(r.id),
+    kind: String(r.kind),
+    statement: String(r.statement),
+    ...(r.same_as ? { sameAs: String(r.same_as) } : {}),
+  }));
   mine.set(name, { stamp, items });
   return items;
 }
 
+/**
+ * The knowledge items a person marked wrong in a project, newest first, at most `newest`. One
+ * confirmed or forgotten since is still listed: `stillWrong` says so.
+ */
+export const wrongItems = (db: Database, project: string | null, newest: number): HeldItem[] => setAside(db, 'wrong', project, newest);
+
 /** Whether a listed item is still marked wrong: not confirmed since, nor forgotten. */
 export function stillWrong(db: Database, item: HeldItem): boolean {
   return scalar(db, 'SELECT ended_by FROM relationships WHERE rowid = ? AND id = ?', [item.rowid, item.id]) === 'wrong';
+}
+
+/**
+ * The knowledge items a person said are the same as another (`sameAs`), newest first, at most
+ * `newest`. One confirmed or forgotten since is still listed: `stillSame` says so.
+ */
+export const sameItems = (db: Database, project: string | null, newest: number): SetAsideItem[] => setAside(db, 'same', project, newest);
+
+/** Whether a listed item still names the item it is the same as. */
+export function stillSame(db: Database, item: SetAsideItem): boolean {
+  return scalar(db, 'SELECT same_as FROM relationships WHERE rowid = ? AND id = ?', [item.rowid, item.id]) === item.sameAs;
 }

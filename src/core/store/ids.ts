@@ -125,10 +125,11 @@ export function mapEventIds<E extends EventBody>(e: E, f: (prefix: IdPrefix, id:
       return { ...e, id: rel(b.id), ...(b.evidence ? { evidence: b.evidence.map(ep) } : {}) };
     case 'relationship.evidence':
       return { ...e, id: rel(b.id), ...(b.episode ? { episode: ep(b.episode) } : {}) };
+    case 'relationship.retract':
+      return { ...e, id: rel(b.id), ...(b.sameAs ? { sameAs: rel(b.sameAs) } : {}) };
     case 'relationship.correct':
     case 'relationship.check':
     case 'check.outcome':
-    case 'relationship.retract':
       return { ...e, id: rel(b.id) };
     case 'entity.forget':
       return { ...e, episodes: b.episodes.map(ep), relationships: b.relationships.map(rel) };

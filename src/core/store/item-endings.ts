@@ -37,6 +37,19 @@ export function supersede(db: Database, rowid: number): void {
   }
 }
 
+/**
+ * A person said the item is the same as another: it ends, superseded by that one, which it names
+ * (`same_as`) so that what says it again is that one's evidence (memory/knowledge.ts). A confirmed
+ * item stays, as for a retraction: the person joins the other way round.
+ */
+export function endAsSame(db: Database, id: string, sameAs: string, at: string, reason: string): void {
+  run(
+    db,
+    "UPDATE relationships SET valid_to = ?, ended_by = 'superseded', ended_reason = ?, same_as = ? WHERE id = ? AND valid_to IS NULL AND pinned = 0",
+    [at, reason, resolveId(db, 'rel', sameAs), resolveId(db, 'rel', id)],
+  );
+}
+
 /** The file an item was read from no longer says it: it ends, with no evidence against it; a person's confirmation outlasts the file. */
 export function retract(db: Database, id: string, at: string, reason: string): void {
   run(

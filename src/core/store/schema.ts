@@ -2,7 +2,7 @@
  * The sql.js schema: a derived, rebuildable view of the journal. Bump SCHEMA_VERSION when it
  * changes; a snapshot of another version is discarded and rebuilt from the journal.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 export const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -80,6 +80,8 @@ CREATE INDEX relationships_kind ON relationships(kind, subject_id);
 ALTER TABLE relationships ADD COLUMN check_spec TEXT;
 ALTER TABLE relationships ADD COLUMN check_by TEXT;
 ALTER TABLE relationships ADD COLUMN outcomes TEXT;
+-- The item a person said this one is the same as (relationship.retract with sameAs); NULL otherwise.
+ALTER TABLE relationships ADD COLUMN same_as TEXT;
 CREATE INDEX relationships_checked ON relationships(project) WHERE check_spec IS NOT NULL;
 CREATE INDEX relationships_project ON relationships(project);
 

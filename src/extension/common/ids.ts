@@ -22,6 +22,7 @@ export const COMMANDS = {
   search: 'recall.search',
   markWrong: 'recall.markFactWrong',
   confirm: 'recall.confirmFact',
+  sameAs: 'recall.sameAs',
   addFact: 'recall.addFact',
   forgetEntity: 'recall.forgetEntity',
   importConversations: 'recall.importConversations',

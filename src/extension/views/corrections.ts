@@ -13,7 +13,7 @@ import { pickEntity, pickFact } from './pickers.js';
 import { factText, factTriple, oneLine } from './present.js';
 
 /** A fact from a tree item, a relationship id, or (from the palette) a picker. */
-async function resolveFact(
+export async function resolveFact(
   ctx: RecallExtension,
   arg: unknown,
   title: string,

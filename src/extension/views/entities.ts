@@ -202,8 +202,8 @@ export class EntitiesTree extends PagedTree<Node> {
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
           : new vscode.ThemeIcon(f.status !== 'current' ? 'circle-slash' : icon);
         // `.stale`: the code it names changed or is gone, so Re-confirm Against Code is offered instead of Confirm;
-        // `.rule`: it can carry a check (Edit Rule Check…).
-        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}${checkable(f) ? '.rule' : ''}`;
+        // `.rule`: it can carry a check (Edit Rule Check…); `.item`: a knowledge item, which Same As… joins to another.
+        item.contextValue = `fact.${f.status === 'current' ? 'current' : 'ended'}${f.pinned ? '.pinned' : ''}${stale ? '.stale' : ''}${checkable(f) ? '.rule' : ''}${f.kind ? '.item' : ''}`;
         item.accessibilityInformation = { label: `${present.factText(f)}, ${item.description}` };
         return item;
       }

@@ -123,7 +123,8 @@ export class Connections {
     if (method === 'correct') {
       const checked = checkParams('correct', params);
       if (!checked.ok) throw checked.error;
-      return this.opts.memory.fact(checked.params.id);
+      // "The same as" answers with the item kept, as it did the first time.
+      return this.opts.memory.fact(checked.params.as ?? checked.params.id);
     }
     throw appliedBeforeRestart(method);
   }

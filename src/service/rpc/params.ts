@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AUTHORITIES, PRIOR_KINDS } from '../../core/model/config.js';
 import { invalid, type MemoryError } from '../../core/model/errors.js';
 import { KNOWLEDGE_KINDS } from '../../core/model/knowledge.js';
+import { CORRECTIONS } from '../../core/model/views.js';
 import { RETRIEVAL_MODES, SURFACES, type Method, type ParamsOf } from './protocol.js';
 
 /** Absent or null: both mean "not given" on the wire. */
@@ -73,7 +74,7 @@ const PARAMS: ParamSchemas = {
     restated: optional(texts),
     extractor: text,
   }),
-  correct: z.object({ id: text, verdict: z.enum(['wrong', 'confirm']), reason: optional(text) }),
+  correct: z.object({ id: text, verdict: z.enum(CORRECTIONS), reason: optional(text), as: optional(text) }),
   unalias: z.object({ entity: text, alias: text }),
   'forget.plan': z.object({ entity: text }),
   forget: z.object({ entity: text }),

@@ -13,7 +13,7 @@ import type { BrowsePage, EntityTypeCount, PageRequest, SessionSummary, ViewScop
 import type { EpisodeInput } from '../../core/model/events.js';
 import type { ItemsRequest, ItemView } from '../../core/memory/items.js';
 import type { Neighbourhood } from '../../core/memory/neighbourhood.js';
-import type { EntityView, EpisodeView, FactView } from '../../core/model/views.js';
+import type { Correction, EntityView, EpisodeView, FactView } from '../../core/model/views.js';
 import type {
   Brief,
   ExportPage,
@@ -119,7 +119,8 @@ export interface Methods {
     };
     result: { ids: string[] };
   };
-  correct: { params: { id: string; verdict: 'wrong' | 'confirm'; reason?: string }; result: FactView };
+  /** A person's correction; `same`: the item says what item `as` says (it goes, `as` is returned). */
+  correct: { params: Correction; result: FactView };
   /** A person's correction: the alias is not a name of the entity (learned aliases can be wrong). */
   unalias: { params: { entity: string; alias: string }; result: EntityView };
   'forget.plan': { params: { entity: string }; result: ForgetPlan };
