@@ -433,6 +433,44 @@ test('an item the person marked wrong is not read back from its file; confirming
   assert.equal(memory.export().facts.filter((f) => f.statement?.startsWith('Raise `WXVXError`')).length, 1);
 });
 
+/** A teammate's verdict on an item, as a pull applies it (sync/pulled.ts judged it a person's). */
+function teammateSaysWrong(memory: Memory, id: string): void {
+  const by = { authority: 'human' as const, author: 'teammate@example.org' };
+  const at = new Date().toISOString();
+  const verdict = {
+    type: 'relationship.correct' as const,
+    id,
+    verdict: 'wrong' as const,
+    seq: 0,
+    at,
+    by,
+    origin: 'teammate0001',
+    originSeq: 1,
+  };
+  assert.equal(memory.applyRemote([verdict], { shares: () => true }).applied, 1);
+}
+
+test("a teammate's verdict does not keep the person's own file out; a repository's file it does", async () => {
+  const raises = (m: Memory, history = false): { id: string; status: string }[] =>
+    m.export({ history }).facts.filter((f) => f.statement?.startsWith('Raise `WXVXError`'));
+  const mine = await workspace('teammate-mine');
+  readIn(mine.memory, mine.file, mine.ws);
+  const [format] = raises(mine.memory);
+  teammateSaysWrong(mine.memory, format!.id);
+  assert.equal(mine.memory.fact(format!.id).status, 'wrong', "the team's verdict applies to the team's item");
+  const again = readIn(mine.memory, mine.file, mine.ws);
+  assert.equal(again.rejected, undefined, 'the person wrote the file: their words are read');
+  assert.equal(raises(mine.memory).length, 1, 'held again, as a new item');
+  assert.notEqual(raises(mine.memory)[0]!.id, format!.id, "the teammate's verdict on the old one stands");
+
+  const repo = await workspace('teammate-repo');
+  const theirs = { authority: 'external' as const, authors: [OTHER] };
+  readIn(repo.memory, repo.file, repo.ws, theirs);
+  teammateSaysWrong(repo.memory, raises(repo.memory)[0]!.id);
+  assert.equal(readIn(repo.memory, repo.file, repo.ws, theirs).rejected, 1, "others' words stay out, as for the person's own verdict");
+  assert.deepEqual(raises(repo.memory), []);
+});
+
 test('a confirmed item outlasts its lines; one said elsewhere too loses only this file’s anchor; a gone file ends the rest', async () => {
   const { ws, file, memory } = await workspace('ending');
   readIn(memory, file, ws);

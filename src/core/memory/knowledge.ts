@@ -54,7 +54,8 @@ export interface KnowledgeCandidate {
   prior?: PriorKind;
   /**
    * Read from a file (a memory file, read again at every start), not said anew: like any word but the
-   * person's own (an agent's, a model's, a repository's), it does not bring back what a person marked wrong.
+   * person's own (an agent's, a model's, a repository's), it does not bring back what the person
+   * marked wrong; what a teammate marked wrong it does, when the file is the person's own.
    */
   fromFile?: boolean;
 }
@@ -114,12 +115,15 @@ export class KnowledgeWriter {
     const subject = validName(c.subject, 'subject');
     const object = c.object === undefined ? subject : validName(c.object, 'object');
     const key = statementKey(statement);
-    const anew = !c.fromFile && authorityRank(c.assertedBy) >= authorityRank('user');
-    const wrong = anew ? undefined : this.markedWrong(c.kind, c.project, key);
+    const mine = authorityRank(c.assertedBy) >= authorityRank('user');
+    const anew = !c.fromFile && mine;
+    // Marked wrong, a statement stays out unless said anew; a teammate's verdict does not keep out the person's own words.
+    const heldBack = (wrongBy: string | undefined): boolean => !anew && (wrongBy === undefined || !mine);
+    const wrong = this.markedWrong(c.kind, c.project, key, heldBack);
     if (wrong) return { id: wrong, rejected: true };
     const held = this.find(c.kind, c.project, key);
     if (held) return cite(held, c.evidence, c.extractedBy);
-    const same = this.sameAsHeld(c.kind, c.project, key, anew);
+    const same = this.sameAsHeld(c.kind, c.project, key, heldBack);
     if (same && 'wrong' in same) return { id: same.wrong, rejected: true };
     if (same) return cite(same, c.evidence, c.extractedBy);
     const id = this.mem.graph.nextId('rel', this.idOffset + this.asserted++);
@@ -161,28 +165,38 @@ export class KnowledgeWriter {
     return cite(held, evidence, extractedBy);
   }
 
-  /** The item of this kind's family and project a person marked wrong (and not confirmed since) whose statement says the same. */
-  private markedWrong(kind: KnowledgeKind, project: string | null, key: StatementKey): string | undefined {
+  /** The item of this kind's family and project marked wrong (not confirmed since) whose statement says the same, where that verdict holds it back. */
+  private markedWrong(
+    kind: KnowledgeKind,
+    project: string | null,
+    key: StatementKey,
+    heldBack: (wrongBy: string | undefined) => boolean,
+  ): string | undefined {
     const family: readonly string[] = FAMILY[kind];
     const db = this.mem.db;
     return wrongItems(db, project, COMPARED).find(
-      (w) => family.includes(w.kind) && sameStatement(heldKey(w.statement), key) && stillWrong(db, w),
+      (w) => heldBack(w.wrongBy) && family.includes(w.kind) && sameStatement(heldKey(w.statement), key) && stillWrong(db, w),
     )?.id;
   }
 
   /**
    * The item a person said is the same as an item of this family and project whose statement says
    * the same: current, it is where the statement counts; marked wrong, the statement stays out
-   * unless the person says it anew (as for `markedWrong`); otherwise (it ended since) nothing.
+   * where that verdict holds it back (as for `markedWrong`); otherwise (it ended since) nothing.
    */
-  private sameAsHeld(kind: KnowledgeKind, project: string | null, key: StatementKey, anew: boolean): Met | { wrong: string } | undefined {
+  private sameAsHeld(
+    kind: KnowledgeKind,
+    project: string | null,
+    key: StatementKey,
+    heldBack: (wrongBy: string | undefined) => boolean,
+  ): Met | { wrong: string } | undefined {
     const family: readonly string[] = FAMILY[kind];
     const db = this.mem.db;
     const said = sameItems(db, project, COMPARED).find(
       (s) => family.includes(s.kind) && sameStatement(heldKey(s.statement), key) && stillSame(db, s),
     );
     const [target] = said
-      ? all(db, 'SELECT rowid, id, kind, statement, valid_to, ended_by, project FROM relationships WHERE id = ?', [said.sameAs])
+      ? all(db, 'SELECT rowid, id, kind, statement, valid_to, ended_by, wrong_by, project FROM relationships WHERE id = ?', [said.sameAs])
       : [];
     if (!target || (target.project ?? null) !== project || !family.includes(String(target.kind))) return undefined;
     if (target.valid_to === null)
@@ -190,7 +204,8 @@ export class KnowledgeWriter {
         { rowid: Number(target.rowid), id: String(target.id), kind: String(target.kind), statement: String(target.statement ?? '') },
         project,
       );
-    return target.ended_by === 'wrong' && !anew ? { wrong: String(target.id) } : undefined;
+    const wrongBy = target.wrong_by ? String(target.wrong_by) : undefined;
+    return target.ended_by === 'wrong' && heldBack(wrongBy) ? { wrong: String(target.id) } : undefined;
   }
 
   /** A held item as this writer meets it: once per batch, with the turns it already cites. */

@@ -277,8 +277,8 @@ export class GraphWrites {
       heldListsStale(this.db);
       run(
         this.db,
-        "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, same_as = NULL, pinned = 0 WHERE rowid = ?",
-        [at, reason ?? null, rowid],
+        "UPDATE relationships SET valid_to = ?, ended_by = 'wrong', ended_reason = ?, same_as = NULL, wrong_by = ?, pinned = 0 WHERE rowid = ?",
+        [at, reason ?? null, author, rowid],
       );
     } else {
       this.recordEvidence(relId, undefined, 1, authority, at, reason ?? 'confirmed');
@@ -286,7 +286,7 @@ export class GraphWrites {
       if (scalar(this.db, 'SELECT valid_to FROM relationships WHERE rowid = ?', [rowid]) !== null) heldListsStale(this.db);
       run(
         this.db,
-        'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, same_as = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
+        'UPDATE relationships SET valid_to = NULL, ended_by = NULL, ended_reason = NULL, same_as = NULL, wrong_by = NULL, pinned = 1, pinned_by = ? WHERE rowid = ?',
         [author, rowid],
       );
     }

@@ -67,9 +67,10 @@ export function stillHeld(db: Database, items: HeldItem[], at: number, kinds: re
   return held;
 }
 
-/** An item a person set aside: marked wrong, or said to be the same as `sameAs`. */
+/** An item a person set aside: marked wrong (by a teammate: `wrongBy`), or said to be the same as `sameAs`. */
 export interface SetAsideItem extends HeldItem {
   sameAs?: string;
+  wrongBy?: string;
 }
 
 const setAsideLists = new WeakMap<Database, Map<string, { stamp: number; items: SetAsideItem[] }>>();
@@ -85,7 +86,7 @@ function setAside(db: Database, which: 'wrong' | 'same', project: string | null,
   const where = which === 'wrong' ? "ended_by = 'wrong'" : 'same_as IS NOT NULL';
   const items = all(
     db,
-    `SELECT rowid, id, kind, statement, same_as FROM relationships WHERE project IS ? AND ${where} AND kind IS NOT NULL
+    `SELECT rowid, id, kind, statement, same_as, wrong_by FROM relationships WHERE project IS ? AND ${where} AND kind IS NOT NULL
        AND statement IS NOT NULL ORDER BY rowid DESC LIMIT ?`,
     [project, newest],
   ).map((r) => ({
@@ -94,6 +95,7 @@ function setAside(db: Database, which: 'wrong' | 'same', project: string | null,
     kind: String(r.kind),
     statement: String(r.statement),
     ...(r.same_as ? { sameAs: String(r.same_as) } : {}),
+    ...(r.wrong_by ? { wrongBy: String(r.wrong_by) } : {}),
   }));
   mine.set(name, { stamp, items });
   return items;
@@ -103,7 +105,7 @@ function setAside(db: Database, which: 'wrong' | 'same', project: string | null,
  * The knowledge items a person marked wrong in a project, newest first, at most `newest`. One
  * confirmed or forgotten since is still listed: `stillWrong` says so.
  */
-export const wrongItems = (db: Database, project: string | null, newest: number): HeldItem[] => setAside(db, 'wrong', project, newest);
+export const wrongItems = (db: Database, project: string | null, newest: number): SetAsideItem[] => setAside(db, 'wrong', project, newest);
 
 /** Whether a listed item is still marked wrong: not confirmed since, nor forgotten. */
 export function stillWrong(db: Database, item: HeldItem): boolean {

@@ -82,6 +82,8 @@ ALTER TABLE relationships ADD COLUMN check_by TEXT;
 ALTER TABLE relationships ADD COLUMN outcomes TEXT;
 -- The item a person said this one is the same as (relationship.retract with sameAs); NULL otherwise.
 ALTER TABLE relationships ADD COLUMN same_as TEXT;
+-- Who marked it wrong, when a teammate did (team sync); NULL: this memory's person, or nobody.
+ALTER TABLE relationships ADD COLUMN wrong_by TEXT;
 CREATE INDEX relationships_checked ON relationships(project) WHERE check_spec IS NOT NULL;
 CREATE INDEX relationships_project ON relationships(project);
 
