@@ -1,9 +1,10 @@
 // Knowledge in the real editor: an AGENTS.md written into the workspace is read by the extension
 // (it watches the workspace's memory files), its rules and its decision show in the Entities view's
 // "Rules and decisions" group, and recall_brief (the brief as chat and agents get it, #recallBrief)
-// names them with their ids. Called once from extension.e2e.mjs, late (the group sits above the
-// entity types the earlier checks read); the file is deleted after, which ends its items.
-// env: { check, page, h, dirs, invokeTools, waitRow }.
+// names them with their ids; Same As… joins two that say one rule, and the file read again keeps
+// them one. Called once from extension.e2e.mjs, late (the group sits above the entity types the
+// earlier checks read); the file is deleted after, which ends its items.
+// env: { check, page, h, dirs, invokeTools, waitRow, waitNotification }.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,12 +12,16 @@ import path from 'node:path';
 
 const RULES = ['Never print the connection string in the status endpoint.', 'Always run the linter before pushing a branch.'];
 const DECISION = 'We use PostgreSQL for the ledger database.';
+// One rule said twice in other words (spatialvault's .github/copilot-instructions.md; origin in
+// test/fixtures/knowledge/SOURCES.md): the reader holds two items, the person joins them.
+const KEPT = 'Use prepared statements and parameterized queries.';
+const TWICE = 'Use parameterized queries to prevent SQL injection.';
 const AGENTS_MD = [
   '# Agent instructions',
   '',
   '## Rules',
   '',
-  ...RULES.map((r) => `- ${r}`),
+  ...[...RULES, KEPT, TWICE].map((r) => `- ${r}`),
   '',
   '## Decisions',
   '',
@@ -26,7 +31,7 @@ const AGENTS_MD = [
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitRow }) {
+export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitRow, waitNotification }) {
   const file = path.join(dirs.folder, 'AGENTS.md');
   // The whole memory (every project), as the CLI exports it: where the items landed and their ids.
   const items = () =>
@@ -74,6 +79,31 @@ export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitR
     for (const [i, rule] of RULES.entries()) assert.match(r.text, new RegExp(`\\[${ids[i]}\\] ${escape(rule)}`));
     // Rules first; what most of its lines share (how sure, since when) may follow the title once.
     assert.match(r.text, /^Recall brief [^\n]*\nRules:[^\n]*\n/);
+  });
+
+  await check('Same As… from the palette: the saying picked, then the rule it repeats; the file read again keeps them one', async () => {
+    const [kept, twice] = [said(KEPT), said(TWICE)];
+    assert.ok(kept && twice && kept.id !== twice.id, 'the reader holds the two sayings as two items');
+    await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+    const widget = page.locator('.quick-input-widget');
+    const title = (t) => widget.locator('.quick-input-title', { hasText: t }).first();
+    const row = (t) => widget.locator('.quick-input-list .monaco-list-row', { hasText: t }).first();
+    const opened = title('Recall: Same As… the item that goes').waitFor({ state: 'visible', timeout: 30000 });
+    await Promise.race([h.runCommand(page, 'Recall: Same As…').catch(() => {}), opened]);
+    await opened;
+    await widget.locator('input.input').fill('SQL injection');
+    await row(TWICE).click({ timeout: 15000 });
+    await row(KEPT).waitFor({ state: 'visible', timeout: 15000 });
+    await h.sleep(300);
+    await h.screenshot(page, 'recall-same-as');
+    await row(KEPT).click();
+    await waitNotification(new RegExp(`^${twice.id} is ${kept.id} said again`));
+    assert.equal(said(TWICE), undefined, 'the saying that went is no current item');
+    assert.equal(said(KEPT).evidence.length, 2, "its line is the kept rule's evidence");
+    // Its line edited, the extension reads the file again: the edit counts for the kept rule, no new item.
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(TWICE, TWICE.replace(/\.$/, ', always.')));
+    await h.waitFor(() => said(KEPT).evidence.length === 3, { timeoutMs: 60000, what: 'the edited line read as the kept rule' });
+    assert.ok(!items().some((f) => f.statement?.includes('prevent SQL injection')), 'no second item says it');
   });
 
   fs.rmSync(file, { force: true });

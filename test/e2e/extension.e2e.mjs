@@ -1110,7 +1110,7 @@ try {
   await checksBriefChatTools({ check, page, h, dirs, invokeTools, cli, cliJson });
   await humanChecks({ check, page, h, work, cli, cliJson, invokeTools, waitRow, waitEntity, waitNotification, dialog });
   await checksTrust({ check, h, dirs, cliJson, waitNotification });
-  await checksKnowledge({ check, page, h, dirs, invokeTools, waitRow });
+  await checksKnowledge({ check, page, h, dirs, invokeTools, waitRow, waitNotification });
   await checksRuleCheckEditor({ check, page, h, dirs, cliJson, waitRow, waitNotification });
 
   await check(
