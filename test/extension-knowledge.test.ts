@@ -303,6 +303,6 @@ test("Same As… from a rule's row: the rule to keep is picked among the project
   const ended = await client.call('fact', { id: gone! });
   assert.deepEqual([ended.status, ended.ended_reason], ['superseded', `the same as ${kept}`]);
   assert.equal((await client.call('fact', { id: kept! })).evidence.length, 2);
-  assert.match(ext.host.messages.at(-1)!.text, new RegExp(`^${gone} is ${kept} said again: .* now rests on 2 turn`));
+  assert.match(ext.host.messages.at(-1)!.text, new RegExp(`^${gone} is ${kept} said again: .* now has 2 piece\\(s\\) of evidence`));
   assert.equal((await client.call('fact', { id: other! })).status, 'current');
 });

@@ -23,7 +23,7 @@ export function sameAs(mem: JournaledGraph, input: { id: string; as: string }, b
   requireFact(mem.graph, input.as);
   const gone = mem.graph.factById(input.id)!;
   const kept = mem.graph.factById(input.as)!;
-  const hint = 'Pick the item to keep with `recall query --history`, then `recall correct ITEM --same-as KEPT`.';
+  const hint = '`recall query TEXT` shows the current items with their ids; then `recall correct ITEM --same-as KEPT`.';
   if (gone.id === kept.id) throw invalid(`${gone.id} is the item itself: name the other one to keep.`, hint);
   for (const f of [gone, kept]) {
     if (f.kind === undefined) throw invalid(`${f.id} is a fact, not a knowledge item: correct it with --wrong or --confirm.`, hint);

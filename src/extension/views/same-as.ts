@@ -47,6 +47,6 @@ export async function sameAs(ctx: RecallExtension, arg?: unknown): Promise<void>
   ctx.log.info(`same as: ${item.id} → ${done.id} ${factText(done)}`);
   ctx.memoryChanged(0);
   void vscode.window.showInformationMessage(
-    `${item.id} is ${done.id} said again: "${factText(done)}" now rests on ${done.evidence.length} turn(s), and what says it again counts for it.`,
+    `${item.id} is ${done.id} said again: "${factText(done)}" now has ${done.evidence.length} piece(s) of evidence, and what says it again counts for it.`,
   );
 }
