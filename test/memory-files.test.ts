@@ -14,6 +14,7 @@ import { memoryFileItems } from '../src/core/ingest/memory-file-items';
 import { memoryFileType, notMemoryFile, readMemoryFileText } from '../src/core/ingest/memory-files';
 import { LIMITS } from '../src/core/model/limits';
 import type { Memory } from '../src/core/memory/memory';
+import type { MemoryFileInput } from '../src/core/memory/memory-files';
 import { CLI, memoryWith, ROOT, tmpFolder } from './helpers';
 
 const FIX = path.join(__dirname, 'fixtures', 'memory-files');
@@ -361,7 +362,7 @@ async function workspace(tag: string): Promise<{ ws: string; file: string; memor
   return { ws, file, memory };
 }
 
-const readIn = (memory: Memory, file: string, ws: string, written = MINE) =>
+const readIn = (memory: Memory, file: string, ws: string, written: MemoryFileInput['written'] = MINE) =>
   memory.readMemoryFile({ file, text: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', written, project: null }, HUMAN, ws);
 
 const editLine = (file: string, line: number, to: string | null): void => {
