@@ -130,7 +130,7 @@ test('what cannot be joined is refused with what to do instead', async () => {
 });
 
 test("the join travels with both ids in the team's spelling; a teammate's row is judged, sameAs included", async () => {
-  const { folder } = await joined('sync');
+  const { folder, kept, gone } = await joined('sync');
   const journal = fs
     .readFileSync(path.join(folder, 'journal.jsonl'), 'utf8')
     .split('\n')
@@ -169,4 +169,15 @@ test("the join travels with both ids in the team's spelling; a teammate's row is
   assert.ok(!bad.ok && /is not a fact id/.test(bad.reason), JSON.stringify(bad));
   const byAgent = judgeRow({ ...row(moved), authority: 'agent' }, judge);
   assert.ok(!byAgent.ok, 'an agent-authority row cannot join items');
+
+  // Applied in the teammate's memory, the join names the kept item as that memory spells it.
+  const other = await Memory.open(tmpFolder('same-other'));
+  onCleanup(() => other.close());
+  other.applyRemote(
+    journal.map((e) => ({ ...mapEventIds(e, (_p, id) => canonicalId(id, origin)), origin, originSeq: e.seq })),
+    { shares: () => true },
+  );
+  const there = other.fact(canonicalId(gone.id, origin));
+  assert.deepEqual([there.status, there.ended_reason], ['superseded', `the same as ${canonicalId(kept.id, origin)}`]);
+  assert.deepEqual(other.fact(canonicalId(kept.id, origin)).evidence.length, kept.evidence.length);
 });

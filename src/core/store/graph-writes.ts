@@ -52,7 +52,7 @@ export class GraphWrites {
       case 'relationship.retract':
         if (e.sameAs === undefined) retract(this.db, e.id, e.at, e.reason);
         else {
-          endAsSame(this.db, e.id, e.sameAs, e.at, e.reason);
+          endAsSame(this.db, e.id, e.sameAs, e.at);
           // One more item said to be another: the lists of those (held-items.ts sameItems) must see it.
           heldListsStale(this.db);
         }

@@ -40,13 +40,15 @@ export function supersede(db: Database, rowid: number): void {
 /**
  * A person said the item is the same as another: it ends, superseded by that one, which it names
  * (`same_as`) so that what says it again is that one's evidence (memory/knowledge.ts). A confirmed
- * item stays, as for a retraction: the person joins the other way round.
+ * item stays, as for a retraction: the person joins the other way round. The reason names the kept
+ * item as this memory spells it (a teammate's event spells it as theirs).
  */
-export function endAsSame(db: Database, id: string, sameAs: string, at: string, reason: string): void {
+export function endAsSame(db: Database, id: string, sameAs: string, at: string): void {
+  const kept = resolveId(db, 'rel', sameAs);
   run(
     db,
     "UPDATE relationships SET valid_to = ?, ended_by = 'superseded', ended_reason = ?, same_as = ? WHERE id = ? AND valid_to IS NULL AND pinned = 0",
-    [at, reason, resolveId(db, 'rel', sameAs), resolveId(db, 'rel', id)],
+    [at, `the same as ${kept}`, kept, resolveId(db, 'rel', id)],
   );
 }
 
