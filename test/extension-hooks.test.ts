@@ -211,6 +211,32 @@ test("a hook command run by VS Code's Electron (ELECTRON_RUN_AS_NODE) is known a
   assert.equal(fs.readFileSync(w.file, 'utf8'), w.original);
 });
 
+test("desktop VS Code's Electron needs ELECTRON_RUN_AS_NODE: VS Code's entries carry it in `env`, so any shell runs them; other hosts' command lines open with it", () => {
+  const env = { ELECTRON_RUN_AS_NODE: '1' };
+  const w = workspaceWithTheirHook('hext-env');
+  const target = targetOf('vscode', 'project', w.folder, '', env);
+  const command = (e: Parameters<typeof hookCommand>[0]) => hookCommand(e, 'vscode', { script: HOOK });
+  assert.deepEqual(install(target, command), ['SessionStart', 'PreToolUse', 'PostToolUse']);
+  const { hooks } = JSON.parse(fs.readFileSync(w.file, 'utf8').replace('  // our guard\n', ''));
+  const ours = Object.values(hooks)
+    .flat()
+    .filter((e: any) => isRecallHook(e.command));
+  assert.equal(ours.length, 3);
+  for (const e of ours as any[]) {
+    assert.deepEqual(e.env, env, "in VS Code's documented `env` field");
+    assert.doesNotMatch(e.command, /ELECTRON_RUN_AS_NODE/, 'not as a POSIX prefix, which cmd.exe and PowerShell cannot run');
+  }
+  uninstall(target);
+  assert.equal(fs.readFileSync(w.file, 'utf8'), w.original);
+
+  const claude = targetOf('claude', 'project', w.folder, '', env).entry(command('pre-tool-use'), 'pre-tool-use') as any;
+  assert.equal(claude.hooks[0].command, `ELECTRON_RUN_AS_NODE=1 ${command('pre-tool-use')}`);
+  const copilot = targetOf('copilot', 'project', w.folder, '', env).entry(command('pre-tool-use'), 'pre-tool-use') as any;
+  assert.equal(copilot.bash, `ELECTRON_RUN_AS_NODE=1 ${command('pre-tool-use')}`);
+  assert.equal(copilot.powershell, `$env:ELECTRON_RUN_AS_NODE='1'; & ${command('pre-tool-use')}`);
+  assert.equal(targetOf('vscode', 'project', w.folder, '', {}).entry(command('session-start'), 'session-start').env, undefined);
+});
+
 test("check drafts: a bad pattern gets the service's own message while typed; other parts and `instead` are kept", () => {
   assert.equal(draftError(undefined, 'command', 'git push --force*'), undefined);
   assert.match(draftError(undefined, 'command', 'git\u0007push') ?? '', /one line of text/);

@@ -5,7 +5,7 @@
  * out again exactly. Each host's documented file and shape:
  * - Claude Code: `.claude/settings.json` or `~/.claude/settings.json`, `hooks.<Event>` a list of
  *   `{ matcher, hooks: [{ type: "command", command, timeout }] }`;
- * - VS Code: `.github/hooks/*.json`, `hooks.<Event>` a list of `{ type: "command", command, timeout }`
+ * - VS Code: `.github/hooks/*.json`, `hooks.<Event>` a list of `{ type: "command", command, timeout, env }`
  *   (its user hooks are read from Claude Code's user settings: use the Claude Code user file there);
  * - Copilot CLI: `.github/hooks/*.json` or `~/.copilot/hooks/*.json`, `{ version: 1, hooks:
  *   { preToolUse: [{ type: "command", bash, powershell, timeoutSec }] } }`; its sessionStart output is
@@ -28,6 +28,11 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 /** Seconds the host gives the hook; the hook answers within its own deadline, well inside it. */
 const HOST_TIMEOUT_S = 10;
 
+/** Inside desktop VS Code the runtime is Electron, which runs as plain Node only with this set. */
+const AS_NODE = 'ELECTRON_RUN_AS_NODE';
+/** What the runtime needs in its environment to run the hook bundle: nothing for Node. */
+export const RUNTIME_ENV: Readonly<Record<string, string>> = process.versions.electron ? { [AS_NODE]: '1' } : {};
+
 export interface Target {
   file: string;
   /** The host's event name for each of ours it runs. */
@@ -38,14 +43,28 @@ export interface Target {
   header?: Obj;
 }
 
-export function targetOf(host: HookHost, scope: 'project' | 'user', root: string, home: string): Target {
+/**
+ * A host's hook file and entries. `env` is what the runtime running the hooks needs (RUNTIME_ENV):
+ * VS Code's entries carry it in their documented `env`, so the command runs in any shell (Windows
+ * included); Claude Code's and Copilot CLI's have no such field, so it opens their command lines.
+ */
+export function targetOf(
+  host: HookHost,
+  scope: 'project' | 'user',
+  root: string,
+  home: string,
+  env: Readonly<Record<string, string>> = RUNTIME_ENV,
+): Target {
+  const posix = Object.entries(env)
+    .map(([k, v]) => `${k}=${quote(v)} `)
+    .join('');
   if (host === 'claude')
     return {
       file: scope === 'user' ? path.join(home, '.claude', 'settings.json') : path.join(root, '.claude', 'settings.json'),
       events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
       entry: (command, event) => ({
         ...(event === 'session-start' ? {} : { matcher: '*' }),
-        hooks: [{ type: 'command', command, timeout: HOST_TIMEOUT_S }],
+        hooks: [{ type: 'command', command: posix + command, timeout: HOST_TIMEOUT_S }],
       }),
     };
   if (host === 'vscode') {
@@ -56,14 +75,22 @@ export function targetOf(host: HookHost, scope: 'project' | 'user', root: string
     return {
       file: path.join(root, '.github', 'hooks', 'recall.json'),
       events: { 'session-start': 'SessionStart', 'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse' },
-      entry: (command) => ({ type: 'command', command, timeout: HOST_TIMEOUT_S }),
+      entry: (command) => ({ type: 'command', command, timeout: HOST_TIMEOUT_S, ...(Object.keys(env).length ? { env: { ...env } } : {}) }),
     };
   }
   return {
     file:
       scope === 'user' ? path.join(home, '.copilot', 'hooks', 'recall.json') : path.join(root, '.github', 'hooks', 'recall-copilot.json'),
     events: { 'pre-tool-use': 'preToolUse', 'post-tool-use': 'postToolUse' },
-    entry: (command) => ({ type: 'command', bash: command, powershell: `& ${command}`, timeoutSec: HOST_TIMEOUT_S }),
+    entry: (command) => ({
+      type: 'command',
+      bash: posix + command,
+      powershell: Object.entries(env)
+        .map(([k, v]) => `$env:${k}='${v}'; `)
+        .join('')
+        .concat(`& ${command}`),
+      timeoutSec: HOST_TIMEOUT_S,
+    }),
     header: { version: 1 },
   };
 }
@@ -80,13 +107,12 @@ const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.rep
 
 /**
  * The command a host runs: this runtime and the lean hook bundle (by default the one beside this
- * bundle), by absolute path. Inside desktop VS Code the runtime is Electron, which runs as plain
- * Node only with ELECTRON_RUN_AS_NODE set.
+ * bundle), by absolute path. What the runtime needs in its environment the target adds (targetOf).
  */
 export function hookCommand(event: HookEvent, host: HookHost, opts: { memory?: string; script?: string } = {}): string {
   const script = opts.script ?? path.join(fs.realpathSync(__dirname), 'hook.js');
   const words = [process.execPath, script, event, '--host', host, ...(opts.memory ? ['--memory', path.resolve(opts.memory)] : [])];
-  return (process.versions.electron ? 'ELECTRON_RUN_AS_NODE=1 ' : '') + words.map(quote).join(' ');
+  return words.map(quote).join(' ');
 }
 
 /** Whether an event's list entry is ours (Claude Code nests the command in a group). */
