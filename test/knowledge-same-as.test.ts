@@ -94,6 +94,32 @@ test('said again in a conversation, it is evidence of the kept item; replayed fr
   }
 });
 
+test("a saying a model read is joined as the model's: its turn is cited for the kept item with the model named", async () => {
+  const { memory, folder, kept } = await joined('model');
+  const [turn] = memory
+    .ingest([{ text: 'Queries: parameters only.', speaker: 'user', role: 'user', session: 's1', project: null }], HUMAN)
+    .results.map((r) => r.id);
+  const model = { authority: 'agent' as const, source: 'scripted-model' };
+  const said = 'Always bind query parameters; never build SQL from strings.';
+  const [read] = memory.recordExtraction(
+    { episode: turn!, facts: [], items: [{ kind: 'rule', statement: said, subject: 'SQL queries' }], extractor: 'scripted-model' },
+    model,
+  ).ids;
+  memory.correct({ id: read!, verdict: 'same', as: kept.id }, HUMAN);
+  const cited = fs
+    .readFileSync(path.join(folder, 'journal.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.type === 'relationship.evidence' && e.id === kept.id && e.episode === turn);
+  assert.deepEqual(
+    cited.map((e) => e.extractedBy),
+    ['scripted-model'],
+    'weighed as the model reading it, not as the person who spoke',
+  );
+  assert.ok(memory.fact(kept.id).evidence.includes(turn!));
+});
+
 test('the kept item marked wrong keeps the other out too; confirming the one that went brings it back on its own', async () => {
   const { memory, file, kept, gone } = await joined('wrong');
   memory.correct({ id: kept.id, verdict: 'wrong' }, HUMAN);

@@ -10,12 +10,9 @@ import { invalid } from '../model/errors.js';
 import type { EventBody, Provenance } from '../model/events.js';
 import { sameFamily } from '../model/knowledge.js';
 import type { FactView } from '../model/views.js';
-import { all } from '../store/sqlite.js';
+import { supportingTurns } from '../store/graph-writes.js';
 import type { JournaledGraph } from './journaled-graph.js';
 import { requireFact, requireHuman } from './validate.js';
-
-/** The evidence note of a model's reading (store/graph-writes.ts): carried over so it is weighed as the model's again. */
-const EXTRACTED = /^extracted by (.+)$/;
 
 export function sameAs(mem: JournaledGraph, input: { id: string; as: string }, by: Provenance): FactView {
   requireHuman(by, 'say two items are the same');
@@ -42,23 +39,15 @@ export function sameAs(mem: JournaledGraph, input: { id: string; as: string }, b
   if (gone.pinned)
     throw invalid(`${gone.id} is confirmed, so it stays: join the other way round.`, `recall correct ${kept.id} --same-as ${gone.id}`);
   const cited = new Set(kept.evidence);
-  const evidence: EventBody[] = all(
-    mem.db,
-    `SELECT episode_id, note FROM evidence WHERE relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?)
-       AND episode_id IS NOT NULL AND polarity > 0 ORDER BY rowid`,
-    [gone.id],
-  )
-    .filter((r) => !cited.has(String(r.episode_id)) && cited.add(String(r.episode_id)))
-    .map((r) => {
-      const model = EXTRACTED.exec(String(r.note ?? ''))?.[1];
-      return {
-        type: 'relationship.evidence',
-        id: kept.id,
-        episode: String(r.episode_id),
-        polarity: 1,
-        ...(model ? { extractedBy: model } : {}),
-      };
-    });
+  const evidence: EventBody[] = supportingTurns(mem.db, gone.id)
+    .filter((t) => !cited.has(t.episode) && cited.add(t.episode))
+    .map((t) => ({
+      type: 'relationship.evidence',
+      id: kept.id,
+      episode: t.episode,
+      polarity: 1,
+      ...(t.extractedBy ? { extractedBy: t.extractedBy } : {}),
+    }));
   mem.commit([...evidence, { type: 'relationship.retract', id: gone.id, reason: `the same as ${kept.id}`, sameAs: kept.id }], by);
   return mem.graph.factById(kept.id)!;
 }

@@ -17,7 +17,25 @@ import { heldListsStale } from './held-items.js';
 import { getMeta, setMeta } from './meta.js';
 import { all, run, scalar, type Database } from './sqlite.js';
 
-const extractionNote = (model: string | undefined): string | undefined => (model === undefined ? undefined : `extracted by ${model}`);
+/** The evidence note of a model's reading: the model, so the evidence is weighed as the agent's whoever spoke. */
+const EXTRACTION_NOTE = 'extracted by ';
+const extractionNote = (model: string | undefined): string | undefined => (model === undefined ? undefined : EXTRACTION_NOTE + model);
+
+/** The turns speaking for a fact, oldest first, each with the model that read it from the turn (if one did). */
+export function supportingTurns(db: Database, id: string): { episode: string; extractedBy?: string }[] {
+  return all(
+    db,
+    `SELECT episode_id, note FROM evidence WHERE relationship_rowid = (SELECT rowid FROM relationships WHERE id = ?)
+       AND episode_id IS NOT NULL AND polarity > 0 ORDER BY rowid`,
+    [resolveId(db, 'rel', id)],
+  ).map((r) => {
+    const note = String(r.note ?? '');
+    return {
+      episode: String(r.episode_id),
+      ...(note.startsWith(EXTRACTION_NOTE) ? { extractedBy: note.slice(EXTRACTION_NOTE.length) } : {}),
+    };
+  });
+}
 
 export class GraphWrites {
   constructor(
