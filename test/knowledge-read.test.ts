@@ -1161,3 +1161,53 @@ test('a way asked for against the one it replaces is a choice; a question typed 
   assert.deepEqual(personKinds('I went to the office instead of the meetup.'), []);
   assert.deepEqual(personKinds("Don't use Jest rather than Vitest."), ['rule']);
 });
+
+test('a name given, an option taken, a choice accepted and the stack set by topic are decisions', () => {
+  // ti-twat-search-engine-functions.md, tm-tconnect-openscad-enclosure.md, td-asymmetric-codex-branches.jsonl,
+  // tk-todo-bmad-architecture.md and tj-coda-tsdr-constitution.jsonl (test/fixtures/knowledge, origins in its SOURCES.md).
+  for (const said of [
+    '- it should be called `info`',
+    "Let's call the opposide side the power input side.",
+    "Because of the work the way it works in code is I can simply just create and check out branch right and so I'll name this branch: forge/data",
+    'Yes please, go for the ISR approach',
+    'Next.js is good for the frontend.',
+    '- PRIMARY_HOST: Vercel (auto-deploy on push)',
+    '- Frontend & Runtime: Next.js (App Router) + TypeScript (strict).',
+    '- Data Layer: PostgreSQL.',
+  ])
+    assert.deepEqual(personKinds(said), ['decision'], said);
+  const set = readKnowledge({ text: '- Styling & Design System: Tailwind CSS + shadcn/ui (Radix primitives we own).', role: 'user' })[0];
+  assert.equal(set?.subject, 'Styling & Design System');
+  assert.equal(set?.object, 'Tailwind CSS');
+  // The same shapes that are no decision: what calls a function, an idiom, feedback on the work, a check asked for,
+  // a step of a plan and an error quoted (the last two from tj-checkpointscout-dashboard-stack.jsonl and
+  // tn-skillz-eslint-tsconfig.md; the rest written for this test).
+  for (const said of [
+    'The cleanup function should be called after each test.',
+    "let's call it a day",
+    'the design is great',
+    'please run pytest to check if evertything is ok',
+    'Step 1: Create the React app',
+    'Parsing error: ESLint was configured to run on `<tsconfigRootDir>/tests/integration/init.test.ts`',
+  ])
+    assert.ok(!personKinds(said).includes('decision'), said);
+});
+
+test('what the person says they are building is a fact of the work; a request run on after a choice leaves the choice', () => {
+  // tj-checkpointscout-dashboard-stack.jsonl, tl-dscx-newsroom-dashboard.jsonl and
+  // tf-docprocessor-langgraph.aider.chat.history.md (test/fixtures/knowledge, origins in its SOURCES.md).
+  assert.deepEqual(personKinds("We're building a frontend dashboard for Checkpoint Scout, the agent in this repo."), ['fact']);
+  assert.deepEqual(personKinds("I'm building the ultimate central internal desktop AND published dashboard view (public intranet)."), [
+    'fact',
+  ]);
+  const ran = readKnowledge({
+    text: 'I want to use  langgraph can you show me how you will implement each function of these? only an example snippet would do, not the full blown implementation',
+    role: 'user',
+  });
+  assert.deepEqual(
+    ran.map((k) => k.statement),
+    ['I want to use langgraph'],
+  );
+  // A request with too little before it says nothing (en-economic-bc-connector-al-guidelines.md).
+  assert.deepEqual(personKinds('After that can you make the project complile able.'), []);
+});

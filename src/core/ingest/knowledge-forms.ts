@@ -74,6 +74,9 @@ const WORK_IS =
 /** The work as the person sets out to make it: "I want to create a web app that allows music directors to …". */
 const SETS_OUT =
   /^(?:so\s+|hi,?\s+|hello,?\s+)?(?:i|we)\s+(?:want|would like|'d like|am going|'m going|are going|'re going|plan)\s+to\s+(?:create|build|make|develop|write)\s+an?\s+(?:[\w-]+\s+){0,3}?(?:app|application|web ?app|website|site|game|cli|bot|extension|plugin|library|tool)\s+(?:that|which|for|to|where)\b/i;
+/** The work as the person describes making it: "We're building a frontend dashboard for Checkpoint Scout", "I'm building the ultimate central dashboard". */
+const BUILDING =
+  /^(?:so\s+|hi,?\s+|hello,?\s+)?(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+)?(?:building|making|creating|developing)\s+(?:a|an|the|our|my)\s+\S/i;
 /** What "we" will do or need, said as settled: "We will connect to sandbox environment …", "We will need search/filter capabilities" (not "we'll see", "we will need to"). */
 const WE_WILL =
   /^(?:so\s+|and\s+|then\s+)?we(?:'ll| will)\s+(?!(?:see|need to|have|be|get|try|look|figure|talk|discuss|check|test|know|find|start|continue|come|go|do|probably|maybe|just|also|then|now|soon|later|eventually|hopefully)\b)[a-z]+/i;
@@ -122,6 +125,20 @@ const LEANS =
 /** A choice to keep something or go a way, without a technology to name: "Let's keep the singular folder name", "Lets go towards the Adamant Bulwark". */
 const KEEP_OR_GO =
   /\blet'?s\s+(?:just\s+|only\s+)?(?:keep\s+(?!(?:working|going|trying|looking|it|this|that|them|on|up|at|in)\b)|(?:go (?:with|towards?|for)|stick (?:with|to)|stay with|rely on)\s+)\S/i;
+/**
+ * What something is to be called: "it should be called `info`", "Let's call the opposite side the power
+ * input side", "I'll name this branch: forge/data" (not what calls it: "should be called after each test").
+ */
+const NAMED = [
+  /\b(?:should|must|shall|will|is to|are to)\s+be\s+(?:called|named)\s+(?=[`"'\u201c\p{Lu}]|the\s|[\w-]*[._/-]\w)/u,
+  /\b(?:let'?s|lets|we(?:'ll| will)|i'?ll|i will)\s+(?:call|name)\s+(?:it|this|that|them|the|our)\b(?!\s+(?:a day|quits|done|even)\b)/i,
+];
+/** A choice the agent put forward, accepted: "Next.js is good for the frontend", "A simple JSON file stored in the repo is great." (a technology named). */
+const ACCEPTED =
+  /^(?:(?:yes|ok(?:ay)?|sure|other than that)[,.!]?\s+)?(?!(?:it|this|that|these|those|everything|all|which|what|please)\b)(?![^.!?]*\b(?:if|whether|when|check|see|sure)\b)(.{2,60}?)\s+(?:is|are)\s+(?:fine|good|great|perfect|ok|okay)(?:\s+(?:for|as)\s+[^.!?]{1,40})?\s*[.!]?$/i;
+/** An option taken: "Yes please, go for the ISR approach", "go with option 2" (not "let's go for a walk": a thing of the work is named). */
+const TAKEN =
+  /^(?:(?:yes|ok(?:ay)?|sure|great)[,.!]?\s+)?(?:please[,]?\s+)?go\s+(?:for|with)\s+(?:the\s+|your\s+)?(?:[\w.+#-]+\s+){0,3}?(?:approach|option|version|solution|design|plan|one|variant|library|stack)\b/i;
 /** Something the project does without, said by "we": "We don't need a mapping table for Customers" (not "… to worry"). */
 const DONE_WITHOUT =
   /^(?:so\s+|and\s+|but\s+)?we\s+(?:really\s+|probably\s+)?(?:don'?t|do not)\s+need\s+(?!to\s+(?:worry|bother|rush|hurry)\b)\S/i;
@@ -167,6 +184,20 @@ export function technologyIn(text: string): string | undefined {
   return extract({ text }).entities.find((e) => e.type === 'technology')?.name;
 }
 
+/** A topic set against the technology chosen for it, as a stack is listed: "Frontend & Runtime: Next.js (App Router)", "PRIMARY_HOST: Vercel". */
+const TOPIC_SET = /^([A-Z][\w&/+.-]*(?:[ _][\w&/+.-]+){0,3}):\s+(\S+(?:\s+\S+)?)/;
+/** Topics that label a step, a message or a passage, not a part of the stack: "Step 1: Create the React app", "Parsing error: ESLint …". */
+const NOT_A_TOPIC =
+  /\b(?:step|phase|error|errors|warning|note|tip|example|description|output|result|log|line|this|that|is|are|was|got|said|above|below|question|answer|task|goal|todo)\b/i;
+
+/** The topic and the technology of a stack line ("Data Layer: PostgreSQL. …"), when the line opens its value with the technology. */
+export function topicChoice(s: string): { topic: string; choice: string } | undefined {
+  const m = s.match(TOPIC_SET);
+  if (!m || NOT_A_TOPIC.test(m[1]!)) return undefined;
+  const choice = technologyIn(m[2]!.replace(/(?:\s*[(,;]|\.(?=\s|$)).*$/, ''));
+  return choice ? { topic: m[1]!, choice } : undefined;
+}
+
 /** The technology "this is a X project" names, when the extractor knows X as one ("a Great idea project" names none). */
 export function stackIs(s: string): string | undefined {
   const m = s.match(STACK_IS);
@@ -180,7 +211,7 @@ export function personForm(s: string): FormReading | undefined {
   if (env) return { kind: 'fact', subject: env[1]!.replace(/\.$/, '') };
   const stack = stackIs(s);
   if (stack) return { kind: 'fact', subject: stack };
-  if (NOTED.test(s) || WORK_IS.test(s) || SETS_OUT.test(s)) return { kind: 'fact' };
+  if (NOTED.test(s) || WORK_IS.test(s) || SETS_OUT.test(s) || BUILDING.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s) || (ONLY_DO.test(s) && opensWithInstruction(s.replace(ONLY_DO, '')))) return { kind: 'rule' };
   if (WEIGHED.test(s)) return { kind: 'rule' };
@@ -188,6 +219,7 @@ export function personForm(s: string): FormReading | undefined {
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s) || ANSWERED_SO.test(s)) return { kind: 'preference' };
+  if (NAMED.some((re) => re.test(s)) || TAKEN.test(s) || accepted(s)) return { kind: 'decision' };
   if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s) || SPECIFIED.some((re) => re.test(s)))
     return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
@@ -201,6 +233,12 @@ export function personForm(s: string): FormReading | undefined {
   if (cannot && !NOT_SPECIFIED_SUBJECT.test(cannot[1]!)) return { kind: 'rule' };
   // After the rules: "actions should work with the architecture defined in ActionSystem.cs" is one.
   return saysWhereKept(s) ? { kind: 'fact' } : undefined;
+}
+
+/** A choice accepted (ACCEPTED) whose subject names a technology: "the design is great" accepts no choice. */
+function accepted(s: string): boolean {
+  const m = s.match(ACCEPTED);
+  return m !== null && technologyIn(m[1]!) !== undefined;
 }
 
 /** The person's answers to an agent's questions, as the agent's host records them: `"Which database?"="Postgres"`. */

@@ -22,6 +22,7 @@ import {
   personForm,
   pointsBack,
   technologyIn,
+  topicChoice,
   type KnowledgeReading,
 } from './knowledge-forms.js';
 import { choiceOtherCjk, choiceOtherLatin, statesRuleOther } from './knowledge-languages.js';
@@ -172,7 +173,7 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
           .replace(ATTACHED, ''),
       ),
     )
-    .flatMap((c) => (agent ? steps(c) : [c]))
+    .flatMap((c) => (agent ? steps(c) : toAgent ? runOn(c) : [c]))
     .flatMap(clauses);
   // A turn that sets out rules as a list (a rules file pasted to the agent) is read as that file would be.
   const listed = toAgent ? listedItems(text) : undefined;
@@ -238,6 +239,18 @@ function clauses(s: string): string[] {
     .filter((c) => c.split(/\s+/).length >= 3);
 }
 
+/** A request run on, unpunctuated, after what it is about: "I want to use langgraph can you show me how …". */
+const RUNS_ON = /(?<=[\p{L}\p{N}`'")])\s+(?=(?:can|could)\s+(?:you|u)\b)/iu;
+/** Words before a run-on request that make a statement of their own ("After that can you …" has none). */
+const RUN_ON_WORDS = 3;
+
+/** A sentence with a request run on after it, as two: what it says, and the request (a question, so unread). */
+function runOn(s: string): string[] {
+  const at = s.search(RUNS_ON);
+  if (at < 0 || s.slice(0, at).split(/\s+/).length < RUN_ON_WORDS) return [s];
+  return [s.slice(0, at).trim(), s.slice(at).trim()];
+}
+
 /** What an agent's sentence says the one before it led to, when that one was no item itself (knowledge-agent.ts). */
 function ledTo(all: readonly string[], i: number, said: number): KnowledgeReading | undefined {
   const before = all[i - 1];
@@ -298,6 +311,8 @@ function personItem(s: string, toAgent: boolean): KnowledgeReading | undefined {
   if (RULE_SHOUTED.test(s) || statesRuleOther(s) || instructed(s, toAgent)) {
     return { kind: 'rule', statement: s, subject: firstEntity(s) };
   }
+  const set = toAgent ? topicChoice(s) : undefined;
+  if (set) return { kind: 'decision', statement: s, subject: set.topic, object: set.choice };
   const stack = toAgent ? builtWith(s) : undefined;
   if (stack) return { kind: 'decision', statement: s, subject: stack, object: stack };
   const form = toAgent ? personForm(s) : undefined;
