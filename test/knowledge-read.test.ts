@@ -1211,3 +1211,21 @@ test('what the person says they are building is a fact of the work; a request ru
   // A request with too little before it says nothing (en-economic-bc-connector-al-guidelines.md).
   assert.deepEqual(personKinds('After that can you make the project complile able.'), []);
 });
+
+test('a wish or a guess after a sentence turns leaves what comes before it standing', () => {
+  // en-economic-bc-connector-al-guidelines.md (test/fixtures/knowledge, origins in its SOURCES.md).
+  const said =
+    "We don't need a mapping table for Customers as they will keep the same customer no. as they have in econnomics, but a overview or something would be nice where you are able to fix data like posting group setup etc. (I guess that system is different from business central).";
+  assert.deepEqual(
+    readKnowledge({ text: said, role: 'user' }).map((k) => `${k.kind}: ${k.statement}`),
+    ["decision: We don't need a mapping table for Customers as they will keep the same customer no. as they have in econnomics"],
+  );
+  // Written for this test: a hedge before the turn holds for the whole; "I would like" is no hedge at all.
+  assert.deepEqual(personKinds('I think we should use Redis, but maybe later'), []);
+  assert.deepEqual(
+    readKnowledge({ text: 'They have a few options; I would like it installed as a mix dependency, not vendored.', role: 'user' }).map(
+      (k) => k.statement,
+    ),
+    ['They have a few options; I would like it installed as a mix dependency, not vendored.'],
+  );
+});

@@ -226,13 +226,24 @@ export function readKnowledge(input: ExtractInput): KnowledgeReading[] {
   return out;
 }
 
+/** Where a sentence turns to something else: ", but …", "; …". */
+const TURNS = /,\s*but\s+|;\s+/i;
+
 /**
  * A sentence too long to read as one, split at its commas and semicolons: people chain a request and
  * the rules for it in one unpunctuated run ("add tests, they should live in test/, one file each").
- * A run that opens with a hedge ("if …") stays whole, and so unread.
+ * A run that opens with a hedge ("if …") stays whole, and so unread; one whose hedge comes after it
+ * turns ("We don't need a mapping table for Customers …, but an overview would be nice") is read up to there.
  */
 function clauses(s: string): string[] {
-  if (s.replace(/\([^()]*\)/g, '').length <= LIMITS.knowledgeSentenceChars || isHedged(s)) return [s];
+  // "I would like" is wanting, said politely, not a guess (as personItem reads it).
+  const hedged = (t: string): boolean => isHedged(t.replace(POLITE_WANT, 'I want'));
+  if (hedged(s)) {
+    const turn = s.search(TURNS);
+    const before = turn > 0 ? s.slice(0, turn).trim() : '';
+    return before.split(/\s+/).length >= 3 && !hedged(before) ? [before] : [s];
+  }
+  if (s.replace(/\([^()]*\)/g, '').length <= LIMITS.knowledgeSentenceChars) return [s];
   return s
     .split(/(?<=[,;])\s+/)
     .map((c) => c.replace(/[,;]$/, '').trim())
