@@ -1229,3 +1229,43 @@ test('a wish or a guess after a sentence turns leaves what comes before it stand
     ['They have a few options; I would like it installed as a mix dependency, not vendored.'],
   );
 });
+
+test('the plain ways a standing rule is set for an agent are rules; the same words about the moment are not', () => {
+  // Written for this test, in the forms people correct an agent with (the issue's "never log the database URL" kind).
+  for (const said of [
+    'Stop using console.log for debugging.',
+    "stop adding comments I didn't ask for",
+    'No more inline styles.',
+    "We're not using Redux anymore.",
+    "Let's not use any ORM here.",
+    'Moving forward, use pnpm instead of npm.',
+    'In the future, put new components in src/components.',
+    'Default to TypeScript for new files.',
+    'Stick to the existing folder structure.',
+    'Leave the migrations folder alone.',
+    'The generated folder is off limits.',
+    'Be careful not to change the public API.',
+    'Our convention is kebab-case for file names.',
+    "We don't use semicolons in this codebase.",
+    'Keep the API backwards compatible.',
+    'Use tabs, not spaces.',
+  ])
+    assert.deepEqual(personKinds(said), ['rule'], said);
+  // A technology chosen against another is a decision.
+  assert.deepEqual(personKinds('use pnpm, not npm'), ['decision']);
+  assert.deepEqual(personKinds('I hate it when you rewrite whole files.'), ['preference']);
+  assert.deepEqual(personKinds('Tests go in the tests/ folder.'), ['fact']);
+  for (const said of [
+    'stop it',
+    'stop the server',
+    'No more errors.',
+    "let's not worry about that",
+    "we don't use it much",
+    'Leave it as is for now',
+    "Moving forward, we'll look at the UI.",
+    'Keep it simple and reviewable.',
+    // tk-agentgraph-protobuf-datamodels.md (test/fixtures/knowledge, origins in its SOURCES.md): for a while only.
+    'Keep your responses very short for the time being, 1-3 sentences.',
+  ])
+    assert.deepEqual(personKinds(said), [], said);
+});

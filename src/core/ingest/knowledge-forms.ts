@@ -150,6 +150,32 @@ const RULED_OUT = new RegExp(
   `^no\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,2}?(?:\\s+(?:please|anywhere|ever|at all))?\\s*[.!]*$`,
   'i',
 );
+/**
+ * The plain ways people set a standing rule for an agent's work: "Stop using console.log for debugging",
+ * "No more inline styles", "We're not using Redux anymore", "Let's not use any ORM here", "Moving forward,
+ * use pnpm", "Default to TypeScript", "Stick to the existing folder structure", "Leave the migrations
+ * alone", "The generated folder is off limits", "Be careful not to change the public API", "Our
+ * convention is kebab-case", "We don't use semicolons", "Keep the API backwards compatible", "Use tabs, not spaces".
+ */
+const STANDING = [
+  /^(?:please\s+)?(?:just\s+)?stop\s+(?!(?:it|this|that|now|here|there)\b)[a-z]+ing\b/i,
+  new RegExp(`^no\\s+more\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,3}\\s*[.!]*$`, 'i'),
+  /\b(?:we|i)(?:'re|'m| are| am)\s+not\s+(?:using|doing|writing|adding|supporting)\b.*\b(?:anymore|any more|any longer)\b/i,
+  /^(?:so\s+|and\s+)?let'?s\s+not\s+(?!(?:worry|bother|rush|forget|get|go|be|do that|do this)\b)[a-z]+/i,
+  /^(?:please\s+)?(?:always\s+)?(?:default to|stick to|adhere to)\s+\S/i,
+  /^(?:please\s+)?leave\s+[^,.;]{1,60}?\s+(?:alone|as is|as-is|untouched|unchanged)\b/i,
+  /\b(?:is|are)\s+(?:off[ -]limits|read[ -]only|untouchable)\b/i,
+  /^(?:please\s+)?(?:always\s+)?be\s+(?:very\s+)?(?:careful|mindful|cautious)\s+(?:not to|with|when|about)\b/i,
+  /^(?:our|the|my)\s+(?:convention|standard|policy|rule|style)\s+(?:here\s+)?is\b/i,
+  /^(?:so\s+|and\s+)?we\s+(?:don't|do not)\s+(?:use|write|add|commit|push|merge|deploy|allow|accept|import|mock|store|log|hardcode|expose|ship|edit|modify|touch)\s+(?!(?:it|this|that|them|these|those|much|many|anything)\b)\S/i,
+  /^(?:please\s+)?(?:always\s+)?keep\s+(?!(?:it|this|that|them|these|those)\s)(?:the\s+|all\s+|every\s+|our\s+|each\s+|your\s+)?[\w\s/.-]{1,40}?\s+(?:backwards?[ -]compatible|small|short|simple|minimal|consistent|separate|private|stable|sorted|alphabeti[sz]ed|typed|pure|in sync)\b/i,
+  /^(?:please\s+)?(?:always\s+)?(?:use|prefer|write|name|call)\s+[^,]{1,60},\s*not\s+[\w`"'.-]/i,
+];
+/** A time from which an instruction holds, opening it: "Moving forward, use pnpm" (not "Moving forward, we'll look at the UI"). */
+const HENCEFORTH = /^(?:from here on(?: out)?|from this point (?:on|forward)|moving forward|in (?:the )?future|henceforth)\s*,\s*/i;
+/** How one wants to be worked with, said by what one hates: "I hate it when you rewrite whole files". */
+const HATED = /\bi\s+(?:really\s+)?(?:hate|dislike|can't stand)\s+(?:it\s+)?when\s+you\b/i;
+
 /** A principle weighed as one: "DRY is important", "type safety is critical" (not "it is important", "… important to me"). */
 const WEIGHED =
   /^(?!(?:it|this|that|which|there|what|everything)\b)[\w\s'-]{2,40}?\s+(?:is|are)\s+(?:very\s+|really\s+|super\s+|extremely\s+)?(?:important|essential|critical|crucial)\b(?!\s+(?:to|for)\s+(?:me|us|him|her|them)\b)/i;
@@ -214,7 +240,9 @@ export function personForm(s: string): FormReading | undefined {
   if (NOTED.test(s) || WORK_IS.test(s) || SETS_OUT.test(s) || BUILDING.test(s)) return { kind: 'fact' };
   if ((RECURRING.test(s) || INSTEAD_OF_DOING.test(s)) && (opensWithInstruction(s) || OBLIGED.test(s))) return { kind: 'rule' };
   if (ONLY_ALLOWED.test(s) || (ONLY_DO.test(s) && opensWithInstruction(s.replace(ONLY_DO, '')))) return { kind: 'rule' };
-  if (WEIGHED.test(s)) return { kind: 'rule' };
+  if (WEIGHED.test(s) || STANDING.some((re) => re.test(s))) return { kind: 'rule' };
+  if (HENCEFORTH.test(s) && opensWithInstruction(s.replace(HENCEFORTH, ''))) return { kind: 'rule' };
+  if (HATED.test(s)) return { kind: 'preference' };
   if (WANTED.test(s) || wantedOther(s)) return { kind: 'preference' };
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };

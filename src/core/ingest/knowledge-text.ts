@@ -232,7 +232,7 @@ export function isHedged(s: string): boolean {
 
 /** One-off and temporary instructions: "don't write any code yet", "for now, skip the tests" (not "next time": every time after). */
 export function isTemporary(s: string): boolean {
-  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|until|(?<!\w+est\s)first|next(?!\s+(?:steps?|time)\b))\b(?![.-]\w)/i.test(
+  return /\b(?:yet|for now|right now|for the moment|at the moment|this time|today|tonight|temporarily|for the time being|until|(?<!\w+est\s)first|next(?!\s+(?:steps?|time)\b))\b(?![.-]\w)/i.test(
     s,
   );
 }

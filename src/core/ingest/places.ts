@@ -8,9 +8,10 @@ const PLACE = String.raw`(?:inside(?:\s+of)?|in|at|under)(?:\s+|(?=@))(?:the\s+)
 const KEPT = 'lives?|resides?|sits?|stays?|belongs?|(?:is|are) (?:located|stored|kept|collected|vendored|placed|housed)';
 /**
  * Where something lives, said with its path or file: "the e2e tests live in test/e2e/", "cron jobs
- * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py".
+ * defined at src\\cron\\…", "Conversion logic is located in @acfr.py", "my routes should be in routes.py",
+ * "Tests go in the tests/ folder".
  */
-const LIVES_IN = new RegExp(String.raw`\b(?:${KEPT}|is defined|are defined|defined|should (?:be|live|go))\s+${PLACE}`, 'i');
+const LIVES_IN = new RegExp(String.raw`\b(?:${KEPT}|go|goes|is defined|are defined|defined|should (?:be|live|go))\s+${PLACE}`, 'i');
 /**
  * Where something lives, as an agent found it, in its main clause: "The hooks live in `.git/hooks/`",
  * "Shared settings persistence lives in `PrefsManager.kt`" (not "what lives in X", nor "if defined in X").
