@@ -1269,3 +1269,20 @@ test('the plain ways a standing rule is set for an agent are rules; the same wor
   ])
     assert.deepEqual(personKinds(said), [], said);
 });
+
+test('a choice said as made, or a way left, is a decision; a day told to an agent is not', () => {
+  // Written for this test, in the forms the issue names ("let's go with X", "switch to X", "X is deprecated").
+  for (const said of [
+    'We chose Vite over webpack.',
+    "I've decided to drop Java support.",
+    "We're going to use Tailwind for styling.",
+    'We settled on Postgres.',
+    'We opted for Postgres.',
+    'Postgres it is.',
+    "We're moving away from Redux.",
+    'Drop support for Node 16.',
+  ])
+    assert.deepEqual(personKinds(said), ['decision'], said);
+  for (const said of ['I decided to take a break.', 'I picked up the kids', 'we went with the flow', 'So it is.'])
+    assert.deepEqual(personKinds(said), [], said);
+});

@@ -173,6 +173,19 @@ const STANDING = [
 ];
 /** A time from which an instruction holds, opening it: "Moving forward, use pnpm" (not "Moving forward, we'll look at the UI"). */
 const HENCEFORTH = /^(?:from here on(?: out)?|from this point (?:on|forward)|moving forward|in (?:the )?future|henceforth)\s*,\s*/i;
+/**
+ * A choice said as made, or a way left: "We chose Vite over webpack", "We settled on Postgres", "I've decided to
+ * drop Java support", "We're going to use Tailwind", "We're moving away from Redux", "Drop support for Node 16".
+ */
+const CHOSEN = [
+  /\b(?:we|i)(?:'ve| have)?\s+(?:chose|chosen|picked(?!\s+up\b)|selected|settled on|opted for|went with|gone with|landed on|decided (?:to(?!\s+(?:take|have|go|get|sleep|rest|call)\b)|on|against|that))\s+(?!the flow\b)\S/i,
+  /^(?:so\s+|ok(?:ay)?,?\s+)?(?:we're|we are|i'm|i am)\s+(?:now\s+)?going to\s+(?:use|go with|switch to|stick with|move to|migrate to|adopt)\s+\S/i,
+  /\b(?:we're|we are|i'm|i am)\s+(?:now\s+)?(?:moving away from|phasing out|dropping|deprecating|retiring|removing support for)\s+\S/i,
+  /^(?:please\s+)?(?:drop|remove|deprecate|end)\s+support\s+for\s+\S/i,
+];
+/** A choice settled in three words: "Postgres it is." (a thing the extractor knows). */
+const IT_IS = /^([\w.+#@/-]+(?:\s[\w.+#@/-]+){0,2})\s+it is\s*[.!]*$/i;
+
 /** How one wants to be worked with, said by what one hates: "I hate it when you rewrite whole files". */
 const HATED = /\bi\s+(?:really\s+)?(?:hate|dislike|can't stand)\s+(?:it\s+)?when\s+you\b/i;
 
@@ -247,7 +260,9 @@ export function personForm(s: string): FormReading | undefined {
   const unwanted = s.match(UNWANTED);
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s) || ANSWERED_SO.test(s)) return { kind: 'preference' };
-  if (NAMED.some((re) => re.test(s)) || TAKEN.test(s) || accepted(s)) return { kind: 'decision' };
+  if (NAMED.some((re) => re.test(s)) || TAKEN.test(s) || accepted(s) || CHOSEN.some((re) => re.test(s))) return { kind: 'decision' };
+  const settled = s.match(IT_IS);
+  if (settled && firstEntity(settled[1]!)) return { kind: 'decision', subject: firstEntity(settled[1]!) };
   if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s) || SPECIFIED.some((re) => re.test(s)))
     return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };
