@@ -1,6 +1,7 @@
 /**
- * What a memory file says outside its instructions: a shell block under a heading of commands is one
- * fact naming the commands, a block drawing the layout one fact naming its entries, a line of names
+ * What a memory file says outside its instructions: a shell block under a heading of commands is a
+ * fact naming the commands (each with its comment), a block drawing the layout a fact naming its
+ * entries (a long one goes on in a second), a line of names
  * joined by "+" or "/" the stack, a sentence saying what the project is a fact. Real files from
  * test/fixtures/knowledge (origins in its SOURCES.md), their commands counted by hand; the
  * negatives are written here, each the near miss of a rule above.
@@ -89,7 +90,9 @@ test('a console block gives its prompted lines, comments and joined lines read a
       [
         'fact',
         'Setup',
-        'Setup: `RUST_LOG=debug cargo build --release`; ' + Array.from({ length: 7 }, (_, i) => `\`make step${i + 1}\``).join('; '),
+        // The comment above a command says what it does.
+        'Setup: `RUST_LOG=debug cargo build --release` (dependencies first); ' +
+          Array.from({ length: 7 }, (_, i) => `\`make step${i + 1}\``).join('; '),
       ],
     ],
   );
@@ -126,14 +129,16 @@ test('a sentence saying what the project is or is built with is a fact; other pr
   ]);
 });
 
-test('a block drawing the layout, entries with what each holds, is one fact naming them; other blocks are not', () => {
+test('a block drawing the layout, entries with what each holds, is a fact naming them, continued when long; other blocks are not', () => {
   // 02JanDal/spatialvault copilot-instructions.md and 1amageek/app-mcp .clinerules (origins in test/fixtures/knowledge/SOURCES.md).
-  const vault = facts(read('spatialvault/.github/copilot-instructions.md')).find(([, s]) => String(s).startsWith('Project Structure:'));
-  assert.ok(vault, 'the layout block under "Project Structure"');
-  assert.equal(vault[0], 117);
-  const said = String(vault[1]);
-  assert.ok(said.startsWith('Project Structure: api/ (API endpoints and handlers); collections/ (OGC API Collections);'), said);
-  assert.ok(said.length <= 500 && said.includes('auth/ (OAuth2/OIDC authentication and authorization)'), said);
+  const all = read('spatialvault/.github/copilot-instructions.md').filter((i) => i.statement.startsWith('Project Structure'));
+  assert.equal(all.length, 2, 'its 21 entries outgrow one statement: a second fact goes on');
+  const [first, more] = all as [(typeof all)[number], (typeof all)[number]];
+  assert.equal(first.startLine, 119, 'each on the lines of its own entries');
+  assert.ok(first.statement.startsWith('Project Structure: api/ (API endpoints and handlers); collections/ (OGC API Collections);'));
+  assert.ok(first.statement.length <= 500 && first.statement.includes('auth/ (OAuth2/OIDC authentication and authorization)'));
+  assert.ok(more.statement.startsWith('Project Structure (continued): '), more.statement);
+  assert.ok(more.startLine > first.endLine && more.statement.includes('storage/ (S3 object storage (COG raster, COPC point cloud files))'));
   const app = facts(read('app-mcp/.clinerules')).find(([, s]) => String(s).startsWith('File Organization:'));
   assert.ok(app && String(app[1]).includes('MCPServer.swift (Main server class)'), JSON.stringify(app));
   // Written for this test: code, and a list of paths with nothing said of them.
@@ -141,4 +146,24 @@ test('a block drawing the layout, entries with what each holds, is one fact nami
   assert.deepEqual(fenced('src/\n  a.ts\n  b.ts'), []);
   assert.deepEqual(fenced('const a = 1 - 2\nlet b = a # no'), []);
   assert.deepEqual(fenced('src/          - the code\ntests/        - the tests'), ['Layout: src/ (the code); tests/ (the tests)']);
+});
+
+test('each command keeps the comment saying what it does, above it or after it', () => {
+  // 02JanDal/spatialvault copilot-instructions.md and Creative-Planning/pyfabric CLAUDE.md (origins in
+  // test/fixtures/knowledge/SOURCES.md); the comments counted by hand.
+  const vault = facts(read('spatialvault/.github/copilot-instructions.md')).find(([, s]) =>
+    String(s).startsWith('Build and Test Commands:'),
+  );
+  assert.equal(
+    vault?.[1],
+    'Build and Test Commands: `cargo build` (Build the project); `cargo build --all-features` (Build with all features); ' +
+      '`cargo test` (Run tests, requires Docker for integration tests); `cargo test <test_name>` (Run specific test); ' +
+      '`cargo check` (Check code without building); `cargo fmt` (Format code); `cargo clippy` (Run linter); ' +
+      '`cargo run -- --worker` (Run in worker mode)',
+  );
+  const checks = facts(read('pyfabric/CLAUDE.md')).find(([, s]) => String(s).startsWith('Running Checks:'));
+  assert.equal(
+    checks?.[1],
+    'Running Checks: `ruff check .` (Lint); `ruff format --check .` (Format check); `mypy src/` (Type check); `pytest` (Run tests)',
+  );
 });

@@ -1,9 +1,11 @@
 /**
  * What a memory file says about the project outside its sentences:
- * - a shell block under a heading of commands (build, test, run, setup…) is how to do that: one
- *   fact naming its commands ("Commands: `npm ci`; `npm test`");
+ * - a shell block under a heading of commands (build, test, run, setup…) is how to do that: a
+ *   fact naming its commands, each with the comment saying what it does ("Commands: `npm ci`
+ *   (install); `npm test`");
  * - a block drawing the project's layout, entries with what each holds ("api/  - API endpoints",
- *   "cli.py  # entry point"), is where things live: one fact naming them. Other code is never read:
+ *   "cli.py  # entry point"), is where things live: a fact naming them. Either goes on in a second
+ *   fact rather than being cut when it outgrows a statement. Other code is never read:
  *   a statement quoted in code is not the person's;
  * - a short line of names joined by "+" or "/" ("Electron + React 19 + Redux-Saga") is the stack;
  * - a sentence saying what the project is or uses ("pyfabric is a Python library for …", "This
@@ -30,21 +32,75 @@ const PROMPT = /^(?:\$|%|PS [^>]*>)\s+/;
 const MAX_COMMANDS = 8;
 const MAX_COMMAND_CHARS = 120;
 
-/** The fact a fenced block states, when it is a shell block of commands under a heading of commands; else undefined. */
-export function commandsFact(heading: string | undefined, lang: string, body: string[]): string | undefined {
-  if (!heading || !COMMANDS_HEADING.test(heading) || !SHELL_LANGS.test(lang)) return undefined;
-  const joined = body.join('\n').replace(/\\\r?\n\s*/g, ' ');
-  let lines = joined
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !COMMENT.test(l));
-  // A console block shows prompts and output: its commands are the prompted lines.
-  const prompted = lines.filter((l) => PROMPT.test(l));
-  if (prompted.length) lines = prompted.map((l) => l.replace(PROMPT, ''));
-  if (lines.length === 0 || lines.some((l) => !COMMAND.test(l) || CODE.test(l))) return undefined;
-  const commands = lines.filter((l) => l.length <= MAX_COMMAND_CHARS).slice(0, MAX_COMMANDS);
-  if (commands.length === 0) return undefined;
-  return `${heading}: ${commands.map((c) => `\`${c.replace(/`/g, '').replace(/\s+/g, ' ')}\``).join('; ')}`;
+/** A fact read from a fenced block: what it says, and the lines of the block (0-based, inclusive) it rests on. */
+export interface BlockFact {
+  said: string;
+  from: number;
+  to: number;
+}
+
+/** What a block lists, each entry on its lines, put into facts of at most `maxChars` under one title: never cut, continued. */
+function piecesOf(title: string, entries: { text: string; from: number; to: number }[], maxChars: number): BlockFact[] {
+  const out: BlockFact[] = [];
+  for (const e of entries) {
+    const last = out.at(-1);
+    const next = last && `${last.said}; ${e.text}`;
+    if (last && next!.length <= maxChars) {
+      last.said = next!;
+      last.to = e.to;
+    } else if (`${title}: ${e.text}`.length <= maxChars) {
+      out.push({ said: `${out.length ? `${title} (continued)` : title}: ${e.text}`, from: e.from, to: e.to });
+    }
+  }
+  return out;
+}
+
+/** A comment after a command on its line: "mypy src/   # Type check". */
+const TRAILING_COMMENT = /\s+(?:#|\/\/)\s+(\S.*)$/;
+
+/** A command in a code span, and what its comment says it does in brackets: "`cargo test` (Run tests, needs Docker)". */
+function described(command: string, does: string | undefined): string {
+  const what = does
+    ?.replace(/\s*\(([^()]*)\)/g, ', $1')
+    .replace(/[()]/g, '')
+    .trim();
+  return what ? `\`${command}\` (${what})` : `\`${command}\``;
+}
+
+/**
+ * The facts a fenced block states, when it is a shell block of commands under a heading of commands:
+ * "Build and Test Commands: `cargo build` (Build the project); `cargo test` (Run tests)", each command
+ * with the comment naming what it does (on the line above it, or after it); else none.
+ */
+export function commandsFacts(heading: string | undefined, lang: string, body: string[], maxChars: number): BlockFact[] {
+  if (!heading || !COMMANDS_HEADING.test(heading) || !SHELL_LANGS.test(lang)) return [];
+  // Lines a backslash continues are one command, on the first of them.
+  const lines: { text: string; at: number }[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const last = lines.at(-1);
+    if (last && /\\\s*$/.test(last.text)) last.text = `${last.text.replace(/\\\s*$/, '')} ${body[i]!.trim()}`;
+    else lines.push({ text: body[i]!.trim(), at: i });
+  }
+  const said = lines.filter((l) => l.text);
+  const prompted = said.filter((l) => PROMPT.test(l.text));
+  const commands: { text: string; from: number; to: number }[] = [];
+  let what: { text: string; at: number } | undefined;
+  for (const l of said) {
+    if (COMMENT.test(l.text)) {
+      what = { text: l.text.replace(COMMENT, '').trim(), at: l.at };
+      continue;
+    }
+    // A console block shows prompts and output: its commands are the prompted lines.
+    if (prompted.length && !PROMPT.test(l.text)) continue;
+    const line = l.text.replace(PROMPT, '');
+    const trailing = TRAILING_COMMENT.exec(line);
+    const command = (trailing ? line.slice(0, trailing.index) : line).replace(/`/g, '').replace(/\s+/g, ' ');
+    if (!COMMAND.test(command) || CODE.test(command)) return [];
+    if (command.length <= MAX_COMMAND_CHARS && commands.length < MAX_COMMANDS)
+      commands.push({ text: described(command, trailing?.[1] ?? what?.text), from: what && !trailing ? what.at : l.at, to: l.at });
+    what = undefined;
+  }
+  return piecesOf(heading, commands, maxChars);
 }
 
 /** A line of a layout: tree drawing, a path, then what it holds after " - ", " — " or "#". */
@@ -54,22 +110,16 @@ const LAYOUT_BARE = /^[\s│├└─|]*(?:[\w.@~-][\w.@~/-]*\/?)?\s*$/;
 const MIN_LAYOUT_ENTRIES = 2;
 
 /**
- * The fact a fenced block states when it draws the project's layout (every line an entry or a bare
- * path, at least two entries): "Project Structure: api/ (API endpoints); cli.py (entry point)",
- * within `maxChars`; else undefined.
+ * The facts a fenced block states when it draws the project's layout (every line an entry or a bare
+ * path, at least two entries): "Project Structure: api/ (API endpoints); cli.py (entry point)", each
+ * within `maxChars` (a long drawing goes on in a fact "… (continued)"); else none.
  */
-export function layoutFact(heading: string | undefined, body: string[], maxChars: number): string | undefined {
-  const lines = body.filter((l) => l.trim());
-  const entries = lines.map((l) => LAYOUT_ENTRY.exec(l));
+export function layoutFacts(heading: string | undefined, body: string[], maxChars: number): BlockFact[] {
+  const entries = body.map((l) => (l.trim() ? LAYOUT_ENTRY.exec(l) : null));
   const described = entries.filter((m): m is RegExpExecArray => m !== null);
-  if (described.length < MIN_LAYOUT_ENTRIES || lines.some((l, i) => !entries[i] && !LAYOUT_BARE.test(l))) return undefined;
-  let said = `${heading ?? 'Layout'}:`;
-  for (const [, where, what] of described) {
-    const next = `${said}${said.endsWith(':') ? ' ' : '; '}${where} (${what!.trim()})`;
-    if (next.length > maxChars) break;
-    said = next;
-  }
-  return said.endsWith(':') ? undefined : said;
+  if (described.length < MIN_LAYOUT_ENTRIES || body.some((l, i) => l.trim() && !entries[i] && !LAYOUT_BARE.test(l))) return [];
+  const listed = entries.flatMap((m, i) => (m ? [{ text: `${m[1]} (${m[2]!.trim()})`, from: i, to: i }] : []));
+  return piecesOf(heading ?? 'Layout', listed, maxChars);
 }
 
 /** Whether a sentence is a stack line: two to a dozen names (a few words each) joined by " + " or " / ", nothing else. */

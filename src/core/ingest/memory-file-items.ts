@@ -28,7 +28,15 @@ import { invalid } from '../model/errors.js';
 import type { KnowledgeKind } from '../model/knowledge.js';
 import { LIMITS } from '../model/limits.js';
 import { underHeading } from './instruction-markers.js';
-import { codeDoes, commandsFact, conventionSaid, describesProject, isStackLine, layoutFact, namesTechnology } from './memory-file-code.js';
+import {
+  codeDoes,
+  commandsFacts,
+  conventionSaid,
+  describesProject,
+  isStackLine,
+  layoutFacts,
+  namesTechnology,
+} from './memory-file-code.js';
 import {
   aboutTheFile,
   type Block,
@@ -243,8 +251,15 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       if (!line.trim().startsWith(fence.mark)) fence.body.push(line);
       else {
         const under = headings.filter(Boolean).at(-1);
-        const said = commandsFact(under, fence.lang, fence.body) ?? layoutFact(under, fence.body, LIMITS.statementChars);
-        if (said) push('fact', said, subjectOf(), fence.start, n, fence.body.join('\n'));
+        const commands = commandsFacts(under, fence.lang, fence.body, LIMITS.statementChars);
+        const said = commands.length ? commands : layoutFacts(under, fence.body, LIMITS.statementChars);
+        // One fact rests on the whole block, fences included; a block that goes on in more, each on its own lines.
+        if (said.length === 1) push('fact', said[0]!.said, subjectOf(), fence.start, n, fence.body.join('\n'));
+        else
+          for (const f of said) {
+            const from = fence.start + 1 + f.from;
+            push('fact', f.said, subjectOf(), from, fence.start + 1 + f.to, fence.body.slice(f.from, f.to + 1).join('\n'));
+          }
         fence = undefined;
       }
       continue;
