@@ -30,6 +30,7 @@ const MODULES = [
   'views/entities',
   'views/check-editor',
   'views/same-as',
+  'views/said-twice',
   'chat/hooks',
 ];
 

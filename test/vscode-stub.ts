@@ -168,6 +168,31 @@ const LAYERS_LOW_TO_HIGH: Layer[] = ['defaultValue', 'globalValue', 'workspaceVa
 const configChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 const trustGranted = new EventEmitter<void>();
 
+/** A language model that answers what a test scripted, and keeps the prompts it was sent. */
+export class ScriptedModel {
+  readonly prompts: string[] = [];
+  readonly id: string;
+  readonly vendor = 'test';
+  constructor(
+    readonly name: string,
+    readonly family: string,
+    private readonly answer: (prompt: string) => string,
+  ) {
+    this.id = `test/${family}`;
+  }
+  async sendRequest(messages: { content: string }[]): Promise<{ text: AsyncIterable<string> }> {
+    const prompt = messages.map((m) => m.content).join('\n');
+    this.prompts.push(prompt);
+    const answer = this.answer(prompt);
+    return {
+      text: (async function* () {
+        // In pieces, as a model streams.
+        for (let i = 0; i < answer.length; i += 40) yield answer.slice(i, i + 40);
+      })(),
+    };
+  }
+}
+
 export const host = {
   /** Settings by layer, keyed by their full name (`recall.sync.url`). */
   settings: { defaultValue: {}, globalValue: {}, workspaceValue: {}, workspaceFolderValue: {} } as Record<Layer, Record<string, unknown>>,
@@ -177,6 +202,8 @@ export const host = {
   messages: [] as { kind: 'info' | 'warning' | 'error'; text: string; items: string[] }[],
   /** What the person answers to a message that matches; unanswered messages are dismissed. */
   answer: (_text: string, _items: string[]): string | undefined => undefined,
+  /** Language models a test scripts (a mock: no model can run here); none unless a test adds one. */
+  models: [] as ScriptedModel[],
   /** What the person picks in a quick pick (showQuickPick), and types in an input box; undefined: dismissed. */
   pick: (_items: any[], _options: any): any => undefined,
   input: (_options: any): string | undefined => undefined,
@@ -346,6 +373,9 @@ export const commands = {
   executeCommand: async (id: string, ...args: unknown[]) => host.commands.get(id)?.(...args),
 };
 
-// No chat or language-model API here: the extension says so and carries on (as in editors without them).
+// No chat API, and of the language-model API only the models a test scripts (host.models): the
+// extension carries on without the rest, as in editors without them.
 export const chat = {};
-export const lm = {};
+export const lm = {
+  selectChatModels: async (selector?: { family?: string }) => host.models.filter((m) => !selector?.family || m.family === selector.family),
+};

@@ -8,6 +8,7 @@ import { MemoryError } from '../core/model/errors.js';
 import type { AutoIngest } from './ingest/auto-ingest.js';
 import type { RecallExtension } from './ctx.js';
 import { addFact, confirmFact, forgetEntity, markWrong, reconfirmFact } from './views/corrections.js';
+import { findSaidTwice } from './views/said-twice.js';
 import { sameAs } from './views/same-as.js';
 import type { EntitiesTree } from './views/entities.js';
 import type { EpisodeDocuments } from './views/episode-document.js';
@@ -45,6 +46,7 @@ export function registerCommands(ctx: RecallExtension, parts: Parts): void {
     markWrong: (arg) => markWrong(ctx, arg),
     confirm: (arg) => confirmFact(ctx, arg),
     sameAs: (arg) => sameAs(ctx, arg),
+    findSaidTwice: () => findSaidTwice(ctx),
     reconfirm: (arg) => reconfirmFact(ctx, arg),
     addFact: (arg) => addFact(ctx, arg),
     forgetEntity: (arg) => forgetEntity(ctx, arg),

@@ -209,10 +209,10 @@ export function readAnswer(
 export const saysAnything = (t: TurnReading): boolean => t.facts.length + t.items.length + t.restated.length > 0;
 
 /**
- * The array the answer holds: bare, in a code fence, amid prose, or as {"facts"|"relationships": [...]};
- * undefined when it holds none (not the JSON asked for).
+ * The array the answer holds: bare, in a code fence, amid prose, or as the value of one of `keys`
+ * ({"facts"|"relationships": [...]}); undefined when it holds none (not the JSON asked for).
  */
-export function answerEntries(response: string): unknown[] | undefined {
+export function answerEntries(response: string, keys: readonly string[] = ['facts', 'relationships']): unknown[] | undefined {
   if (typeof response !== 'string') return undefined;
   const text = response.slice(0, EXTRACTION_LIMITS.responseChars);
   const fenced = /```[\w-]*\s*\n?([\s\S]*?)```/.exec(text)?.[1];
@@ -221,7 +221,7 @@ export function answerEntries(response: string): unknown[] | undefined {
     if (Array.isArray(parsed)) return parsed;
     if (typeof parsed === 'object' && parsed !== null) {
       const o = parsed as Record<string, unknown>;
-      const list = Array.isArray(o.facts) ? o.facts : Array.isArray(o.relationships) ? o.relationships : undefined;
+      const list = keys.map((k) => o[k]).find(Array.isArray);
       if (list) return list;
     }
   }

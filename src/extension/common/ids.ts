@@ -23,6 +23,7 @@ export const COMMANDS = {
   markWrong: 'recall.markFactWrong',
   confirm: 'recall.confirmFact',
   sameAs: 'recall.sameAs',
+  findSaidTwice: 'recall.findSaidTwice',
   addFact: 'recall.addFact',
   forgetEntity: 'recall.forgetEntity',
   importConversations: 'recall.importConversations',
