@@ -2,7 +2,7 @@
 // (it watches the workspace's memory files), its rules and its decision show in the Entities view's
 // "Rules and decisions" group, and recall_brief (the brief as chat and agents get it, #recallBrief)
 // names them with their ids; Same As… joins two that say one rule, and the file read again keeps
-// them one. Called once from extension.e2e.mjs, late (the group sits above the entity types the
+// them one; Find Items Said Twice… joins another pair a (mock) model proposes and the person picks. Called once from extension.e2e.mjs, late (the group sits above the entity types the
 // earlier checks read); the file is deleted after, which ends its items.
 // env: { check, page, h, dirs, invokeTools, waitRow, waitNotification }.
 import assert from 'node:assert/strict';
@@ -16,12 +16,18 @@ const DECISION = 'We use PostgreSQL for the ledger database.';
 // test/fixtures/knowledge/SOURCES.md): the reader holds two items, the person joins them.
 const KEPT = 'Use prepared statements and parameterized queries.';
 const TWICE = 'Use parameterized queries to prevent SQL injection.';
+// Another such pair of the same file, which the MOCK model (extension.e2e.mjs's driver) proposes when asked
+// which items say the same (Find Items Said Twice…), naming them by the ids its prompt shows.
+export const MOCK_JOIN = {
+  goes: 'Never modify existing migration files.',
+  kept: 'Do not modify database migration files that have already been applied.',
+};
 const AGENTS_MD = [
   '# Agent instructions',
   '',
   '## Rules',
   '',
-  ...[...RULES, KEPT, TWICE].map((r) => `- ${r}`),
+  ...[...RULES, KEPT, TWICE, MOCK_JOIN.kept, MOCK_JOIN.goes].map((r) => `- ${r}`),
   '',
   '## Decisions',
   '',
@@ -105,6 +111,39 @@ export async function checksKnowledge({ check, page, h, dirs, invokeTools, waitR
     await h.waitFor(() => said(KEPT).evidence.length === 3, { timeoutMs: 60000, what: 'the edited line read as the kept rule' });
     assert.ok(!items().some((f) => f.statement?.includes('prevent SQL injection')), 'no second item says it');
   });
+
+  await check(
+    'Find Items Said Twice…: the MOCK model (standing in for Copilot) proposes a pair, the person picks it, it is joined',
+    async () => {
+      const [kept, goes] = [said(MOCK_JOIN.kept), said(MOCK_JOIN.goes)];
+      assert.ok(kept && goes && kept.id !== goes.id, 'the reader holds the two sayings as two items');
+      await h.runCommand(page, 'View: Close All Editors').catch(() => {});
+      const widget = page.locator('.quick-input-widget');
+      const opened = widget
+        .locator('.quick-input-title', { hasText: 'Recall: Find Items Said Twice' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60000 });
+      // Should VS Code first ask whether Recall may use the model, the person allows it.
+      void page
+        .locator('.monaco-dialog-box .monaco-button', { hasText: /^(Allow|Yes|Continue)$/ })
+        .first()
+        .click({ timeout: 30000 })
+        .catch(() => {});
+      await Promise.race([h.runCommand(page, 'Recall: Find Items Said Twice…').catch(() => {}), opened]);
+      await opened;
+      // One row per proposed pair: the saying that goes, what it repeats under it. A click ticks it; Enter joins what is ticked.
+      await widget
+        .locator('.quick-input-list .monaco-list-row', { hasText: MOCK_JOIN.goes.replace(/\.$/, '') })
+        .first()
+        .click({ timeout: 15000 });
+      await h.sleep(300);
+      await h.screenshot(page, 'recall-find-said-twice');
+      await page.keyboard.press('Enter');
+      await waitNotification(/Find Items Said Twice: joined 1 pair\(s\)/);
+      assert.equal(said(MOCK_JOIN.goes), undefined, 'the saying that went is no current item');
+      assert.equal(said(MOCK_JOIN.kept).evidence.length, 2, "its line is the kept rule's evidence");
+    },
+  );
 
   fs.rmSync(file, { force: true });
 }

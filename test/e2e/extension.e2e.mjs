@@ -23,7 +23,7 @@ import { START_MCP_SERVERS, checksBriefChatTools, checksInstructionsOffer, check
 import { humanChecks } from './checks-human.mjs';
 import { checksTrust } from './checks-trust.mjs';
 import { checksHooksOffer, checksRuleCheckEditor } from './checks-hooks.mjs';
-import { checksKnowledge } from './checks-knowledge.mjs';
+import { checksKnowledge, MOCK_JOIN } from './checks-knowledge.mjs';
 
 const t0 = Date.now();
 const timings = [];
@@ -119,7 +119,10 @@ exports.activate = (context) => {
     provideLanguageModelChatResponse: async (model, messages, options, progress) => {
       const prompt = messages.map((m) => m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('')).join('\n');
       fs.appendFileSync(process.env.DRIVER_LM_LOG, JSON.stringify({ prompt, initiator: options.requestInitiator }) + '\n');
-      progress.report(new vscode.LanguageModelTextPart(MOCK_ANSWER));
+      const idOf = (s) => prompt.split('\n').find((l) => l.endsWith(') ' + s))?.match(/^\[(rel_\d+)\]/)?.[1];
+      const join = ${JSON.stringify(MOCK_JOIN)};
+      const asked = prompt.includes('{"same": [');
+      progress.report(new vscode.LanguageModelTextPart(asked ? JSON.stringify({ same: [{ id: idOf(join.goes), as: idOf(join.kept) }] }) : MOCK_ANSWER));
     },
     provideTokenCount: async (model, text) => Math.ceil(String(typeof text === 'string' ? text : '').length / 4),
   }));
