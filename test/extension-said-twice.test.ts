@@ -92,7 +92,7 @@ test('a model proposes pairs, the person picks one, and only that one is joined'
   assert.match(ext.host.messages.at(-1)!.text, /joined 1 pair\(s\)/);
 });
 
-test('dismissed, no model, or an answer not as asked: nothing is joined, and the person is told why', async () => {
+test('dismissed, no model, a model failing or an answer not as asked: nothing is joined, and the person is told why', async () => {
   const { client, ctx } = await readFile('nothing');
   const before = (await client.call('browse.items', { offset: 0, limit: 500 })).items.filter((f: any) => f.status === 'current').length;
 
@@ -106,6 +106,13 @@ test('dismissed, no model, or an answer not as asked: nothing is joined, and the
   await ext.saidTwice.findSaidTwice(ctx);
   assert.equal(ext.host.messages.at(-1)!.kind, 'warning');
   assert.match(ext.host.messages.at(-1)!.text, /did not answer as asked; nothing is proposed/);
+
+  const broken = new ext.vscode.ScriptedModel('Broken', 'broken', () => {
+    throw new Error('quota exceeded');
+  });
+  ext.host.models = [broken];
+  await ext.saidTwice.findSaidTwice(ctx);
+  assert.match(ext.host.messages.at(-1)!.text, /Broken failed: quota exceeded; nothing is proposed/);
 
   const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
     JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),

@@ -261,8 +261,9 @@ export function personForm(s: string): FormReading | undefined {
   if (unwanted) return { kind: unwanted[1]!.toLowerCase() === 'like' ? 'preference' : 'rule' };
   if (LEANS.test(s) || ANSWERED_SO.test(s)) return { kind: 'preference' };
   if (NAMED.some((re) => re.test(s)) || TAKEN.test(s) || accepted(s) || CHOSEN.some((re) => re.test(s))) return { kind: 'decision' };
-  const settled = s.match(IT_IS);
-  if (settled && firstEntity(settled[1]!)) return { kind: 'decision', subject: firstEntity(settled[1]!) };
+  const settled = IT_IS.exec(s)?.[1];
+  const chosen = settled === undefined ? undefined : firstEntity(settled);
+  if (chosen) return { kind: 'decision', subject: chosen };
   if (KEEP_OR_GO.test(s) || DONE_WITHOUT.test(s) || WE_WILL.test(s) || USERS_CAN.test(s) || SPECIFIED.some((re) => re.test(s)))
     return { kind: 'decision' };
   if (RULED_OUT.test(s)) return { kind: 'rule' };

@@ -39,7 +39,10 @@ export interface BlockFact {
   to: number;
 }
 
-/** What a block lists, each entry on its lines, put into facts of at most `maxChars` under one title: never cut, continued. */
+/**
+ * What a block lists, each entry on its lines, put into facts of at most `maxChars` under one title:
+ * a fact that would outgrow it goes on in the next (never cut mid-entry); an entry too long alone is left out.
+ */
 function piecesOf(title: string, entries: { text: string; from: number; to: number }[], maxChars: number): BlockFact[] {
   const out: BlockFact[] = [];
   for (const e of entries) {

@@ -45,25 +45,27 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
     return;
   }
   const shown: JoinCandidate[] = items.map((f) => ({ id: f.id, kind: f.kind!, statement: f.statement! }));
-  const answer = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Recall: asking ${model.name} which of ${shown.length} items say the same…`,
-      cancellable: true,
-    },
-    async (_p, token) => {
-      const response = await model.sendRequest(
-        [vscode.LanguageModelChatMessage.User(buildJoinPrompt(shown))],
-        { justification: JUSTIFICATION },
-        token,
-      );
-      let text = '';
-      for await (const chunk of response.text) {
-        text += chunk;
-        if (text.length >= JOIN_LIMITS.responseChars || token.isCancellationRequested) break;
-      }
-      return token.isCancellationRequested ? undefined : text;
-    },
+  const answer = await withModel(model, () =>
+    vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Recall: asking ${model.name} which of ${shown.length} items say the same…`,
+        cancellable: true,
+      },
+      async (_p, token) => {
+        const response = await model.sendRequest(
+          [vscode.LanguageModelChatMessage.User(buildJoinPrompt(shown))],
+          { justification: JUSTIFICATION },
+          token,
+        );
+        let text = '';
+        for await (const chunk of response.text) {
+          text += chunk;
+          if (text.length >= JOIN_LIMITS.responseChars || token.isCancellationRequested) break;
+        }
+        return token.isCancellationRequested ? undefined : text;
+      },
+    ),
   );
   if (answer === undefined) return;
   const proposed = readJoinAnswer(answer, shown);
@@ -106,6 +108,20 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
   const failed = picked.length - joined;
   const message = `${TITLE}: joined ${joined} pair(s)${failed ? `; ${failed} could not be (see the log)` : ''}. What says them again counts for the item kept.`;
   void (failed ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+}
+
+/** The model's answer; undefined, the person told why, when it was refused (no permission, blocked) or failed. */
+async function withModel(model: vscode.LanguageModelChat, ask: () => Thenable<string | undefined>): Promise<string | undefined> {
+  try {
+    return await ask();
+  } catch (err) {
+    const why =
+      err instanceof vscode.LanguageModelError && err.code === 'NoPermissions'
+        ? `Recall may not use ${model.name} (allow it in the Accounts menu, under "Manage Language Model Access")`
+        : `${model.name} failed: ${(err as Error).message}`;
+    void vscode.window.showWarningMessage(`${TITLE}: ${why}; nothing is proposed.`);
+    return undefined;
+  }
 }
 
 /** The current items of `project` (not the global memory's: Same As joins items of one project), rules first. */
