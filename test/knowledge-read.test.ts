@@ -1171,6 +1171,8 @@ test('a name given, an option taken, a choice accepted and the stack set by topi
     "Because of the work the way it works in code is I can simply just create and check out branch right and so I'll name this branch: forge/data",
     'Yes please, go for the ISR approach',
     'Next.js is good for the frontend.',
+    // tk-senza-tv-hackathon.md: where the work runs, its technology right after.
+    'host on vercel',
     '- PRIMARY_HOST: Vercel (auto-deploy on push)',
     '- Frontend & Runtime: Next.js (App Router) + TypeScript (strict).',
     '- Data Layer: PostgreSQL.',
@@ -1188,6 +1190,8 @@ test('a name given, an option taken, a choice accepted and the stack set by topi
     'the design is great',
     'please run pytest to check if evertything is ok',
     'Step 1: Create the React app',
+    // tk-senza-tv-hackathon.md: the technology named further on is the one not to use.
+    'Host your app on a publicly accessible website (not ngrok) and submit the live URL.',
     'Parsing error: ESLint was configured to run on `<tsconfigRootDir>/tests/integration/init.test.ts`',
   ])
     assert.ok(!personKinds(said).includes('decision'), said);

@@ -98,6 +98,8 @@ const PREFERENCE =
  */
 const BUILT_WITH =
   /^(?:please\s+|now\s+|ok(?:ay)?,?\s+)?(?:write|create|build|make|implement|develop|code|set up|scaffold|generate|rewrite|port)\b.{0,160}?\b(?:in|using|with|on top of|via)\s+/i;
+/** Where the work runs, asked for: "host on vercel", "deploy it to Fly.io" (the technology right after). */
+const HOSTED = /^(?:please\s+|ok(?:ay)?,?\s+)?(?:let'?s\s+)?(?:host|deploy)\s+(?:[\w-]+\s+){0,3}?(?:on|to|with|via)\s+/i;
 
 /** What a choice replaces: "X instead of Y", "X rather than Y", "X over Y". */
 const REPLACED = /\b(?:instead of|rather than|in place of|over)\s+(.{1,80}?)(?=[,.;:)]|\s+(?:for|in|when|because|since)\b|$)/i;
@@ -338,11 +340,13 @@ function switchedTo(s: string): { role: string; choice: string } | undefined {
   return choice ? { role: m[1]!.trim(), choice } : undefined;
 }
 
-/** The technology a request to build something names as its means: "write the game in Python using Pygame". */
+/** The technology a request to build something names as its means ("write the game in Python using Pygame"), or to host it on. */
 function builtWith(s: string): string | undefined {
   const m = s.match(BUILT_WITH);
-  if (!m || m.index === undefined) return undefined;
-  return technologyIn(s.slice(m.index + m[0].length));
+  if (m && m.index !== undefined) return technologyIn(s.slice(m.index + m[0].length));
+  // Where it is hosted names its technology at once ("host on vercel"), not further on ("… a website (not ngrok)").
+  const hosted = HOSTED.exec(s);
+  return hosted ? technologyIn(s.slice(hosted[0].length).split(/\s+/).slice(0, 2).join(' ')) : undefined;
 }
 
 /**
