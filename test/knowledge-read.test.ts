@@ -1290,3 +1290,17 @@ test('a choice said as made, or a way left, is a decision; a day told to an agen
   for (const said of ['I decided to take a break.', 'I picked up the kids', 'we went with the flow', 'So it is.'])
     assert.deepEqual(personKinds(said), [], said);
 });
+
+test("an agent's lesson: what does not go together, what a step broke, what a setting lacks for a thing to work", () => {
+  // tj-checkpointscout-dashboard-stack.jsonl, te-harmony-pin-permissions.md and tg-conferenceroom-api-promptit.md
+  // (test/fixtures/knowledge, origins in its SOURCES.md).
+  for (const said of [
+    'Node 18 is too old for create-vite@9.',
+    'Jest hoists `jest.mock` above `const MessageListMock`, which breaks the mock factory.',
+    'The `tsconfig.json` is missing the `baseUrl` and `paths` configuration required for the `@` alias to work.',
+  ])
+    assert.deepEqual(statementsOf('lesson', 'assistant', said), [said], said);
+  // Written for this test: what goes together, and a plan.
+  for (const said of ['This change is compatible with the old API.', "I'll check which version is too old for the plugin."])
+    assert.deepEqual(readKnowledge({ text: said, role: 'assistant' }), [], said);
+});

@@ -131,10 +131,22 @@ const FAILURE_OTHER =
 const CAUSE_OTHER =
   /ので|ため|原因|修正|回避|解決|때문|원인|수정|해결|(?<!\p{L})(?:porque|devido a|causa(?:do|da)? por|o que|corrigi(?:do|da)?|resolvi(?:do|da)?|debido a|causado por|corregido|solucionado|parce que|à cause de|causé par|corrigé|résolu|weil|wegen|verursacht|behoben|gelöst)(?!\p{L})/iu;
 
+/**
+ * What does not go together, and what a step broke or lacks: "Node 18 is too old for create-vite@9", "X isn't
+ * compatible with Y", "Jest hoists `jest.mock` above …, which breaks the mock factory", "The `tsconfig.json` is
+ * missing the `baseUrl` … required for the `@` alias to work".
+ */
+const MISMATCH = [
+  /\b(?:is|are)\s+too\s+(?:old|new)\s+for\b|\b(?:is|are)(?:n't|\s+not)\s+compatible\s+with\b|\bincompatible\s+with\b/i,
+  /,\s*which\s+(?:breaks|broke|crashes|crashed|prevents|prevented)\b/i,
+  /\b(?:is|are)\s+missing\b.{0,120}\b(?:required|needed)\s+(?:for|by)\b/i,
+];
+
 /** A lesson or a durable fact stated by an agent in one of these forms, or nothing. */
 function agentForm(s: string): FormReading | undefined {
   if (
     FIXED_BY.test(s) ||
+    MISMATCH.some((re) => re.test(s)) ||
     (CONFIRMED_CAUSE.test(s) && FAILURE.test(s)) ||
     (FAILURE_ZH.test(s) && CAUSE_ZH.test(s)) ||
     (FAILURE_OTHER.test(s) && CAUSE_OTHER.test(s))
