@@ -1212,6 +1212,11 @@ test('what the person says they are building is a fact of the work; a request ru
     ran.map((k) => k.statement),
     ['I want to use langgraph'],
   );
+  // sa-polychrome-e2e-test-folder.md: pointed out before the work goes on.
+  assert.deepEqual(
+    personKinds('Before you continue, let me point out that all of the QuickSettings gui sections start collapsed (closed) by default.'),
+    ['fact'],
+  );
   // A request with too little before it says nothing (en-economic-bc-connector-al-guidelines.md).
   assert.deepEqual(personKinds('After that can you make the project complile able.'), []);
 });

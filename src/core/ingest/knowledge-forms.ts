@@ -95,8 +95,9 @@ const SPECIFIED = [
   /^(?:the|our|this)\s+[\w\s/-]{1,40}?\s+will be\s+(?!(?:able|fixed|resolved|done|finished|completed|ready|updated|merged|deployed|released)\b)\w+ed\b/i,
   /^(?:the )?name of the (?:app|application|project|site|game|tool|repo|package|product) is\b|^(?:the|our|this) (?:app|application|project|site|game|tool|repo|package|product) is called\b/i,
 ];
-/** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …". */
-const NOTED = /^(?:please\s+)?(?:note|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
+/** Something the person tells the agent to bear in mind: "Note that issues fall into 4 projects", "keep in mind that …", "Before you continue, let me point out that …". */
+const NOTED =
+  /^(?:before you (?:continue|start|begin),\s*)?(?:please\s+)?(?:let me\s+)?(?:note|point out|keep in mind|bear in mind|be aware|remember)\s+that\s+\S/i;
 /** A recurring moment an instruction is for, which makes it outlast the task: "before committing", "every time", "whenever". */
 const RECURRING =
   /\b(?:before|after|when)\s+(?:committing|pushing|merging|deploying|releasing|submitting|opening a (?:pr|pull request)|each|every|any)\b|\b(?:every|each|next) time\b|\bwhenever\b/i;
