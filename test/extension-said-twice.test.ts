@@ -128,3 +128,59 @@ test('dismissed, no model, a model failing or an answer not as asked: nothing is
   await ext.saidTwice.findSaidTwice(ctx);
   assert.match(ext.host.messages.at(-1)!.text, /found no two of .* items that say the same/);
 });
+
+test('memory files adding items: with the setting on and a model VS Code allows, the pairs found are offered; unticked ones are not offered again', async () => {
+  const { client, ctx } = await readFile('offer');
+  const state = new Map<string, unknown>();
+  let allowed: boolean | undefined = true;
+  const bg = {
+    ...ctx,
+    settings: { extraction: { languageModel: true, modelFamily: '' } },
+    log: { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error() {} },
+    extension: {
+      languageModelAccessInformation: { canSendRequest: () => allowed },
+      workspaceState: { get: (k: string, d: unknown) => state.get(k) ?? d, update: async (k: string, v: unknown) => void state.set(k, v) },
+    },
+  };
+  const logged: string[] = [];
+  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
+    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
+  );
+  ext.host.models = [model];
+  onCleanup(() => (ext.host.models = []));
+  const offer = new ext.saidTwice.JoinOffer(bg, 0);
+  onCleanup(() => offer.dispose());
+  const settle = async (): Promise<void> => {
+    await new Promise((r) => setTimeout(r, 20));
+    await offer.checked;
+  };
+
+  // Offered; the person reviews and leaves the pair unticked: nothing joined, and it is not offered again.
+  const offered: string[] = [];
+  ext.host.answer = (text: string, items: string[]) => (offered.push(text), items.includes('Review…') ? 'Review…' : undefined);
+  ext.host.pick = () => [];
+  offer.itemsAdded();
+  await settle();
+  assert.equal(model.prompts.length, 1, 'the model is asked once things are quiet');
+  assert.match(offered.at(-1)!, /finds 1 pair\(s\) among .* that may say the same thing\. Nothing is joined unless you pick it\./);
+  const gone = idIn(model.prompts[0]!, GONE);
+  assert.equal((await client.call('fact', { id: gone })).status, 'current', 'unticked: not joined');
+  const before = offered.length;
+  offer.itemsAdded();
+  await settle();
+  assert.equal(offered.length, before, 'a pair left unticked is not offered again');
+  assert.ok(logged.some((l) => /0 pair\(s\) to offer/.test(l)));
+
+  // The setting off, or a model VS Code has not yet allowed: no request at all.
+  const asked = model.prompts.length;
+  bg.settings.extraction.languageModel = false;
+  offer.itemsAdded();
+  await settle();
+  bg.settings.extraction.languageModel = true;
+  allowed = undefined;
+  offer.itemsAdded();
+  await settle();
+  assert.equal(model.prompts.length, asked, 'never asks unallowed');
+  assert.ok(logged.some((l) => /has not let Recall use Scripted; run "Recall: Find Items Said Twice…" to be asked/.test(l)));
+  ext.host.answer = () => undefined;
+});

@@ -65,12 +65,17 @@ const context = () => ({
 });
 
 /** The extension's reader of memory files started on the workspace `ws`, as the extension starts it. */
-function readWorkspace(ws: string): { stop(): void } {
+function readWorkspace(ws: string): { stop(): void; added: number } {
   ext.host.reset();
   ext.host.folders = [ws];
   const ctx = new ext.ctx.RecallExtension(context());
-  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx);
+  // Told each time a read adds items (the extension asks a model then which items say the same).
+  const told = { added: 0 };
+  const files = new ext.memoryFiles.WorkspaceMemoryFiles(ctx, () => told.added++);
   return {
+    get added() {
+      return told.added;
+    },
     stop: () => {
       files.dispose();
       ctx.dispose();
@@ -115,12 +120,14 @@ test('the extension reads them at start as their committers’ words, follows an
     const watcher = ext.host.watchers.find((w: any) => w.base === ws);
     assert.ok(watcher && watcher.pattern.includes('AGENTS.md'), 'the workspace is watched for its memory files');
 
+    assert.equal(reading.added, 1, 'the read that added items says so');
     const ask = facts.find((f) => f.statement!.startsWith('Always ask the developer'))!;
     fs.writeFileSync(agents, fs.readFileSync(agents, 'utf8').replace(/^- Always ask the developer.*\n/m, ''));
     watcher.change.fire(ext.vscode.Uri.file(agents));
     const retracted = async (id: string): Promise<boolean> => (await exported(memory)).find((f) => f.id === id)?.status === 'retracted';
     await eventually(() => retracted(ask.id));
     assert.ok(await retracted(ask.id), 'the line deleted: its item ends');
+    assert.equal(reading.added, 1, 'a read that only ends items adds none');
 
     fs.rmSync(agents);
     watcher.delete.fire(ext.vscode.Uri.file(agents));

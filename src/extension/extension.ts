@@ -8,6 +8,7 @@ import { updateServiceConfig } from '../service/config-file.js';
 import { affects, affectsServiceConfig, desiredServiceConfig, KEYS, SECTION } from './config.js';
 import { AutoIngest } from './ingest/auto-ingest.js';
 import { WorkspaceMemoryFiles } from './ingest/memory-files.js';
+import { JoinOffer } from './views/said-twice.js';
 import { registerSync } from './sync.js';
 import { registerCommands } from './commands.js';
 import { RecallExtension } from './ctx.js';
@@ -54,7 +55,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let autoIngest: AutoIngest | undefined;
   whenTrusted(ctx, 'storing chat sessions', () => (autoIngest = ctx.push(new AutoIngest(ctx, extractor))));
   let memoryFiles: WorkspaceMemoryFiles | undefined;
-  whenTrusted(ctx, 'reading its memory files', () => (memoryFiles = ctx.push(new WorkspaceMemoryFiles(ctx))));
+  const joinOffer = ctx.push(new JoinOffer(ctx));
+  whenTrusted(ctx, 'reading its memory files', () => (memoryFiles = ctx.push(new WorkspaceMemoryFiles(ctx, () => joinOffer.itemsAdded()))));
   const graph = ctx.push(new GraphView(ctx, entities));
   registerCommands(ctx, { entities, episodes, documents, statusBar, http, autoIngest: () => autoIngest, graph });
   let configTimer: NodeJS.Timeout | undefined;

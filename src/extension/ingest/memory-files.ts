@@ -38,7 +38,11 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
 
-  constructor(private readonly ctx: RecallExtension) {
+  /** `itemsAdded`: told when a read added items (the JoinOffer asks a model which say the same). */
+  constructor(
+    private readonly ctx: RecallExtension,
+    private readonly itemsAdded: () => void = () => {},
+  ) {
     for (const folder of this.folders()) {
       this.watch(folder, WORKSPACE_MEMORY_GLOB, (file) => (isWorkspaceMemoryFile(folder, file) ? undefined : false));
       for (const dir of autoMemoryFolders(folder, this.claudeProjects())) this.watch(dir, '*.md', () => ({ global: false }));
@@ -116,6 +120,7 @@ export class WorkspaceMemoryFiles implements vscode.Disposable {
           (r.imports ?? []).map((i) => i.file),
         );
       if ([r, ...(r.imports ?? [])].some((x) => x.added || x.ended)) this.ctx.memoryChanged();
+      if ([r, ...(r.imports ?? [])].some((x) => x.added)) this.itemsAdded();
       const wrong = r.rejected ? `, ${r.rejected} marked wrong (left out)` : '';
       this.ctx.log.info(
         `memory file ${file} (${r.label}${own ? ', yours' : ''}): ${r.items} item(s), ${r.added} new, ${r.ended} ended${wrong}`,

@@ -1,9 +1,13 @@
 /**
- * Find Items Said Twice: a language model from vscode.lm reads the current project's knowledge items
- * and proposes pairs that say the same thing in other words (core/ingest/join-prompt.ts); the person
+ * Items said twice: a language model from vscode.lm reads the current project's knowledge items and
+ * proposes pairs that say the same thing in other words (core/ingest/join-prompt.ts); the person
  * picks which to join, and each picked pair is joined as Same As would join it. The model proposes,
- * the person decides: nothing is joined that the person did not pick. Run from the palette only, so
- * VS Code may ask the person before Recall first uses a model.
+ * the person decides: nothing is joined that the person did not pick.
+ * - Find Items Said Twice… (the palette): asked for, so VS Code may ask the person before Recall
+ *   first uses a model.
+ * - JoinOffer: when a memory file adds items and the person lets Recall use a model in the background
+ *   (recall.extraction.languageModel, a model VS Code already allows), the model is asked quietly and
+ *   the pairs it finds are offered in a message; pairs the person left unticked are not offered again.
  */
 import * as vscode from 'vscode';
 import { buildJoinPrompt, JOIN_LIMITS, readJoinAnswer, type JoinCandidate, type ProposedJoin } from '../../core/ingest/join-prompt.js';
@@ -18,60 +22,51 @@ const JUSTIFICATION =
 /** Rules and decisions first, as the brief has them: what said twice costs most. */
 const KINDS: KnowledgeKind[] = ['rule', 'decision', 'preference', 'fact', 'lesson'];
 const PAGE = 50;
+/** Quiet time after the last memory file that added items before the model is asked in the background. */
+const OFFER_QUIET_MS = 5000;
+/** Pairs the person left unticked, remembered per workspace so they are not offered again (the newest kept). */
+const DECLINED_KEY = 'recall.saidTwice.declined';
+const MAX_DECLINED = 500;
+const REVIEW = 'Review…';
+
+type Model = vscode.LanguageModelChat;
 
 export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
-  const { current } = await ctx.human.call('project.list', {});
-  if (!current) {
-    void vscode.window.showInformationMessage(
-      `${TITLE}: this window has no project (open a folder), so there are no project items to compare.`,
-    );
+  const found = await projectToCompare(ctx);
+  if (typeof found === 'string') {
+    void vscode.window.showInformationMessage(`${TITLE}: ${found}`);
     return;
   }
-  const items = await projectItems(ctx, current);
-  if (items.length < 2) {
-    void vscode.window.showInformationMessage(
-      `${TITLE}: ${current} holds ${items.length} current knowledge item(s); there is nothing to compare.`,
-    );
-    return;
-  }
-  const family = ctx.settings.extraction.modelFamily;
-  // Editors without the language-model API have no model to offer.
-  const [model] =
-    typeof vscode.lm?.selectChatModels === 'function' ? await vscode.lm.selectChatModels(family ? { family } : undefined) : [];
+  const model = await chosenModel(ctx);
   if (!model) {
+    const family = ctx.settings.extraction.modelFamily;
     void vscode.window.showWarningMessage(
       `${TITLE}: no language model${family ? ` of family "${family}"` : ''} is available. Install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''}; Same As… joins two items by hand.`,
     );
     return;
   }
-  const shown: JoinCandidate[] = items.map((f) => ({ id: f.id, kind: f.kind!, statement: f.statement! }));
-  const answer = await withModel(model, () =>
-    vscode.window.withProgress(
+  const { project, items } = found;
+  let answer: string | undefined;
+  try {
+    answer = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Recall: asking ${model.name} which of ${shown.length} items say the same…`,
+        title: `Recall: asking ${model.name} which of ${items.length} items say the same…`,
         cancellable: true,
       },
-      async (_p, token) => {
-        const response = await model.sendRequest(
-          [vscode.LanguageModelChatMessage.User(buildJoinPrompt(shown))],
-          { justification: JUSTIFICATION },
-          token,
-        );
-        let text = '';
-        for await (const chunk of response.text) {
-          text += chunk;
-          if (text.length >= JOIN_LIMITS.responseChars || token.isCancellationRequested) break;
-        }
-        return token.isCancellationRequested ? undefined : text;
-      },
-    ),
-  );
+      (_p, token) => ask(model, items, token),
+    );
+  } catch (err) {
+    const why =
+      err instanceof vscode.LanguageModelError && err.code === 'NoPermissions'
+        ? `Recall may not use ${model.name} (allow it in the Accounts menu, under "Manage Language Model Access")`
+        : `${model.name} failed: ${(err as Error).message}`;
+    void vscode.window.showWarningMessage(`${TITLE}: ${why}; nothing is proposed.`);
+    return;
+  }
   if (answer === undefined) return;
-  const proposed = readJoinAnswer(answer, shown);
+  const proposed = read(ctx, model, answer, items);
   if (!proposed) {
-    const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);
-    ctx.log.warn(`find items said twice: ${model.vendor}/${model.family} did not answer with the JSON asked for (it began "${began}")`);
     void vscode.window.showWarningMessage(
       `${TITLE}: ${model.name} did not answer as asked; nothing is proposed. Try again, or join items by hand with Same As….`,
     );
@@ -79,10 +74,131 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
   }
   if (!proposed.length) {
     void vscode.window.showInformationMessage(
-      `${TITLE}: ${model.name} found no two of ${current}'s ${shown.length} items that say the same.`,
+      `${TITLE}: ${model.name} found no two of ${project}'s ${items.length} items that say the same.`,
     );
     return;
   }
+  await pickAndJoin(ctx, model, proposed, items);
+}
+
+/**
+ * Asks the model in the background when memory files have added items (see the file's comment).
+ * Never prompts for a model: one VS Code has not yet allowed is left for the command.
+ */
+export class JoinOffer implements vscode.Disposable {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly cancel = new vscode.CancellationTokenSource();
+  private readonly logged = new Set<string>();
+  /** The latest background check, settled when it is done (or failed, logged). */
+  checked: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: RecallExtension,
+    private readonly quietMs = OFFER_QUIET_MS,
+  ) {}
+
+  /** A memory file added items: the model is asked once things are quiet, if the person lets Recall use one. */
+  itemsAdded(): void {
+    if (!this.ctx.settings.extraction.languageModel) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.checked = this.offer().catch((err: Error) => this.ctx.log.warn(`items said twice: not checked (${err.message})`));
+    }, this.quietMs);
+  }
+
+  private async offer(): Promise<void> {
+    const model = await chosenModel(this.ctx);
+    if (!model) return;
+    if (this.ctx.extension.languageModelAccessInformation.canSendRequest(model) !== true) {
+      this.once(`ask:${model.id}`, `items said twice: VS Code has not let Recall use ${model.name}; run "${TITLE}…" to be asked`);
+      return;
+    }
+    const found = await projectToCompare(this.ctx);
+    if (typeof found === 'string') return;
+    const answer = await ask(model, found.items, this.cancel.token);
+    const proposed = answer === undefined ? undefined : read(this.ctx, model, answer, found.items);
+    const declined = new Set(this.ctx.extension.workspaceState.get<string[]>(DECLINED_KEY, []));
+    const fresh = (proposed ?? []).filter((p) => !declined.has(pairKey(p)));
+    this.ctx.log.info(
+      `items said twice (${model.vendor}/${model.family}): ${fresh.length} pair(s) to offer among ${found.items.length} items`,
+    );
+    if (!fresh.length || this.cancel.token.isCancellationRequested) return;
+    const choice = await vscode.window.showInformationMessage(
+      `Recall: ${model.name} finds ${fresh.length} pair(s) among ${found.project}'s items that may say the same thing. Nothing is joined unless you pick it.`,
+      REVIEW,
+    );
+    if (choice !== REVIEW) return;
+    const left = await pickAndJoin(this.ctx, model, fresh, found.items);
+    if (left?.length)
+      await this.ctx.extension.workspaceState.update(DECLINED_KEY, [...declined, ...left.map(pairKey)].slice(-MAX_DECLINED));
+  }
+
+  private once(key: string, message: string): void {
+    if (this.logged.has(key)) return;
+    this.logged.add(key);
+    this.ctx.log.info(message);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.cancel.cancel();
+    this.cancel.dispose();
+  }
+}
+
+/** The current project and its current items, up to JOIN_LIMITS.items, rules first; or why there is nothing to compare. */
+async function projectToCompare(ctx: RecallExtension): Promise<{ project: string; items: FactView[] } | string> {
+  const { current } = await ctx.human.call('project.list', {});
+  if (!current) return 'this window has no project (open a folder), so there are no project items to compare.';
+  const items: FactView[] = [];
+  for (let offset = 0; items.length < JOIN_LIMITS.items; offset += PAGE) {
+    const page = await ctx.human.call('browse.items', { kinds: KINDS, offset, limit: PAGE });
+    // Not the global memory's: Same As joins items of one project.
+    items.push(...page.items.filter((f) => f.project === current && f.status === 'current' && f.kind && f.statement));
+    if (offset + PAGE >= page.total) break;
+  }
+  if (items.length < 2) return `${current} holds ${items.length} current knowledge item(s); there is nothing to compare.`;
+  return { project: current, items: items.slice(0, JOIN_LIMITS.items) };
+}
+
+async function chosenModel(ctx: RecallExtension): Promise<Model | undefined> {
+  const family = ctx.settings.extraction.modelFamily;
+  // Editors without the language-model API have no model to offer.
+  if (typeof vscode.lm?.selectChatModels !== 'function') return undefined;
+  return (await vscode.lm.selectChatModels(family ? { family } : undefined))[0];
+}
+
+const shownOf = (items: FactView[]): JoinCandidate[] => items.map((f) => ({ id: f.id, kind: f.kind!, statement: f.statement! }));
+
+/** The model's answer, at most JOIN_LIMITS.responseChars; undefined when cancelled. Throws what the model throws. */
+async function ask(model: Model, items: FactView[], token: vscode.CancellationToken): Promise<string | undefined> {
+  const prompt = buildJoinPrompt(shownOf(items));
+  const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], { justification: JUSTIFICATION }, token);
+  let text = '';
+  for await (const chunk of response.text) {
+    text += chunk;
+    if (text.length >= JOIN_LIMITS.responseChars || token.isCancellationRequested) break;
+  }
+  return token.isCancellationRequested ? undefined : text;
+}
+
+/** The pairs proposed that hold; undefined (logged) when the answer is not the JSON asked for. */
+function read(ctx: RecallExtension, model: Model, answer: string, items: FactView[]): ProposedJoin[] | undefined {
+  const proposed = readJoinAnswer(answer, shownOf(items));
+  if (!proposed) {
+    const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);
+    ctx.log.warn(`items said twice: ${model.vendor}/${model.family} did not answer with the JSON asked for (it began "${began}")`);
+  }
+  return proposed;
+}
+
+/** Shows the proposed pairs to tick and joins those ticked; returns the pairs left unticked (undefined: dismissed). */
+async function pickAndJoin(
+  ctx: RecallExtension,
+  model: Model,
+  proposed: ProposedJoin[],
+  items: FactView[],
+): Promise<ProposedJoin[] | undefined> {
   const byId = new Map(items.map((f) => [f.id, f]));
   const picked = await vscode.window.showQuickPick(
     proposed.map((p) => pairItem(p, byId)),
@@ -93,7 +209,7 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
       matchOnDetail: true,
     },
   );
-  if (!picked?.length) return;
+  if (!picked) return undefined;
   let joined = 0;
   for (const { pair } of picked) {
     try {
@@ -101,39 +217,20 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
       joined++;
       ctx.log.info(`same as (proposed by ${model.vendor}/${model.family}, picked by the person): ${pair.id} → ${pair.as}`);
     } catch (err) {
-      ctx.log.warn(`find items said twice: ${pair.id} could not be joined to ${pair.as}: ${(err as Error).message}`);
+      ctx.log.warn(`items said twice: ${pair.id} could not be joined to ${pair.as}: ${(err as Error).message}`);
     }
   }
-  ctx.memoryChanged(0);
-  const failed = picked.length - joined;
-  const message = `${TITLE}: joined ${joined} pair(s)${failed ? `; ${failed} could not be (see the log)` : ''}. What says them again counts for the item kept.`;
-  void (failed ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+  if (picked.length) {
+    ctx.memoryChanged(0);
+    const failed = picked.length - joined;
+    const message = `${TITLE}: joined ${joined} pair(s)${failed ? `; ${failed} could not be (see the log)` : ''}. What says them again counts for the item kept.`;
+    void (failed ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+  }
+  const ticked = new Set(picked.map((p) => pairKey(p.pair)));
+  return proposed.filter((p) => !ticked.has(pairKey(p)));
 }
 
-/** The model's answer; undefined, the person told why, when it was refused (no permission, blocked) or failed. */
-async function withModel(model: vscode.LanguageModelChat, ask: () => Thenable<string | undefined>): Promise<string | undefined> {
-  try {
-    return await ask();
-  } catch (err) {
-    const why =
-      err instanceof vscode.LanguageModelError && err.code === 'NoPermissions'
-        ? `Recall may not use ${model.name} (allow it in the Accounts menu, under "Manage Language Model Access")`
-        : `${model.name} failed: ${(err as Error).message}`;
-    void vscode.window.showWarningMessage(`${TITLE}: ${why}; nothing is proposed.`);
-    return undefined;
-  }
-}
-
-/** The current items of `project` (not the global memory's: Same As joins items of one project), rules first. */
-async function projectItems(ctx: RecallExtension, project: string): Promise<FactView[]> {
-  const out: FactView[] = [];
-  for (let offset = 0; out.length < JOIN_LIMITS.items; offset += PAGE) {
-    const page = await ctx.human.call('browse.items', { kinds: KINDS, offset, limit: PAGE });
-    out.push(...page.items.filter((f) => f.project === project && f.status === 'current' && f.kind && f.statement));
-    if (offset + PAGE >= page.total) break;
-  }
-  return out.slice(0, JOIN_LIMITS.items);
-}
+const pairKey = (p: ProposedJoin): string => [p.id, p.as].sort().join('|');
 
 function pairItem(pair: ProposedJoin, byId: Map<string, FactView>): vscode.QuickPickItem & { pair: ProposedJoin } {
   const goes = byId.get(pair.id)!;
