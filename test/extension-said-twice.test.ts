@@ -184,3 +184,20 @@ test('memory files adding items: with the setting on and a model VS Code allows,
   assert.ok(logged.some((l) => /has not let Recall use Scripted; run "Recall: Find Items Said Twice…" to be asked/.test(l)));
   ext.host.answer = () => undefined;
 });
+
+test('the memory folder changed while the person was picking: its ids name other items there, so nothing is joined', async () => {
+  const { client, ctx } = await readFile('moved');
+  ctx.memory = '/the/memory/asked';
+  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
+    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
+  );
+  ext.host.models = [model];
+  onCleanup(() => (ext.host.models = []));
+  ext.host.pick = (items: any[]) => {
+    ctx.memory = '/another/memory';
+    return items;
+  };
+  await ext.saidTwice.findSaidTwice(ctx);
+  assert.match(ext.host.messages.at(-1)!.text, /the memory folder changed meanwhile; nothing is joined/);
+  assert.equal((await client.call('fact', { id: idIn(model.prompts[0]!, GONE) })).status, 'current');
+});

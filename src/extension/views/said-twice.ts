@@ -32,6 +32,7 @@ const REVIEW = 'Review…';
 type Model = vscode.LanguageModelChat;
 
 export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
+  const memory = ctx.memory;
   const found = await projectToCompare(ctx);
   if (typeof found === 'string') {
     void vscode.window.showInformationMessage(`${TITLE}: ${found}`);
@@ -78,7 +79,7 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
     );
     return;
   }
-  await pickAndJoin(ctx, model, proposed, items);
+  await pickAndJoin(ctx, model, proposed, items, memory);
 }
 
 /**
@@ -107,6 +108,7 @@ export class JoinOffer implements vscode.Disposable {
   }
 
   private async offer(): Promise<void> {
+    const memory = this.ctx.memory;
     const model = await chosenModel(this.ctx);
     if (!model) return;
     if (this.ctx.extension.languageModelAccessInformation.canSendRequest(model) !== true) {
@@ -128,7 +130,7 @@ export class JoinOffer implements vscode.Disposable {
       REVIEW,
     );
     if (choice !== REVIEW) return;
-    const left = await pickAndJoin(this.ctx, model, fresh, found.items);
+    const left = await pickAndJoin(this.ctx, model, fresh, found.items, memory);
     if (left?.length)
       await this.ctx.extension.workspaceState.update(DECLINED_KEY, [...declined, ...left.map(pairKey)].slice(-MAX_DECLINED));
   }
@@ -192,12 +194,16 @@ function read(ctx: RecallExtension, model: Model, answer: string, items: FactVie
   return proposed;
 }
 
-/** Shows the proposed pairs to tick and joins those ticked; returns the pairs left unticked (undefined: dismissed). */
+/**
+ * Shows the proposed pairs to tick and joins those ticked; returns the pairs left unticked (undefined:
+ * dismissed, or the memory folder changed meanwhile: its ids name other items there, so nothing is joined).
+ */
 async function pickAndJoin(
   ctx: RecallExtension,
   model: Model,
   proposed: ProposedJoin[],
   items: FactView[],
+  memory: string,
 ): Promise<ProposedJoin[] | undefined> {
   const byId = new Map(items.map((f) => [f.id, f]));
   const picked = await vscode.window.showQuickPick(
@@ -210,6 +216,10 @@ async function pickAndJoin(
     },
   );
   if (!picked) return undefined;
+  if (ctx.memory !== memory) {
+    void vscode.window.showWarningMessage(`${TITLE}: the memory folder changed meanwhile; nothing is joined. Run it again on this memory.`);
+    return undefined;
+  }
   let joined = 0;
   for (const { pair } of picked) {
     try {
