@@ -15,7 +15,7 @@ import { Memory } from '../src/core/memory/memory';
 import { MemorySource } from '../src/extension/views/common/source';
 import { MemoryClient } from '../src/service/rpc/client';
 import { loadExtension, type Bundle } from './extension-host';
-import { onCleanup, ROOT, tmpFolder } from './helpers';
+import { onCleanup, ROOT, tmpFolder, waitFor } from './helpers';
 
 let ext: Bundle;
 before(async () => (ext = await loadExtension()));
@@ -200,4 +200,39 @@ test('the memory folder changed while the person was picking: its ids name other
   await ext.saidTwice.findSaidTwice(ctx);
   assert.match(ext.host.messages.at(-1)!.text, /the memory folder changed meanwhile; nothing is joined/);
   assert.equal((await client.call('fact', { id: idIn(model.prompts[0]!, GONE) })).status, 'current');
+});
+
+test('one offer at a time: items added while the person has not answered are checked after the answer', async () => {
+  const { ctx } = await readFile('busy');
+  const state = new Map<string, unknown>();
+  const bg = {
+    ...ctx,
+    settings: { extraction: { languageModel: true, modelFamily: '' } },
+    extension: {
+      languageModelAccessInformation: { canSendRequest: () => true },
+      workspaceState: { get: (k: string, d: unknown) => state.get(k) ?? d, update: async (k: string, v: unknown) => void state.set(k, v) },
+    },
+  };
+  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
+    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
+  );
+  ext.host.models = [model];
+  onCleanup(() => (ext.host.models = []));
+  const offer = new ext.saidTwice.JoinOffer(bg, 0);
+  onCleanup(() => offer.dispose());
+  let answer: ((choice: string | undefined) => void) | undefined;
+  ext.host.answer = (_text: string, items: string[]) =>
+    items.includes('Review…') ? new Promise<string | undefined>((r) => (answer = r)) : undefined;
+  offer.itemsAdded();
+  await waitFor(() => answer !== undefined, 10_000, 'the offer shown');
+  assert.equal(model.prompts.length, 1, 'the offer waits for the person');
+  // Time enough for a second check to reach the model, were one started (the first took less).
+  offer.itemsAdded();
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal(model.prompts.length, 1, 'not asked again while the offer is open');
+  ext.host.answer = () => undefined;
+  answer!(undefined);
+  await waitFor(() => model.prompts.length === 2, 10_000, 'the second check');
+  await offer.checked;
+  assert.equal(model.prompts.length, 2, 'the items added meanwhile are checked once the person answered');
 });

@@ -200,8 +200,8 @@ export const host = {
   updates: [] as { key: string; value: unknown; target: unknown }[],
   /** Messages shown (information, warning, error), with their buttons. */
   messages: [] as { kind: 'info' | 'warning' | 'error'; text: string; items: string[] }[],
-  /** What the person answers to a message that matches; unanswered messages are dismissed. */
-  answer: (_text: string, _items: string[]): string | undefined => undefined,
+  /** What the person answers to a message that matches (a promise: answered later); unanswered messages are dismissed. */
+  answer: (_text: string, _items: string[]): string | undefined | Promise<string | undefined> => undefined,
   /** Language models a test scripts (a mock: no model can run here); none unless a test adds one. */
   models: [] as ScriptedModel[],
   /** What the person picks in a quick pick (showQuickPick), and types in an input box; undefined: dismissed. */

@@ -88,6 +88,9 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
  */
 export class JoinOffer implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
+  /** One offer at a time, from asking until the person has answered it; items added meanwhile are checked after. */
+  private busy = false;
+  private pending = false;
   private readonly cancel = new vscode.CancellationTokenSource();
   private readonly logged = new Set<string>();
   /** The latest background check, settled when it is done (or failed, logged). */
@@ -102,9 +105,24 @@ export class JoinOffer implements vscode.Disposable {
   itemsAdded(): void {
     if (!this.ctx.settings.extraction.languageModel) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.checked = this.offer().catch((err: Error) => this.ctx.log.warn(`items said twice: not checked (${err.message})`));
-    }, this.quietMs);
+    this.timer = setTimeout(() => this.start(), this.quietMs);
+  }
+
+  private start(): void {
+    if (this.busy) {
+      this.pending = true;
+      return;
+    }
+    this.busy = true;
+    this.checked = this.offer()
+      .catch((err: Error) => this.ctx.log.warn(`items said twice: not checked (${err.message})`))
+      .finally(() => {
+        this.busy = false;
+        if (this.pending) {
+          this.pending = false;
+          this.itemsAdded();
+        }
+      });
   }
 
   private async offer(): Promise<void> {
