@@ -56,6 +56,29 @@ async function readFile(tag: string): Promise<{ client: MemoryClient; ctx: any }
 /** The id the prompt shows for a statement, as a model reading it would name it. */
 const idIn = (prompt: string, statement: string): string => new RegExp(`^\\[(rel_\\d+)\\] \\(\\w+\\) ${statement}$`, 'm').exec(prompt)![1]!;
 
+/** The scripted model, the only one offered: it names spatialvault's SQL pair by the ids its prompt shows. */
+function pairModel(): InstanceType<Bundle['vscode']['ScriptedModel']> {
+  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
+    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
+  );
+  ext.host.models = [model];
+  onCleanup(() => (ext.host.models = []));
+  return model;
+}
+
+/** The editor's context with background model use on (the setting) and VS Code's answer on whether Recall may use the model. */
+function backgrounded(ctx: any, allowed: () => boolean | undefined): any {
+  const state = new Map<string, unknown>();
+  return {
+    ...ctx,
+    settings: { extraction: { languageModel: true, modelFamily: '' } },
+    extension: {
+      languageModelAccessInformation: { canSendRequest: () => allowed() },
+      workspaceState: { get: (k: string, d: unknown) => state.get(k) ?? d, update: async (k: string, v: unknown) => void state.set(k, v) },
+    },
+  };
+}
+
 test('a model proposes pairs, the person picks one, and only that one is joined', async () => {
   const { client, ctx } = await readFile('picked');
   const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
@@ -114,10 +137,7 @@ test('dismissed, no model, a model failing or an answer not as asked: nothing is
   await ext.saidTwice.findSaidTwice(ctx);
   assert.match(ext.host.messages.at(-1)!.text, /Broken failed: quota exceeded; nothing is proposed/);
 
-  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
-    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
-  );
-  ext.host.models = [model];
+  pairModel();
   ext.host.pick = () => undefined;
   await ext.saidTwice.findSaidTwice(ctx);
   const after = (await client.call('browse.items', { offset: 0, limit: 500 })).items.filter((f: any) => f.status === 'current').length;
@@ -131,23 +151,13 @@ test('dismissed, no model, a model failing or an answer not as asked: nothing is
 
 test('memory files adding items: with the setting on and a model VS Code allows, the pairs found are offered; unticked ones are not offered again', async () => {
   const { client, ctx } = await readFile('offer');
-  const state = new Map<string, unknown>();
   let allowed: boolean | undefined = true;
-  const bg = {
-    ...ctx,
-    settings: { extraction: { languageModel: true, modelFamily: '' } },
-    log: { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error() {} },
-    extension: {
-      languageModelAccessInformation: { canSendRequest: () => allowed },
-      workspaceState: { get: (k: string, d: unknown) => state.get(k) ?? d, update: async (k: string, v: unknown) => void state.set(k, v) },
-    },
-  };
   const logged: string[] = [];
-  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
-    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
-  );
-  ext.host.models = [model];
-  onCleanup(() => (ext.host.models = []));
+  const bg = {
+    ...backgrounded(ctx, () => allowed),
+    log: { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error() {} },
+  };
+  const model = pairModel();
   const offer = new ext.saidTwice.JoinOffer(bg, 0);
   onCleanup(() => offer.dispose());
   const settle = async (): Promise<void> => {
@@ -188,11 +198,7 @@ test('memory files adding items: with the setting on and a model VS Code allows,
 test('the memory folder changed while the person was picking: its ids name other items there, so nothing is joined', async () => {
   const { client, ctx } = await readFile('moved');
   ctx.memory = '/the/memory/asked';
-  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
-    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
-  );
-  ext.host.models = [model];
-  onCleanup(() => (ext.host.models = []));
+  const model = pairModel();
   ext.host.pick = (items: any[]) => {
     ctx.memory = '/another/memory';
     return items;
@@ -204,20 +210,8 @@ test('the memory folder changed while the person was picking: its ids name other
 
 test('one offer at a time: items added while the person has not answered are checked after the answer', async () => {
   const { ctx } = await readFile('busy');
-  const state = new Map<string, unknown>();
-  const bg = {
-    ...ctx,
-    settings: { extraction: { languageModel: true, modelFamily: '' } },
-    extension: {
-      languageModelAccessInformation: { canSendRequest: () => true },
-      workspaceState: { get: (k: string, d: unknown) => state.get(k) ?? d, update: async (k: string, v: unknown) => void state.set(k, v) },
-    },
-  };
-  const model = new ext.vscode.ScriptedModel('Scripted', 'scripted', (prompt: string) =>
-    JSON.stringify({ same: [{ id: idIn(prompt, GONE), as: idIn(prompt, KEPT) }] }),
-  );
-  ext.host.models = [model];
-  onCleanup(() => (ext.host.models = []));
+  const bg = backgrounded(ctx, () => true);
+  const model = pairModel();
   const offer = new ext.saidTwice.JoinOffer(bg, 0);
   onCleanup(() => offer.dispose());
   let answer: ((choice: string | undefined) => void) | undefined;
