@@ -24,6 +24,7 @@ import {
 import { LIMITS } from '../../core/model/limits.js';
 import type { StoredTurn } from './common/ingest-batches.js';
 import { COMMANDS } from '../common/ids.js';
+import { answerOf, configuredModel } from '../language-model.js';
 
 const MAX_PENDING = EXTRACTION_LIMITS.pendingTurns;
 
@@ -111,7 +112,7 @@ export class LmExtractor implements vscode.Disposable {
   /** The model to ask; 'ask' when only the person can let Recall use it; undefined when there is none to use. */
   private async model(): Promise<vscode.LanguageModelChat | 'ask' | undefined> {
     const family = this.ctx.settings.extraction.modelFamily;
-    const [model] = await vscode.lm.selectChatModels(family ? { family } : undefined);
+    const model = await configuredModel(this.ctx.settings);
     if (!model) {
       this.once(
         `none:${family}`,
@@ -146,14 +147,10 @@ export class LmExtractor implements vscode.Disposable {
       query: async (query) => (await this.ctx.lm.call('query', { query, limit: LIMITS.query })).facts,
       brief: async () => (await this.ctx.lm.call('brief', {})).facts,
     }).catch((err: Error) => (this.ctx.log.warn(`language-model extraction: the items held could not be listed (${err.message})`), []));
-    let answer = '';
+    let answer: string | undefined;
     try {
       const prompt = buildExtractionPrompt(turns, held);
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], { justification: JUSTIFICATION }, token);
-      for await (const chunk of response.text) {
-        answer += chunk;
-        if (answer.length >= EXTRACTION_LIMITS.responseChars) break;
-      }
+      answer = await answerOf(model, prompt, { justification: JUSTIFICATION, maxChars: EXTRACTION_LIMITS.responseChars }, token);
     } catch (err) {
       if (token.isCancellationRequested) return true;
       const e = err as Error;
@@ -161,6 +158,7 @@ export class LmExtractor implements vscode.Disposable {
       // Refused, blocked or gone: every further request would be too.
       return !(err instanceof vscode.LanguageModelError && ['NoPermissions', 'Blocked', 'NotFound'].includes(err.code));
     }
+    if (answer === undefined) return true; // cancelled: nothing to store
     const read = readAnswer(answer, batch.length, held);
     if (!read) {
       const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);

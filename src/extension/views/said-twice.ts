@@ -14,6 +14,7 @@ import { buildJoinPrompt, JOIN_LIMITS, readJoinAnswer, type JoinCandidate, type 
 import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import type { FactView } from '../../core/model/views.js';
 import type { RecallExtension } from '../ctx.js';
+import { answerOf, configuredModel } from '../language-model.js';
 import { factText } from './present.js';
 
 const TITLE = 'Recall: Find Items Said Twice';
@@ -38,7 +39,7 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
     void vscode.window.showInformationMessage(`${TITLE}: ${found}`);
     return;
   }
-  const model = await chosenModel(ctx);
+  const model = await configuredModel(ctx.settings);
   if (!model) {
     const family = ctx.settings.extraction.modelFamily;
     void vscode.window.showWarningMessage(
@@ -127,7 +128,7 @@ export class JoinOffer implements vscode.Disposable {
 
   private async offer(): Promise<void> {
     const memory = this.ctx.memory;
-    const model = await chosenModel(this.ctx);
+    const model = await configuredModel(this.ctx.settings);
     if (!model) return;
     if (this.ctx.extension.languageModelAccessInformation.canSendRequest(model) !== true) {
       this.once(`ask:${model.id}`, `items said twice: VS Code has not let Recall use ${model.name}; run "${TITLE}…" to be asked`);
@@ -181,26 +182,11 @@ async function projectToCompare(ctx: RecallExtension): Promise<{ project: string
   return { project: current, items: items.slice(0, JOIN_LIMITS.items) };
 }
 
-async function chosenModel(ctx: RecallExtension): Promise<Model | undefined> {
-  const family = ctx.settings.extraction.modelFamily;
-  // Editors without the language-model API have no model to offer.
-  if (typeof vscode.lm?.selectChatModels !== 'function') return undefined;
-  return (await vscode.lm.selectChatModels(family ? { family } : undefined))[0];
-}
-
 const shownOf = (items: FactView[]): JoinCandidate[] => items.map((f) => ({ id: f.id, kind: f.kind!, statement: f.statement! }));
 
-/** The model's answer, at most JOIN_LIMITS.responseChars; undefined when cancelled. Throws what the model throws. */
-async function ask(model: Model, items: FactView[], token: vscode.CancellationToken): Promise<string | undefined> {
-  const prompt = buildJoinPrompt(shownOf(items));
-  const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], { justification: JUSTIFICATION }, token);
-  let text = '';
-  for await (const chunk of response.text) {
-    text += chunk;
-    if (text.length >= JOIN_LIMITS.responseChars || token.isCancellationRequested) break;
-  }
-  return token.isCancellationRequested ? undefined : text;
-}
+/** The model's answer on `items`; undefined when cancelled. Throws what the model throws. */
+const ask = (model: Model, items: FactView[], token: vscode.CancellationToken): Promise<string | undefined> =>
+  answerOf(model, buildJoinPrompt(shownOf(items)), { justification: JUSTIFICATION, maxChars: JOIN_LIMITS.responseChars }, token);
 
 /** The pairs proposed that hold; undefined (logged) when the answer is not the JSON asked for. */
 function read(ctx: RecallExtension, model: Model, answer: string, items: FactView[]): ProposedJoin[] | undefined {
