@@ -173,9 +173,9 @@ async function projectToCompare(ctx: RecallExtension): Promise<{ project: string
   if (!current) return 'this window has no project (open a folder), so there are no project items to compare.';
   const items: FactView[] = [];
   for (let offset = 0; items.length < JOIN_LIMITS.items; offset += PAGE) {
-    const page = await ctx.human.call('browse.items', { kinds: KINDS, offset, limit: PAGE });
-    // Not the global memory's: Same As joins items of one project.
-    items.push(...page.items.filter((f) => f.project === current && f.status === 'current' && f.kind && f.statement));
+    // The items in force of the window's project and the global memory; not the global memory's: Same As joins items of one project.
+    const page = await ctx.source.items(KINDS, offset, PAGE);
+    items.push(...page.items.filter((f) => f.project === current));
     if (offset + PAGE >= page.total) break;
   }
   if (items.length < 2) return `${current} holds ${items.length} current knowledge item(s); there is nothing to compare.`;
