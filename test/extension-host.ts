@@ -9,8 +9,10 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { MemoryClient } from '../src/service/rpc/client';
+import { MemorySource } from '../src/extension/views/common/source';
 import type * as Stub from './vscode-stub';
-import { tmpFolder } from './helpers';
+import { onCleanup, tmpFolder } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..');
 const requireHere = createRequire(__filename);
@@ -74,6 +76,27 @@ export function loadExtension(): Promise<Bundle> {
   })();
   return loaded;
 }
+
+/** The editor's connection to the memory in `folder` (the person's), in `project`, closed after the test. */
+export async function editorConnection(folder: string, project: string): Promise<MemoryClient> {
+  const client = await MemoryClient.connect({
+    memory: folder,
+    surface: 'extension',
+    project,
+    serviceScript: path.join(ROOT, 'dist', 'service.js'),
+  });
+  onCleanup(() => client.close());
+  return client;
+}
+
+/** What the extension's commands read of its context, over that connection: the person's calls, the views' reads, a quiet log. */
+export const editorContext = (client: MemoryClient) => ({
+  human: client,
+  source: new MemorySource(client),
+  log: { info() {}, warn() {}, error() {} },
+  push: () => {},
+  memoryChanged: () => {},
+});
 
 const camel = (s: string): string => path.basename(s).replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
 

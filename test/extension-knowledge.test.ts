@@ -17,8 +17,8 @@ import { knowledgeAsk } from '../src/extension/chat/common/knowledge-ask';
 import { MemorySource } from '../src/extension/views/common/source';
 import { MemoryClient } from '../src/service/rpc/client';
 import { renderFact } from '../src/tools/render';
-import { loadExtension, rendered, type Bundle } from './extension-host';
-import { onCleanup, ROOT, tmpFolder } from './helpers';
+import { editorConnection, editorContext, loadExtension, rendered, type Bundle } from './extension-host';
+import { ROOT, tmpFolder } from './helpers';
 import { sayItems } from './knowledge-items';
 
 let ext: Bundle;
@@ -39,16 +39,7 @@ function offered(command: string, contextValue: string): boolean {
 }
 
 /** The editor's connection to the memory in `folder` (the person's), in APP. */
-async function editorOn(folder: string): Promise<MemoryClient> {
-  const client = await MemoryClient.connect({
-    memory: folder,
-    surface: 'extension',
-    project: APP,
-    serviceScript: path.join(ROOT, 'dist', 'service.js'),
-  });
-  onCleanup(() => client.close());
-  return client;
-}
+const editorOn = (folder: string): Promise<MemoryClient> => editorConnection(folder, APP);
 
 interface Held {
   client: MemoryClient;
@@ -289,7 +280,7 @@ test("Same As… from a rule's row: the rule to keep is picked among the project
   ]);
   m.close();
   const client = await editorOn(folder);
-  const ctx = { human: client, source: new MemorySource(client), log: quiet, push: () => {}, memoryChanged: () => {} };
+  const ctx = editorContext(client);
   const row = { kind: 'fact', fact: await client.call('fact', { id: gone! }) };
 
   let offered: string[] = [];

@@ -12,9 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { Memory } from '../src/core/memory/memory';
-import { MemorySource } from '../src/extension/views/common/source';
 import { MemoryClient } from '../src/service/rpc/client';
-import { loadExtension, type Bundle } from './extension-host';
+import { editorConnection, editorContext, loadExtension, type Bundle } from './extension-host';
 import { onCleanup, ROOT, tmpFolder, waitFor } from './helpers';
 
 let ext: Bundle;
@@ -24,7 +23,6 @@ const APP = 'github.com/02JanDal/spatialvault';
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'knowledge', 'instructions', 'spatialvault', '.github', 'copilot-instructions.md');
 const KEPT = 'Use prepared statements and parameterized queries';
 const GONE = 'Use parameterized queries to prevent SQL injection';
-const quiet = { info() {}, warn() {}, error() {} };
 
 /** The file read into a fresh memory as the person's, in APP; the editor's connection to it. */
 async function readFile(tag: string): Promise<{ client: MemoryClient; ctx: any }> {
@@ -35,21 +33,8 @@ async function readFile(tag: string): Promise<{ client: MemoryClient; ctx: any }
     { authority: 'human', source: 'cli' },
   );
   m.close();
-  const client = await MemoryClient.connect({
-    memory: folder,
-    surface: 'extension',
-    project: APP,
-    serviceScript: path.join(ROOT, 'dist', 'service.js'),
-  });
-  onCleanup(() => client.close());
-  const ctx = {
-    human: client,
-    source: new MemorySource(client),
-    log: quiet,
-    push: () => {},
-    memoryChanged: () => {},
-    settings: { extraction: { languageModel: false, modelFamily: '' } },
-  };
+  const client = await editorConnection(folder, APP);
+  const ctx = { ...editorContext(client), settings: { extraction: { languageModel: false, modelFamily: '' } } };
   return { client, ctx };
 }
 
