@@ -21,7 +21,11 @@ const children: ChildProcess[] = [];
 const cleanups: (() => void)[] = [];
 
 export function tmpMemory(tag: string, base = os.tmpdir()): string {
-  const dir = fs.mkdtempSync(path.join(base, `recall-fault-${tag}-`));
+  return trackMemory(fs.mkdtempSync(path.join(base, `recall-fault-${tag}-`)));
+}
+
+/** A memory folder made by the test itself (inside a tracked one): its service is stopped at cleanup too. */
+export function trackMemory(dir: string): string {
   folders.push(dir);
   return dir;
 }
@@ -79,17 +83,18 @@ export async function cleanup(): Promise<void> {
       process.stderr.write(`cleanup: ${(err as Error).message}\n`);
     }
   }
-  for (const dir of folders.splice(0)) {
-    const pid = lockOf(dir)?.pid;
-    if (pid && pid !== process.pid && alive(pid)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Gone.
-      }
+  const dirs = folders.splice(0);
+  // Every service is dead before any folder goes: one still writing makes the removal fail.
+  const services = dirs.map((dir) => lockOf(dir)?.pid).filter((pid): pid is number => !!pid && pid !== process.pid && alive(pid));
+  for (const pid of services) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone.
     }
-    fs.rmSync(dir, { recursive: true, force: true });
   }
+  await waitFor(() => services.every((pid) => !alive(pid)), 10_000, 'the services to die');
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 

@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { CLI, cleanup, recall, spawn, tmpMemory, track, waitFor } from './kit';
+import { CLI, cleanup, recall, spawn, tmpMemory, track, trackMemory, waitFor } from './kit';
 
 after(cleanup);
 
@@ -47,7 +47,7 @@ test('a memory folder that other users can write to is refused, naming the folde
 test('a folder inside one others can write to without the sticky bit is refused (they could replace it)', { skip }, async () => {
   const base = tmpMemory('open-parent');
   fs.chmodSync(base, 0o777);
-  const memory = path.join(base, 'memory');
+  const memory = trackMemory(path.join(base, 'memory'));
   fs.mkdirSync(memory, { mode: 0o700 });
   const r = await recall(memory, ['remember', 'a private note']);
   assert.equal(r.code, 1, r.stderr);

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { CLI, cleanup, lockOf, onCleanup, recall, tmpMemory, track, waitFor, withClient } from './kit';
+import { CLI, cleanup, lockOf, onCleanup, recall, tmpMemory, track, trackMemory, waitFor, withClient } from './kit';
 
 after(cleanup);
 
@@ -107,7 +107,7 @@ test('in a memory folder another user can write to, the token and config it plan
   const user = otherUser();
   const base = tmpMemory('planted');
   fs.chmodSync(base, 0o755);
-  const memory = path.join(base, 'shared-mem');
+  const memory = trackMemory(path.join(base, 'shared-mem'));
   fs.mkdirSync(memory);
   fs.chmodSync(memory, 0o777); // as a careless chmod, or a shared mount, leaves it
   // The other user's "sync server": a listener that counts who connects.

@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { processInfo } from '../../src/service/rpc/proof';
-import { cleanup, connect, lockOf, onCleanup, recall, tmpMemory } from './kit';
+import { cleanup, connect, lockOf, onCleanup, recall, tmpMemory, trackMemory } from './kit';
 
 after(cleanup);
 
@@ -16,7 +16,7 @@ after(cleanup);
 function deepMemory(base: string): string {
   const dir = path.join(base, 'a-folder-name-long-enough-to-push-the-socket-path-over-the-limit', 'and-one-more-level-of-it');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
+  return trackMemory(dir);
 }
 
 test('a socket folder another user owns, or others can write to, is refused', async () => {
