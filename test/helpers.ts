@@ -40,7 +40,7 @@ after(async () => {
       process.kill(pid, 'SIGTERM');
       await waitFor(() => !alive(pid), 5000, 'service exit').catch(() => process.kill(pid, 'SIGKILL'));
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 });
 
