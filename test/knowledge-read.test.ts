@@ -343,6 +343,9 @@ test('the same moods between people, or said as an expectation, are not requirem
     'Ensure smooth movement and collision resolution.',
   ])
     assert.deepEqual(readKnowledge({ text: said, role: 'user' }), [], said);
+  // A constraint names the code it binds; exports and styles are code as imports and style are (written for this test).
+  for (const rule of ['Avoid default exports.', 'Please avoid inline styles.'])
+    assert.equal(readKnowledge({ text: rule, role: 'user' })[0]?.kind, 'rule', rule);
   // Between two people a requirement with a named subject, or a prohibition, is talk; to an agent it is the work's.
   for (const spec of ['All handlers should only parse input.', "You're not allowed to print the connection string."]) {
     assert.deepEqual(readKnowledge({ text: spec, speaker: 'Caroline' }), [], spec);

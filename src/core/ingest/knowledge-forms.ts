@@ -48,7 +48,7 @@ const CONSTRAINT = /^(?:please\s+)?(?:ensure|avoid|refrain from)\b\s+\S/i;
  * holds for the next task, "ensure smooth movement" is this feature's specification.
  */
 const WORK =
-  /`|\b(?:code|codebase|files?|folders?|director(?:y|ies)|tests?|commits?|branch(?:es)?|dependenc(?:y|ies)|librar(?:y|ies)|packages?|modules?|functions?|class(?:es)?|methods?|variables?|types?|imports?|scripts?|comments?|docs?|documentation|readme|logs?|logging|errors?|exceptions?|config(?:uration)?|builds?|deploy(?:s|ments?)?|api|endpoints?|schemas?|migrations?|formatting|lint(?:ing|er)?|naming|style|architecture|secrets?|credentials?|tokens?|keys?|passwords?)\b/i;
+  /`|\b(?:code|codebase|files?|folders?|director(?:y|ies)|tests?|commits?|branch(?:es)?|dependenc(?:y|ies)|librar(?:y|ies)|packages?|modules?|functions?|class(?:es)?|methods?|variables?|types?|(?:im|ex)ports?|scripts?|comments?|docs?|documentation|readme|logs?|logging|errors?|exceptions?|config(?:uration)?|builds?|deploy(?:s|ments?)?|api|endpoints?|schemas?|migrations?|formatting|lint(?:ing|er)?|naming|styles?|architecture|secrets?|credentials?|tokens?|keys?|passwords?)\b/i;
 /** A prohibition in the passive: "you are BLOCKED from reading X", "X is not allowed". */
 const PROHIBITED =
   /\b(?:is|are|'re)\s+(?:not\s+(?:allowed|permitted)|forbidden|prohibited|blocked|banned)\b(?:\s+(?:to|from)\b|\s*[.;]?\s*$)/i;
