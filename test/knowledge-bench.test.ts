@@ -199,7 +199,14 @@ describe('the harness, end to end on a real memory', () => {
 describe('the figures, counted by hand on a tiny labelled result', () => {
   // Two files as the harness reports them: a transcript read, and an instruction file not read.
   const item = (id: string, kind: string, language: string, stated: boolean, heldAs: number) => ({ id, kind, language, stated, heldAs });
-  const extracted = (id: string, labels: string[], wrong = false) => ({ id, kind: 'rule', statement: id, labels, wrong });
+  const extracted = (id: string, labels: string[], wrong = false, kind = 'rule') => ({
+    id,
+    kind,
+    statement: id,
+    labels,
+    wrong,
+    ...(labels[0] ? { closest: labels[0], closestKind: 'rule' } : {}),
+  });
   const transcript: FileResult = {
     file: 'a.jsonl',
     project: 'github.com/example/a',
@@ -208,7 +215,13 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
     brief_tokens: 100,
     brief_left_out: 0,
     items: [item('r1', 'rule', 'en', true, 1), item('r2', 'rule', 'en', false, 2), item('d1', 'decision', 'zh', true, 0)],
-    extracted: [extracted('x1', ['r1']), extracted('x2', ['r2']), extracted('x3', ['r2']), extracted('x4', [], true), extracted('x5', [])],
+    extracted: [
+      extracted('x1', ['r1']),
+      extracted('x2', ['r2']),
+      extracted('x3', ['r2'], false, 'fact'),
+      extracted('x4', [], true),
+      extracted('x5', []),
+    ],
     rules_twice: 1,
     entities: 10,
     junk: [
@@ -253,8 +266,8 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
     });
   });
 
-  test('precision 3 of 5 items held, 1 wrong; r2 held twice, one rule pair twice; junk 2 of 10', () => {
-    assert.deepEqual(f.extracted, { items: 5, labelled: 3, wrong: 1, precision: 0.6 });
+  test('precision 3 of 5 items held, 1 wrong, 2 of the 3 of the kind labelled; r2 held twice, one rule pair twice; junk 2 of 10', () => {
+    assert.deepEqual(f.extracted, { items: 5, labelled: 3, wrong: 1, precision: 0.6, kind_agrees: 2 });
     assert.deepEqual(f.duplicates, { by_kind: { rule: 1 }, rules_twice: 1 });
     assert.equal(f.entities.total, 10);
     assert.equal(f.entities.junk, 2);
@@ -278,11 +291,14 @@ describe('the figures, counted by hand on a tiny labelled result', () => {
     });
     const text = knowledgeText(r).join('\n');
     assert.match(text, /all \(2 files\): brief states 40\.0% \(2 of 5\); English 33\.3% \(1 of 3\); other languages 50\.0% \(1 of 2\)/);
-    assert.match(text, /items held: 5, saying a labelled item 3 \(precision >= 60\.0%\), saying a not-item 1/);
+    assert.match(
+      text,
+      /items held: 5, saying a labelled item 3 \(precision >= 60\.0%\), of the kind labelled 2 \(66\.7%\), saying a not-item 1/,
+    );
     const docs = knowledgeSection(r, 'context');
     assert.match(
       docs,
-      /\| all \| 2 \| 40\.0% \(2 of 5\) \| 33\.3% \(1 of 3\) \| 50\.0% \(1 of 2\) \| 5 \| 60\.0% \| 20\.0% \(2 of 10\) \|/,
+      /\| all \| 2 \| 40\.0% \(2 of 5\) \| 33\.3% \(1 of 3\) \| 50\.0% \(1 of 2\) \| 5 \| 60\.0% \| 66\.7% \| 20\.0% \(2 of 10\) \|/,
     );
     assert.match(docs, /\| tune \| {2}\| 0\.0% \(0 of 2\) \|/);
   });

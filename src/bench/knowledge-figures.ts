@@ -22,6 +22,8 @@ export interface ExtractedItem {
   labels: string[];
   /** Of those, the one it says most closely (the most of either's content words in the other). */
   closest?: string;
+  /** That labelled item's kind. */
+  closestKind?: string;
   /** It says one of the file's not-items (a question, a plan, tool output). */
   wrong: boolean;
 }
@@ -82,6 +84,8 @@ export interface KnowledgeFigures {
     wrong: number;
     /** labelled / items: a lower bound (an item nobody labelled counts as wrong); null without items. */
     precision: number | null;
+    /** Of the items saying a labelled item, those of the kind the labels give the one said most closely. */
+    kind_agrees: number;
   };
   duplicates: {
     /** Labelled items held as two or more current items, by kind. */
@@ -138,6 +142,7 @@ export function summarise(files: FileResult[]): KnowledgeFigures {
       labelled: labelledItems,
       wrong: extracted.filter((x) => x.wrong).length,
       precision: ratio(labelledItems, extracted.length),
+      kind_agrees: extracted.filter((x) => x.closestKind === x.kind).length,
     },
     duplicates: {
       by_kind: mapValues(
@@ -223,7 +228,7 @@ export function knowledgeText(r: KnowledgeBenchResult): string[] {
         .join(', ')}`,
     );
     out.push(
-      `    items held: ${f.extracted.items}, saying a labelled item ${f.extracted.labelled} (precision >= ${pct(f.extracted.precision)}), saying a not-item ${f.extracted.wrong}`,
+      `    items held: ${f.extracted.items}, saying a labelled item ${f.extracted.labelled} (precision >= ${pct(f.extracted.precision)}), of the kind labelled ${f.extracted.kind_agrees} (${pct(ratio(f.extracted.kind_agrees, f.extracted.labelled))}), saying a not-item ${f.extracted.wrong}`,
     );
     out.push(
       `    duplicates: labelled items held twice ${JSON.stringify(f.duplicates.by_kind)}, rule pairs saying the same ${f.duplicates.rules_twice}`,
@@ -255,7 +260,17 @@ export function knowledgeSection(r: KnowledgeBenchResult, context: string): stri
     context,
     'Labels, folds and how "states" is judged: test/fixtures/knowledge/README.md. The held fold is never tuned on.',
     table(
-      ['fold', 'files', 'brief states', 'English', 'other languages', 'items held', 'precision (lower bound)', 'junk entities'],
+      [
+        'fold',
+        'files',
+        'brief states',
+        'English',
+        'other languages',
+        'items held',
+        'precision (lower bound)',
+        'kind as labelled',
+        'junk entities',
+      ],
       folds.map(([fold, f]) => [
         fold,
         f.files,
@@ -264,6 +279,7 @@ export function knowledgeSection(r: KnowledgeBenchResult, context: string): stri
         share(f.not_english),
         f.extracted.items,
         pct(f.extracted.precision),
+        pct(ratio(f.extracted.kind_agrees, f.extracted.labelled)),
         `${pct(f.entities.share)} (${f.entities.junk} of ${f.entities.total})`,
       ]),
     ),

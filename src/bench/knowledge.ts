@@ -90,7 +90,7 @@ export async function measureFile(
           kind: f.kind!,
           statement: f.statement,
           labels: says.map((l) => l.id),
-          ...(closest ? { closest: closest.id } : {}),
+          ...(closest ? { closest: closest.id, closestKind: closest.kind } : {}),
           wrong: labelled.notItems.some((n) => sameKnowledge(f.statement, n.quote)),
         };
       });
