@@ -293,18 +293,21 @@ test('an item under "DO NOT:" says it is forbidden; a heading that asks or direc
     lead.map((i) => [i.statement, i.subject]),
     [['Don’t: Use var in new code', 'Git']],
   );
-  // Made up: an item marked as a don't is a rule, as marked; one marked done or right is left as written.
-  const marked = memoryFileItems(
-    '# Rules\n\n- ❌ Use `any` in new code\n- ✅ Use `unknown` and narrow it\n',
-    memoryFileType('/r/CLAUDE.md')!,
-  );
-  assert.deepEqual(
-    marked.map((i) => [i.kind, i.statement]),
-    [
-      ['rule', '❌ Use `any` in new code'],
-      ['fact', '✅ Use `unknown` and narrow it'],
-    ],
-  );
+  // Made up: an item marked as a don't is a rule, as marked; one marked done or right is left as written,
+  // a rule only where its heading sets out rules.
+  const marked = (heading: string) =>
+    memoryFileItems(
+      `# ${heading}\n\n- ❌ Use \`any\` in new code\n- ✅ Use \`unknown\` and narrow it\n`,
+      memoryFileType('/r/CLAUDE.md')!,
+    ).map((i) => [i.kind, i.statement]);
+  assert.deepEqual(marked('Notes'), [
+    ['rule', '❌ Use `any` in new code'],
+    ['fact', '✅ Use `unknown` and narrow it'],
+  ]);
+  assert.deepEqual(marked('Rules'), [
+    ['rule', '❌ Use `any` in new code'],
+    ['rule', '✅ Use `unknown` and narrow it'],
+  ]);
   // A bold label that directs or quotes is no subject either: muzakily's CLAUDE.md line 39, orcasync's testing instructions line 69.
   // Its label says never, so it is a rule whatever follows; the emphasis around the code span is gone, the span kept.
   const never = read('muzakily/CLAUDE.md', 39, 39)[0];

@@ -100,6 +100,9 @@ export const LESSON_HEADING_OTHER =
   /经验|教训|踩坑|注意事项|常见问题|教訓|学び|注意点|ハマり|트러블슈팅|교훈|lições|aprendizados?|lecciones|aprendizajes|leçons|enseignements|lektionen|erkenntnisse|stolperfallen/iu;
 export const DECISION_HEADING_OTHER = /决定|决策|決定|決定事項|결정|decisões|decisiones|décisions|entscheidungen/iu;
 export const PREFERENCE_HEADING_OTHER = /偏好|喜好|好み|선호|preferências|preferencias|préférences|präferenzen|vorlieben/iu;
+/** Headings that set out what must be done: "命名约定", "硬性要求", "コーディング規約", "Regras", "Convenciones". */
+export const RULES_HEADING_OTHER =
+  /规则|规范|约定|要求|约束|原则|准则|边界|規則|規約|規範|ルール|制約|要件|原則|ガイドライン|규칙|규약|원칙|regras|convenções|requisitos|diretrizes|reglas|convenciones|directrices|règles|exigences|regeln|konventionen|richtlinien/iu;
 
 /** Whether a sentence instructs in one of these languages (see above). */
 export function instructsOther(body: string): boolean {

@@ -12,6 +12,8 @@
  *   repository is a standalone payment gateway", "Uses App Router, React 19, TypeScript") is a fact,
  *   though it instructs nobody; so is one saying what a command does ("`assembleDebug` builds the
  *   debug APK") and a short labelled item naming a technology ("**Language:** TypeScript");
+ * - a command listed with what it does ("`pnpm run dev` - Start dev server") is how to run it, a
+ *   fact, though its description opens with a verb;
  * - under a heading of conventions, a sentence saying what things use or follow is a rule.
  */
 
@@ -123,6 +125,12 @@ export function layoutFacts(heading: string | undefined, body: string[], maxChar
   if (described.length < MIN_LAYOUT_ENTRIES || body.some((l, i) => l.trim() && !entries[i] && !LAYOUT_BARE.test(l))) return [];
   const listed = entries.flatMap((m, i) => (m ? [{ text: `${m[1]} (${m[2]!.trim()})`, from: i, to: i }] : []));
   return piecesOf(heading ?? 'Layout', listed, maxChars);
+}
+
+/** A command with its arguments in a code span opening an entry ("`pnpm run dev` - …"), not code nor a bare name. */
+export function opensWithCommand(raw: string): boolean {
+  const span = /^`([^`]{1,80})`\s*[:：—–-]\s+\S/.exec(raw)?.[1]?.trim();
+  return span !== undefined && /\s/.test(span) && COMMAND.test(span) && !CODE.test(span);
 }
 
 /** Whether a sentence is a stack line: two to a dozen names (a few words each) joined by " + " or " / ", nothing else. */

@@ -49,7 +49,7 @@ import {
   sentences,
   wordCount,
 } from './memory-file-text.js';
-import { kindOf, opensWithInstruction } from './memory-file-kinds.js';
+import { commandDoes, kindOf, opensWithInstruction, ruleByHeading } from './memory-file-kinds.js';
 import type { MemoryFileType } from './memory-files.js';
 import { foundWhereKept } from './places.js';
 
@@ -210,7 +210,8 @@ export function memoryFileItems(text: string, type: MemoryFileType, file = type.
       }
       return;
     }
-    const kind = label && saysAlwaysOrNever(label) ? 'rule' : kindOf(clean, headings.filter(Boolean), type, true)!;
+    const read = commandDoes(raw, clean) ? 'fact' : kindOf(clean, headings.filter(Boolean), type, true)!;
+    const kind = (label && saysAlwaysOrNever(label)) || (read === 'fact' && ruleByHeading(raw, clean, headings, type)) ? 'rule' : read;
     push(kind, plain(raw), subject, b.start, b.end, raw);
   }
   const flushPara = (): void => {

@@ -7,9 +7,15 @@
  * (and, in an instructions file, "No …") a rule; anything else a fact (stack, layout, commands).
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
-import { DECISION_HEADING_OTHER, instructsOther, LESSON_HEADING_OTHER, PREFERENCE_HEADING_OTHER } from './instruction-markers.js';
-import { conventionFor } from './memory-file-code.js';
-import { plain } from './memory-file-text.js';
+import {
+  DECISION_HEADING_OTHER,
+  instructsOther,
+  LESSON_HEADING_OTHER,
+  PREFERENCE_HEADING_OTHER,
+  RULES_HEADING_OTHER,
+} from './instruction-markers.js';
+import { conventionFor, describesProject, isStackLine, namesTechnology, opensWithCommand } from './memory-file-code.js';
+import { plain, wordCount } from './memory-file-text.js';
 import type { MemoryFileType } from './memory-files.js';
 
 const LESSON_HEADING = /lesson|learn(?:ed|ings)\b|gotcha|pitfall|mistake|troubleshoot|known (?:issue|problem)/i;
@@ -70,7 +76,8 @@ function imperative(body: string): boolean {
 /** The kind of an item by its words and headings (see above); undefined: a paragraph's prose, not an item. */
 export function kindOf(body: string, headings: string[], type: MemoryFileType, bullet: boolean): KnowledgeKind | undefined {
   const under = (re: RegExp, other: RegExp): boolean => headings.some((h) => re.test(h) || other.test(h));
-  if (under(LESSON_HEADING, LESSON_HEADING_OTHER)) return 'lesson';
+  // Under pitfalls, an instruction ("Never assume permissions are granted") is the rule that avoids one; the rest tell what went wrong.
+  if (under(LESSON_HEADING, LESSON_HEADING_OTHER)) return imperative(body) ? 'rule' : 'lesson';
   if (DECISION.test(body) || under(DECISION_HEADING, DECISION_HEADING_OTHER)) return 'decision';
   if (PREFERENCE.test(body) || under(PREFERENCE_HEADING, PREFERENCE_HEADING_OTHER)) return 'preference';
   if (
@@ -82,6 +89,27 @@ export function kindOf(body: string, headings: string[], type: MemoryFileType, b
     return 'rule';
   if (bullet && conventionFor(body, headings)) return 'rule';
   return bullet ? 'fact' : undefined;
+}
+
+/** What a listed command does ("`pnpm run dev` - Start dev server") is a fact; words that bind or choose keep it a rule ("`npm install` - use pnpm instead"). */
+const CHOOSES = /^(?:use|prefer|avoid|keep|stick|only|instead|replace|switch)\b/i;
+export const commandDoes = (raw: string, body: string): boolean =>
+  opensWithCommand(raw) && !MODAL.test(body) && !instructsOther(body) && !CHOOSES.test(body);
+
+/** Headings that set out what must be done: "Coding Standards", "Performance Requirements", "Mobile-First Development (CRITICAL)". */
+const RULES_HEADING =
+  /\b(?:rules?|requirements?|standards?|guidelines?|principles?|constraints?|conventions?|best practices|guardrails?|polic(?:y|ies)|mandatory|required|critical|invariants?)\b/i;
+const SHORT_WORDS = 6;
+/**
+ * An instructions file's item under such a heading states what must hold ("Touch targets ≥ 48×48px"),
+ * unless it says what something is: an entry ("`const.py` – constants"), the stack ("Swift 6.1+ with
+ * modern concurrency"), the project, or what is not there yet.
+ */
+export function ruleByHeading(raw: string, body: string, headings: string[], type: MemoryFileType): boolean {
+  const nearest = headings.filter(Boolean).at(-1) ?? '';
+  if (!type.instructions || !(RULES_HEADING.test(nearest) || RULES_HEADING_OTHER.test(nearest))) return false;
+  if (/^`[^`]*`|\s[-–—]\s/.test(raw) || NO_STATEMENT.test(body) || isStackLine(body) || describesProject(body)) return false;
+  return !(wordCount(body) <= SHORT_WORDS && namesTechnology(body));
 }
 
 /** "No scripts are defined yet": a "No …" with its verb states, it does not forbid (as "No `any`" does). */

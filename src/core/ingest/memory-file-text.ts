@@ -88,9 +88,11 @@ export function splitSentences(s: string): string[] {
 
 /** A label the item opens with: "**Testing**: …", "`main` — …", "Formatting: …" (a few words, then a colon). */
 export function labelled(text: string): { label?: string; body: string } {
-  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)\s*[:：—–-]?\s*(.*)$/.exec(text);
-  // An item wholly in bold ("**NEVER commit without asking the user first**") is its own statement, not a label.
-  if (bold && bold[1]!.length <= 80 && bold[2]) return { label: headingName(bold[1]!), body: bold[2] };
+  const bold = /^(?:\*\*|__)(.+?)(?:\*\*|__)(\s*[:：—–-]?)\s*(.*)$/.exec(text);
+  // An item wholly in bold ("**NEVER commit without asking the user first**") is its own statement, not a label;
+  // nor is a bold opening the sentence goes on from ("**Use appropriate serializers** (List for listings)").
+  const goesOn = bold && !bold[2]!.trim() && /^[\p{Ll}(]/u.test(bold[3]!);
+  if (bold && bold[1]!.length <= 80 && bold[3] && !goesOn) return { label: headingName(bold[1]!), body: bold[3] };
   const code = /^`([^`]{1,80})`\s*[:：—–-]\s+(.+)$/.exec(text);
   if (code) return { label: code[1]!, body: code[2]! };
   const plainLabel = /^([\p{Lu}][^:.!?`]{0,50}):\s+(.+)$/u.exec(text);
