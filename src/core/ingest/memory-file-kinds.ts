@@ -2,9 +2,13 @@
  * The kind of a memory file's item, by its words and headings (no model).
  *
  * In this order: under a heading of lessons (lessons, gotchas, pitfalls, troubleshooting)
- * a lesson; worded as a decision ("we decided", "chosen for", a "Decisions" heading) a decision; in
- * the first person ("I prefer…") or under a "Preferences" heading a preference; imperative or modal
- * (and, in an instructions file, "No …") a rule; anything else a fact (stack, layout, commands).
+ * a lesson, or the rule avoiding one when it instructs; worded as a decision ("we decided", "chosen
+ * for", a "Decisions" heading) a decision; in the first person ("I prefer…") or under a
+ * "Preferences" heading a preference; imperative or modal (and, in an instructions file, "No …") a
+ * rule; anything else a fact (stack, layout, commands). Beside `kindOf`, for a list item: a command
+ * listed with what it does is a fact (`commandDoes`), and in an instructions file a fact under a
+ * heading of rules, requirements or standards is a rule unless it says what something is
+ * (`ruleByHeading`).
  */
 import type { KnowledgeKind } from '../model/knowledge.js';
 import {
