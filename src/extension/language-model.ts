@@ -6,6 +6,18 @@
 import * as vscode from 'vscode';
 import type { Settings } from './config.js';
 
+/** Why no model is asked, with what the person can do about it. */
+export function noModelText(settings: Settings): string {
+  const family = settings.extraction.modelFamily;
+  return `no language model${family ? ` of family "${family}"` : ''} is available (install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''})`;
+}
+
+/** Where the person lets Recall use a model VS Code refused it. */
+export const ALLOW_MODEL = 'allow it in the Accounts menu, under "Manage Language Model Access"';
+
+/** The opening of an answer that was not the JSON asked for, for the log. */
+export const answerOpening = (answer: string): string => answer.replace(/\s+/g, ' ').trim().slice(0, 80);
+
 /** The configured model, if VS Code offers one (editors without the language-model API offer none). */
 export async function configuredModel(settings: Settings): Promise<vscode.LanguageModelChat | undefined> {
   if (typeof vscode.lm?.selectChatModels !== 'function') return undefined;

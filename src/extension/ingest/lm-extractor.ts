@@ -24,7 +24,7 @@ import {
 import { LIMITS } from '../../core/model/limits.js';
 import type { StoredTurn } from './common/ingest-batches.js';
 import { COMMANDS } from '../common/ids.js';
-import { answerOf, configuredModel } from '../language-model.js';
+import { ALLOW_MODEL, answerOf, answerOpening, configuredModel, noModelText } from '../language-model.js';
 
 const MAX_PENDING = EXTRACTION_LIMITS.pendingTurns;
 
@@ -114,18 +114,12 @@ export class LmExtractor implements vscode.Disposable {
     const family = this.ctx.settings.extraction.modelFamily;
     const model = await configuredModel(this.ctx.settings);
     if (!model) {
-      this.once(
-        `none:${family}`,
-        `language-model extraction: no language model${family ? ` of family "${family}"` : ''} is available (install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''}); turns are stored without it`,
-      );
+      this.once(`none:${family}`, `language-model extraction: ${noModelText(this.ctx.settings)}; turns are stored without it`);
       return undefined;
     }
     const allowed = this.ctx.extension.languageModelAccessInformation.canSendRequest(model);
     if (allowed === false) {
-      this.once(
-        `denied:${model.id}`,
-        `language-model extraction: Recall may not use ${describe(model)} (allow it in the Accounts menu, under "Manage Language Model Access")`,
-      );
+      this.once(`denied:${model.id}`, `language-model extraction: Recall may not use ${describe(model)} (${ALLOW_MODEL})`);
       return undefined;
     }
     if (allowed === undefined && !this.interactive) {
@@ -161,9 +155,8 @@ export class LmExtractor implements vscode.Disposable {
     if (answer === undefined) return true; // cancelled: nothing to store
     const read = readAnswer(answer, batch.length, held);
     if (!read) {
-      const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);
       this.ctx.log.warn(
-        `language-model extraction: ${extractor} did not answer with the JSON asked for (it began "${began}"); nothing stored`,
+        `language-model extraction: ${extractor} did not answer with the JSON asked for (it began "${answerOpening(answer)}"); nothing stored`,
       );
       return true;
     }

@@ -14,7 +14,7 @@ import { buildJoinPrompt, JOIN_LIMITS, readJoinAnswer, type JoinCandidate, type 
 import type { KnowledgeKind } from '../../core/model/knowledge.js';
 import type { FactView } from '../../core/model/views.js';
 import type { RecallExtension } from '../ctx.js';
-import { answerOf, configuredModel } from '../language-model.js';
+import { ALLOW_MODEL, answerOf, answerOpening, configuredModel, noModelText } from '../language-model.js';
 import { factText } from './present.js';
 
 const TITLE = 'Recall: Find Items Said Twice';
@@ -41,10 +41,7 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
   }
   const model = await configuredModel(ctx.settings);
   if (!model) {
-    const family = ctx.settings.extraction.modelFamily;
-    void vscode.window.showWarningMessage(
-      `${TITLE}: no language model${family ? ` of family "${family}"` : ''} is available. Install GitHub Copilot Chat or another model provider${family ? ', or clear recall.extraction.modelFamily' : ''}; Same As… joins two items by hand.`,
-    );
+    void vscode.window.showWarningMessage(`${TITLE}: ${noModelText(ctx.settings)}; Same As… joins two items by hand.`);
     return;
   }
   const { project, items } = found;
@@ -61,7 +58,7 @@ export async function findSaidTwice(ctx: RecallExtension): Promise<void> {
   } catch (err) {
     const why =
       err instanceof vscode.LanguageModelError && err.code === 'NoPermissions'
-        ? `Recall may not use ${model.name} (allow it in the Accounts menu, under "Manage Language Model Access")`
+        ? `Recall may not use ${model.name} (${ALLOW_MODEL})`
         : `${model.name} failed: ${(err as Error).message}`;
     void vscode.window.showWarningMessage(`${TITLE}: ${why}; nothing is proposed.`);
     return;
@@ -192,8 +189,9 @@ const ask = (model: Model, items: FactView[], token: vscode.CancellationToken): 
 function read(ctx: RecallExtension, model: Model, answer: string, items: FactView[]): ProposedJoin[] | undefined {
   const proposed = readJoinAnswer(answer, shownOf(items));
   if (!proposed) {
-    const began = answer.replace(/\s+/g, ' ').trim().slice(0, 80);
-    ctx.log.warn(`items said twice: ${model.vendor}/${model.family} did not answer with the JSON asked for (it began "${began}")`);
+    ctx.log.warn(
+      `items said twice: ${model.vendor}/${model.family} did not answer with the JSON asked for (it began "${answerOpening(answer)}")`,
+    );
   }
   return proposed;
 }
