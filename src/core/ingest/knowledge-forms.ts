@@ -146,21 +146,20 @@ const DONE_WITHOUT =
 /** Words that follow "no" in a reply, not a thing ruled out: "no problem", "no thanks", "no, that's wrong". */
 const NOT_RULED_OUT =
   'problems?|worries|worry|thanks|thank|idea|clue|way|need|luck|changes?|difference|issues?|errors?|rush|hurry|pressure|doubt|matter|wonder|kidding|joke|one|longer|more|less|the|that|it|this|i|you|we|not|comments?|questions?|response|reply|answer|output|results?|progress|success|dice|go|sir|good|sorry|ok|okay|yes|wait|stop|leave|just|actually|really|please';
-/** A thing ruled out in two or three words, all the sentence says: "no emdashes", "No inline styles please". */
+/** A thing ruled out in two or three words, all the sentence says: "no emdashes", "No inline styles please", "No more inline styles". */
 const RULED_OUT = new RegExp(
-  `^no\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,2}?(?:\\s+(?:please|anywhere|ever|at all))?\\s*[.!]*$`,
+  `^no\\s+(?:more\\s+)?(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,2}?(?:\\s+(?:please|anywhere|ever|at all))?\\s*[.!]*$`,
   'i',
 );
 /**
  * The plain ways people set a standing rule for an agent's work: "Stop using console.log for debugging",
- * "No more inline styles", "We're not using Redux anymore", "Let's not use any ORM here", "Moving forward,
+ * "We're not using Redux anymore", "Let's not use any ORM here", "Moving forward,
  * use pnpm", "Default to TypeScript", "Stick to the existing folder structure", "Leave the migrations
  * alone", "The generated folder is off limits", "Be careful not to change the public API", "Our
  * convention is kebab-case", "We don't use semicolons", "Keep the API backwards compatible", "Use tabs, not spaces".
  */
 const STANDING = [
   /^(?:please\s+)?(?:just\s+)?stop\s+(?!(?:it|this|that|now|here|there)\b)[a-z]+ing\b/i,
-  new RegExp(`^no\\s+more\\s+(?!(?:${NOT_RULED_OUT})\\b)[\\w\`'-]+(?:[\\s-][\\w\`'-]+){0,3}\\s*[.!]*$`, 'i'),
   /\b(?:we|i)(?:'re|'m| are| am)\s+not\s+(?:using|doing|writing|adding|supporting)\b.*\b(?:anymore|any more|any longer)\b/i,
   /^(?:so\s+|and\s+)?let'?s\s+not\s+(?!(?:worry|bother|rush|forget|get|go|be|do that|do this)\b)[a-z]+/i,
   /^(?:please\s+)?(?:always\s+)?(?:default to|stick to|adhere to)\s+\S/i,
